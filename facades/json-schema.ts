@@ -1,0 +1,81 @@
+import {
+  getNamedType,
+  isEnumType,
+  isInputObjectType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  isScalarType,
+  type GraphQLInputType,
+  type GraphQLOutputType,
+  type GraphQLType,
+} from 'graphql';
+
+/** JSON Schema (the subset both MCP tool schemas and OpenAPI 3.0 accept). */
+export type JsonSchema = { [key: string]: unknown };
+
+const SCALARS: Record<string, JsonSchema> = {
+  String: { type: 'string' },
+  ID: { type: 'string' },
+  Int: { type: 'integer' },
+  Float: { type: 'number' },
+  Boolean: { type: 'boolean' },
+  DateTimeISO: { type: 'string', format: 'date-time' },
+  JSONObject: { type: 'object', additionalProperties: true },
+};
+
+const withDescription = (schema: JsonSchema, description?: string | null) => (description ? { ...schema, description } : schema);
+
+/**
+ * The JSON Schema of a GraphQL input type, inline (no $ref): non-null → required, enums,
+ * lists and nested input objects, and unknown properties refused.
+ */
+export function inputSchema(type: GraphQLInputType, description?: string | null): JsonSchema {
+  if (isNonNullType(type)) return inputSchema(type.ofType, description);
+  if (isListType(type)) return withDescription({ type: 'array', items: inputSchema(type.ofType) }, description);
+  if (isEnumType(type)) return withDescription({ type: 'string', enum: type.getValues().map((v) => v.name) }, description ?? type.description);
+  if (isInputObjectType(type)) {
+    const fields = Object.values(type.getFields());
+    const schema: JsonSchema = {
+      type: 'object',
+      properties: Object.fromEntries(fields.map((f) => [f.name, inputSchema(f.type, f.description)])),
+      additionalProperties: false,
+    };
+    const required = fields.filter((f) => isNonNullType(f.type) && f.defaultValue === undefined).map((f) => f.name);
+    if (required.length) schema.required = required;
+    return withDescription(schema, description ?? type.description);
+  }
+  return withDescription(SCALARS[type.name] ?? { type: 'string' }, description ?? (SCALARS[type.name] ? undefined : type.description));
+}
+
+/**
+ * The schema of a GraphQL output type for OpenAPI: named object types go to `components`
+ * and are referenced; nullable fields are marked `nullable` (OpenAPI 3.0).
+ */
+export function outputSchema(type: GraphQLOutputType | GraphQLType, components: Record<string, JsonSchema>): JsonSchema {
+  const nullable = !isNonNullType(type);
+  const inner = isNonNullType(type) ? type.ofType : type;
+  let schema: JsonSchema;
+  if (isListType(inner)) schema = { type: 'array', items: outputSchema(inner.ofType, components) };
+  else if (isObjectType(inner)) {
+    if (!components[inner.name]) {
+      components[inner.name] = {}; // placeholder against cycles
+      const fields = Object.values(inner.getFields());
+      components[inner.name] = {
+        type: 'object',
+        ...(inner.description ? { description: inner.description } : {}),
+        properties: Object.fromEntries(fields.map((f) => [f.name, withDescription(outputSchema(f.type, components), f.description)])),
+        required: fields.filter((f) => isNonNullType(f.type)).map((f) => f.name),
+      };
+    }
+    return { $ref: `#/components/schemas/${inner.name}` };
+  } else if (isEnumType(inner)) schema = { type: 'string', enum: inner.getValues().map((v) => v.name) };
+  else if (isScalarType(inner)) schema = { ...(SCALARS[inner.name] ?? { type: 'string' }) };
+  else schema = { type: 'object', description: `${getNamedType(inner).name}` };
+  return nullable ? { ...schema, nullable: true } : schema;
+}
+
+/** OpenAPI 3.0 has `nullable` but JSON Schema draft 7 does not: strip it for MCP clients. */
+export function stripNullable(schema: JsonSchema): JsonSchema {
+  return JSON.parse(JSON.stringify(schema, (key, value) => (key === 'nullable' ? undefined : value)));
+}

@@ -1,0 +1,98 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import {
+  Kind,
+  TypeInfo,
+  parse,
+  typeFromAST,
+  validate,
+  visit,
+  visitWithTypeInfo,
+  isInputObjectType,
+  getNamedType,
+  type GraphQLInputType,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+} from 'graphql';
+import { inputSchema, type JsonSchema } from '../json-schema.ts';
+
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  /** Callable without a credential (organisation signup). */
+  public: boolean;
+  readOnly: boolean;
+  query: string;
+  rootField: string;
+  inputSchema: JsonSchema;
+}
+
+const TOOLS_DIR = join(import.meta.dirname, 'tools');
+
+/**
+ * Reads every `tools/<name>.graphql`: its leading comment is the description (`# access: public`
+ * marks the signup tools), its variables become the tool's JSON Schema, checked against the
+ * supergraph so a broken tool fails at start-up rather than when an agent calls it.
+ */
+export function loadTools(schema: GraphQLSchema, dir = TOOLS_DIR): ToolDefinition[] {
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.graphql'))
+    .sort()
+    .map((file) => toolFrom(basename(file, '.graphql'), readFileSync(join(dir, file), 'utf8'), schema));
+}
+
+export function toolFrom(name: string, source: string, schema: GraphQLSchema): ToolDefinition {
+  const comments = source.split('\n').filter((l) => l.startsWith('#')).map((l) => l.replace(/^#\s?/, '').trim());
+  const isPublic = comments.some((c) => c === 'access: public');
+  const description = comments.filter((c) => !c.startsWith('access:')).join(' ').trim();
+  if (!description) throw new Error(`MCP tool ${name}: the file must start with a # description`);
+  const document = parse(source);
+  const errors = validate(schema, document);
+  if (errors.length) throw new Error(`MCP tool ${name}: ${errors.map((e) => e.message).join('; ')}`);
+  const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+  if (!operation || operation.name?.value !== name) throw new Error(`MCP tool ${name}: the operation must be named ${name}`);
+  const rootFields = operation.selectionSet.selections.filter((s) => s.kind === Kind.FIELD);
+  if (rootFields.length !== 1 || rootFields[0].kind !== Kind.FIELD) throw new Error(`MCP tool ${name}: select exactly one root field`);
+
+  const descriptions = variableDescriptions(schema, document);
+  const properties: Record<string, JsonSchema> = {};
+  const required: string[] = [];
+  for (const def of operation.variableDefinitions ?? []) {
+    const variable = def.variable.name.value;
+    const type = typeFromAST(schema, def.type as any) as GraphQLInputType | undefined;
+    if (!type) throw new Error(`MCP tool ${name}: unknown type of $${variable}`);
+    properties[variable] = inputSchema(type, descriptions.get(variable));
+    if (def.type.kind === Kind.NON_NULL_TYPE && !def.defaultValue) required.push(variable);
+  }
+  return {
+    name,
+    description,
+    public: isPublic,
+    readOnly: operation.operation === 'query',
+    query: source,
+    rootField: rootFields[0].name.value,
+    inputSchema: { type: 'object', properties, ...(required.length ? { required } : {}), additionalProperties: false },
+  };
+}
+
+/** A variable's description is that of the argument or input field it is passed to. */
+function variableDescriptions(schema: GraphQLSchema, document: ReturnType<typeof parse>): Map<string, string> {
+  const found = new Map<string, string>();
+  const typeInfo = new TypeInfo(schema);
+  visit(
+    document,
+    visitWithTypeInfo(typeInfo, {
+      Argument(node) {
+        const description = typeInfo.getArgument()?.description;
+        if (node.value.kind === Kind.VARIABLE && description) found.set(node.value.name.value, description);
+      },
+      ObjectField(node) {
+        const parent = typeInfo.getParentInputType();
+        const named = parent && getNamedType(parent);
+        const description = named && isInputObjectType(named) ? named.getFields()[node.name.value]?.description : undefined;
+        if (node.value.kind === Kind.VARIABLE && description) found.set(node.value.name.value, description);
+      },
+    }),
+  );
+  return found;
+}

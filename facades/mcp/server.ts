@@ -1,0 +1,93 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { GraphQLSchema } from 'graphql';
+import type { GatewayRuntime } from '@graphql-hive/gateway-runtime';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { z } from 'zod';
+import type { Config } from '../../subgraphs/kernel/config.ts';
+import { toErrorBody } from '../errors.ts';
+import { loadTools, type ToolDefinition } from './registry.ts';
+
+type Caller = { kind: 'anonymous' } | { kind: 'merchant'; authorization: string };
+
+/**
+ * MCP over stateless Streamable HTTP at /mcp: a server and transport per request, the tools the
+ * caller may use registered on it, each tool one GraphQL operation run through the gateway with
+ * the caller's Authorization.
+ */
+export function createMcpFacade(gateway: GatewayRuntime, schema: GraphQLSchema, config: Config) {
+  const tools = loadTools(schema);
+  const schemas = new Map(tools.map((t) => [t.name, z.fromJSONSchema(t.inputSchema as any)]));
+  const allowedHosts = new Set(['localhost', '127.0.0.1', '[::1]', new URL(config.publicUrl).hostname, ...(process.env.MCP_ALLOWED_HOSTS ?? '').split(',').filter(Boolean)]);
+
+  const graphql = async (query: string, variables: Record<string, unknown>, req: IncomingMessage, authorization?: string) => {
+    const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/graphql-response+json' };
+    if (authorization) headers.authorization = authorization;
+    if (req.headers.host) headers['x-forwarded-host'] = req.headers.host;
+    const res = await gateway.fetch('http://router.internal/graphql', { method: 'POST', headers, body: JSON.stringify({ query, variables }) });
+    return { status: res.status, result: (await res.json()) as { data?: Record<string, any> | null; errors?: any[] } };
+  };
+
+  /** Who is calling: nobody (signup tools only), a merchant, or a refusal. */
+  const identify = async (req: IncomingMessage): Promise<Caller | { status: number; message: string }> => {
+    const authorization = req.headers.authorization;
+    if (!authorization) return { kind: 'anonymous' };
+    if (!/^Bearer\s+\S+$/i.test(authorization)) return { status: 401, message: 'Authorization must be "Bearer <API key or merchant token>"' };
+    const { result } = await graphql('{ viewer { kind } }', {}, req, authorization);
+    const kind = result.data?.viewer?.kind;
+    if (kind === 'merchant') return { kind: 'merchant', authorization };
+    if (kind === 'customer') return { status: 403, message: 'A customer token cannot use merchant tools' };
+    return { status: 401, message: result.errors?.[0]?.message ?? 'Invalid credential' };
+  };
+
+  const buildServer = (caller: Caller, req: IncomingMessage) => {
+    const server = new McpServer({ name: 'service-platform', version: '6.0.0' });
+    for (const tool of tools) {
+      if (caller.kind === 'anonymous' && !tool.public) continue;
+      server.registerTool(
+        tool.name,
+        { description: tool.description, inputSchema: schemas.get(tool.name) as any, annotations: { readOnlyHint: tool.readOnly, openWorldHint: false } },
+        async (args: unknown) => call(tool, (args ?? {}) as Record<string, unknown>, req, caller.kind === 'merchant' ? caller.authorization : undefined),
+      );
+    }
+    return server;
+  };
+
+  const call = async (tool: ToolDefinition, args: Record<string, unknown>, req: IncomingMessage, authorization?: string) => {
+    const { status, result } = await graphql(tool.query, args, req, authorization);
+    if (result.errors?.length) {
+      const { body } = toErrorBody(result.errors[0], status);
+      return { isError: true, content: [{ type: 'text' as const, text: JSON.stringify({ error: body }) }], structuredContent: { error: body } };
+    }
+    const value = result.data?.[tool.rootField] ?? null;
+    const structured = value && typeof value === 'object' && !Array.isArray(value) ? value : { result: value };
+    return { content: [{ type: 'text' as const, text: JSON.stringify(value) }], structuredContent: structured };
+  };
+
+  return async (req: IncomingMessage, res: ServerResponse) => {
+    let hostname: string | undefined;
+    try {
+      hostname = new URL(`http://${req.headers.host}`).hostname;
+    } catch {}
+    // DNS-rebinding protection: only our own host names may reach the tools.
+    if (!hostname || !allowedHosts.has(hostname)) return rpcError(res, 403, `Host not allowed: ${req.headers.host}`);
+    if (req.method !== 'POST') return rpcError(res, 405, 'Method not allowed; this server is stateless, use POST', { allow: 'POST' });
+    const caller = await identify(req);
+    if ('status' in caller) {
+      return rpcError(res, caller.status, caller.message, caller.status === 401 ? { 'www-authenticate': `Bearer realm="mcp", error="invalid_token"` } : {});
+    }
+    const server = buildServer(caller, req);
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    res.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(req, res);
+  };
+}
+
+function rpcError(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}) {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+}

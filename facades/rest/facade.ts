@@ -1,0 +1,140 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { getNamedType, isInputObjectType, print, type GraphQLSchema } from 'graphql';
+import { filterSchema, pruneSchema } from '@graphql-tools/utils';
+import type { GatewayRuntime } from '@graphql-hive/gateway-runtime';
+import { createServerAdapter } from '@whatwg-node/server';
+import { useSofa } from 'sofa-api';
+import type { Config } from '../../subgraphs/kernel/config.ts';
+import { forwardedHeaders } from '../../router/gateway.ts';
+import { toErrorBody } from '../errors.ts';
+import { ROUTES, type RestRoute } from './manifests/index.ts';
+import { buildOpenApi } from './openapi.ts';
+
+const BASE = '/v6';
+
+interface CompiledRoute extends RestRoute {
+  pattern: RegExp;
+  params: string[];
+  /** The root field takes `input: SomeInput`: a flat JSON body is that input. */
+  wrapsInput: boolean;
+  otherArgs: Set<string>;
+}
+
+const envelopeError = (status: number, code: string, message: string, details?: Record<string, unknown>) =>
+  Response.json({ success: false, error: { code, message, ...(details ? { details } : {}) } }, { status });
+
+/**
+ * REST under /v6: SOFA over the gateway's schema, restricted to the manifest's root fields, with
+ * the `{ success, data }` envelope, catalogue status codes and flat JSON bodies.
+ */
+export function createRestFacade(gateway: GatewayRuntime, apiSchema: GraphQLSchema, config: Config) {
+  const allowed = new Set<string>(ROUTES.map((r) => r.field));
+  const schema = pruneSchema(filterSchema({ schema: apiSchema, rootFieldFilter: (op, name) => allowed.has(`${op}.${name}`) }));
+  const routes = ROUTES.map((r) => compile(r, schema));
+
+  const sofa = useSofa({
+    schema,
+    basePath: BASE,
+    depthLimit: 2,
+    routes: Object.fromEntries(ROUTES.map((r) => [r.field, { method: r.method, path: r.path, responseStatus: r.status ?? 200 }])),
+    openAPI: { endpoint: false },
+    swaggerUI: { endpoint: false },
+    async execute({ document, variableValues, operationName, contextValue }) {
+      const { request } = contextValue as { request: Request };
+      const headers = new Headers({ 'content-type': 'application/json', accept: 'application/graphql-response+json' });
+      for (const [name, value] of Object.entries(forwardedHeaders(request))) if (value) headers.set(name, value);
+      const res = await gateway.fetch('http://router.internal/graphql', {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ query: print(document), variables: variableValues, operationName }),
+      });
+      const result = await res.json();
+      if (result.errors && !res.ok) for (const e of result.errors) (e.extensions ??= {}).http ??= { status: res.status };
+      return result;
+    },
+    errorHandler(errors) {
+      const mapped = errors.map((e: any) => toErrorBody(e, e?.extensions?.http?.status));
+      const first = mapped[0] ?? toErrorBody({ message: 'Unknown error' });
+      const details = mapped.length > 1 ? { ...first.body.details, errors: mapped.slice(1).map((m) => m.body) } : first.body.details;
+      return envelopeError(first.status, first.body.code, first.body.message, details) as any;
+    },
+  });
+
+  const openApi = buildOpenApi(schema, routes, config);
+
+  const handler = createServerAdapter(async (request: Request) => {
+    const url = new URL(request.url);
+    if (url.pathname === '/openapi/connect-v6.openapi.yaml') return new Response(openApi.yaml, { headers: { 'content-type': 'application/yaml; charset=utf-8' } });
+    if (url.pathname === '/openapi/connect-v6.openapi.json') return Response.json(openApi.document);
+    const route = routes.find((r) => r.method === request.method && r.pattern.test(url.pathname));
+    if (!route) {
+      const known = routes.some((r) => r.pattern.test(url.pathname));
+      return known
+        ? envelopeError(405, 'NOT_FOUND', `${request.method} is not supported on ${url.pathname}`)
+        : envelopeError(404, 'NOT_FOUND', `No route ${request.method} ${url.pathname}`);
+    }
+    const forward = await withFlatBody(request, route, url);
+    if (forward instanceof Response) return forward;
+    const res = await sofa.fetch(forward);
+    if (!res) return envelopeError(404, 'NOT_FOUND', `No route ${request.method} ${url.pathname}`);
+    if (!res.ok) return res;
+    const text = await res.text();
+    return Response.json({ success: true, data: text ? JSON.parse(text) : null }, { status: res.status });
+  });
+
+  return (req: IncomingMessage, res: ServerResponse) => handler(req, res);
+}
+
+function compile(route: RestRoute, schema: GraphQLSchema): CompiledRoute {
+  const params: string[] = [];
+  const pattern = new RegExp(
+    `^${BASE}${route.path.replace(/:([A-Za-z]+)/g, (_, name) => {
+      params.push(name);
+      return '([^/]+)';
+    })}/?$`,
+  );
+  const [op, name] = route.field.split('.');
+  const field = (op === 'Query' ? schema.getQueryType() : schema.getMutationType())?.getFields()[name];
+  if (!field) throw new Error(`REST route ${route.method} ${route.path}: no root field ${route.field}`);
+  const input = field.args.find((a) => a.name === 'input');
+  return {
+    ...route,
+    pattern,
+    params,
+    wrapsInput: !!input && isInputObjectType(getNamedType(input.type)),
+    otherArgs: new Set(field.args.map((a) => a.name).filter((n) => n !== 'input')),
+  };
+}
+
+/** Checks the JSON body and nests a flat one under `input` where the field takes an input object. */
+async function withFlatBody(request: Request, route: CompiledRoute, url: URL): Promise<Request | Response> {
+  if (request.method === 'GET' || request.method === 'DELETE') return request;
+  const text = await request.text();
+  let body: unknown = {};
+  if (text.trim()) {
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return envelopeError(400, 'BAD_USER_INPUT', 'body: must be valid JSON', { field: 'body' });
+    }
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return envelopeError(400, 'BAD_USER_INPUT', 'body: must be a JSON object', { field: 'body' });
+  const fields = body as Record<string, unknown>;
+  let variables: Record<string, unknown> = {};
+  if (route.wrapsInput) {
+    const input: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(fields)) {
+      if (route.otherArgs.has(key) || route.params.includes(key)) variables[key] = value;
+      else input[key] = value;
+    }
+    variables.input = input;
+  } else {
+    // Only the field's own arguments are variables; anything else is ignored like an unknown header.
+    for (const [key, value] of Object.entries(fields)) if (route.otherArgs.has(key)) variables[key] = value;
+  }
+  for (const p of route.params) delete variables[p];
+  const headers = new Headers(request.headers);
+  headers.set('content-type', 'application/json');
+  headers.delete('content-length');
+  return new Request(url, { method: request.method, headers, body: JSON.stringify(variables) });
+}

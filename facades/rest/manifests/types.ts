@@ -1,0 +1,12 @@
+/** One contract route → one root field of the supergraph. */
+export interface RestRoute {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Path under /v6, with :params. */
+  path: string;
+  field: `Query.${string}` | `Mutation.${string}`;
+  /** Who may call it, as the contract states (documentation and OpenAPI security). */
+  auth: 'none' | 'public' | 'customer' | 'optional' | 'magic' | 'merchant';
+  summary: string;
+  status?: number;
+  tag: string;
+}

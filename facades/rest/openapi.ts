@@ -1,0 +1,127 @@
+import { isNonNullType, type GraphQLSchema } from 'graphql';
+import { stringify } from 'yaml';
+import type { Config } from '../../subgraphs/kernel/config.ts';
+import { ERROR_STATUS } from '../../subgraphs/kernel/errors.ts';
+import { inputSchema, outputSchema, type JsonSchema } from '../json-schema.ts';
+import type { RestRoute } from './manifests/types.ts';
+
+interface RouteInfo extends RestRoute {
+  params: string[];
+  wrapsInput: boolean;
+}
+
+const SECURITY: Record<RestRoute['auth'], Record<string, string[]>[]> = {
+  none: [],
+  public: [{ companyId: [] }, {}],
+  optional: [{ companyId: [] }, { companyId: [], customerToken: [] }, {}],
+  customer: [{ customerToken: [] }],
+  magic: [],
+  merchant: [{ apiKey: [] }],
+};
+
+/** The OpenAPI 3.0 document of exactly the manifest's routes, with envelopes and error responses. */
+export function buildOpenApi(schema: GraphQLSchema, routes: RouteInfo[], config: Config): { document: JsonSchema; yaml: string } {
+  const components: Record<string, JsonSchema> = {};
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of routes) {
+    const [op, name] = route.field.split('.');
+    const field = (op === 'Query' ? schema.getQueryType() : schema.getMutationType())!.getFields()[name];
+    const parameters: JsonSchema[] = route.params.map((p) => ({ name: p, in: 'path', required: true, schema: { type: 'string' } }));
+    let requestBody: JsonSchema | undefined;
+    const bodyArgs = field.args.filter((a) => !route.params.includes(a.name));
+    if (route.method === 'GET' || route.method === 'DELETE') {
+      for (const arg of bodyArgs) parameters.push({ name: arg.name, in: 'query', required: isNonNullType(arg.type), schema: inputSchema(arg.type), ...(arg.description ? { description: arg.description } : {}) });
+    } else if (bodyArgs.length) {
+      // A field's `input` object is the whole (flat) body; other arguments sit beside its fields.
+      const properties: Record<string, JsonSchema> = {};
+      const required: string[] = [];
+      for (const arg of bodyArgs) {
+        if (arg.name === 'input' && route.wrapsInput) {
+          const s = inputSchema(arg.type);
+          Object.assign(properties, s.properties);
+          required.push(...((s.required as string[]) ?? []));
+        } else {
+          properties[arg.name] = inputSchema(arg.type, arg.description);
+          if (isNonNullType(arg.type)) required.push(arg.name);
+        }
+      }
+      const body: JsonSchema = { type: 'object', properties, additionalProperties: false, ...(required.length ? { required } : {}) };
+      requestBody = { required: required.length > 0, content: { 'application/json': { schema: body } } };
+    }
+    const openApiPath = `/v6${route.path.replace(/:([A-Za-z]+)/g, '{$1}')}`;
+    paths[openApiPath] ??= {};
+    paths[openApiPath][route.method.toLowerCase()] = {
+      operationId: name,
+      summary: route.summary,
+      ...(field.description ? { description: field.description } : {}),
+      tags: [route.tag],
+      security: SECURITY[route.auth],
+      ...(parameters.length ? { parameters } : {}),
+      ...(requestBody ? { requestBody } : {}),
+      responses: {
+        [String(route.status ?? 200)]: {
+          description: 'Success',
+          content: {
+            'application/json': {
+              schema: { type: 'object', required: ['success', 'data'], properties: { success: { type: 'boolean', enum: [true] }, data: outputSchema(field.type, components) } },
+            },
+          },
+        },
+        ...errorResponses(route),
+      },
+    };
+  }
+  components.Error = {
+    type: 'object',
+    required: ['success', 'error'],
+    properties: {
+      success: { type: 'boolean', enum: [false] },
+      error: {
+        type: 'object',
+        required: ['code', 'message'],
+        properties: {
+          code: { type: 'string', enum: Object.keys(ERROR_STATUS) },
+          message: { type: 'string' },
+          details: { type: 'object', additionalProperties: true, description: 'For BAD_USER_INPUT, `field` names the offending field.' },
+        },
+      },
+    },
+  };
+  const document = {
+    openapi: '3.0.3',
+    info: {
+      title: 'Connect API v6',
+      version: '6.0.0',
+      description:
+        'Customer portal, merchant and developer routes. Every answer is an envelope: `{ success: true, data }` or `{ success: false, error: { code, message, details } }`. Lists carry `items` and `pagination`.',
+    },
+    servers: [{ url: config.publicUrl }],
+    tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({ name })),
+    paths,
+    components: {
+      schemas: components,
+      securitySchemes: {
+        companyId: { type: 'apiKey', in: 'header', name: 'X-Company-Id', description: 'Tenant id; may be omitted on a storefront domain.' },
+        customerToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Customer token from OTP verify, registration or refresh.' },
+        apiKey: { type: 'http', scheme: 'bearer', description: 'Merchant API key (svc_mcp_…) or merchant session token.' },
+      },
+      responses: Object.fromEntries(
+        [400, 401, 403, 404, 409, 429, 500].map((s) => [`E${s}`, { description: errorDescription(s), content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } }]),
+      ),
+    },
+  };
+  return { document, yaml: stringify(document, { aliasDuplicateObjects: false }) };
+}
+
+function errorResponses(route: RestRoute): Record<string, JsonSchema> {
+  const statuses = [400, 404, 429, 500];
+  if (route.auth !== 'none' && route.auth !== 'magic') statuses.push(401);
+  if (route.auth === 'merchant') statuses.push(403);
+  if (route.method !== 'GET') statuses.push(409);
+  return Object.fromEntries(statuses.sort().map((s) => [String(s), { $ref: `#/components/responses/E${s}` }]));
+}
+
+function errorDescription(status: number): string {
+  const codes = Object.entries(ERROR_STATUS).filter(([, s]) => s === status).map(([c]) => c);
+  return `Error (${codes.join(', ')})`;
+}

@@ -1,0 +1,57 @@
+import { execute, type GraphQLSchema } from 'graphql';
+import { createGatewayRuntime, type GatewayRuntime } from '@graphql-hive/gateway-runtime';
+import type { Executor } from '@graphql-tools/utils';
+import type { Config } from '../subgraphs/kernel/config.ts';
+import { RequestContext } from '../subgraphs/kernel/context.ts';
+import type { Database } from '../subgraphs/kernel/database.ts';
+import { maskError } from '../subgraphs/kernel/federation.ts';
+
+/** The headers a subgraph needs to resolve the principal; the host travels as x-forwarded-host. */
+export function forwardedHeaders(request: Request): Record<string, string | null> {
+  return {
+    authorization: request.headers.get('authorization'),
+    'x-company-id': request.headers.get('x-company-id'),
+    'x-forwarded-host': request.headers.get('x-forwarded-host') ?? request.headers.get('host') ?? new URL(request.url).host,
+  };
+}
+
+/**
+ * Executes a subgraph schema in this process. The subgraph gets a context of its own, built from
+ * the client's request headers exactly as a subgraph server builds it from forwarded headers.
+ */
+export function inProcessExecutor(schema: GraphQLSchema, db: Database, config: Config): Executor {
+  return async (request) => {
+    const incoming: Request | undefined = request.context?.request;
+    const headers = incoming ? forwardedHeaders(incoming) : {};
+    const contextValue = new RequestContext(db, config, (name) => (headers as Record<string, string | null>)[name] ?? undefined);
+    const result = await execute({ schema, document: request.document, variableValues: request.variables, operationName: request.operationName, contextValue, rootValue: request.rootValue });
+    return (result.errors ? { ...result, errors: result.errors.map(maskError) } : result) as any;
+  };
+}
+
+export type SubgraphTransport = { kind: 'embedded'; executors: Map<string, Executor> } | { kind: 'http' };
+
+export function createGateway(supergraph: string, transport: SubgraphTransport): GatewayRuntime {
+  return createGatewayRuntime({
+    supergraph,
+    logging: (process.env.GATEWAY_LOG ?? 'error') as 'error',
+    graphqlEndpoint: '/graphql',
+    landingPage: false,
+    graphiql: { title: 'Service platform GraphQL' },
+    // Subgraph errors reach clients with their own code and message, without internal names.
+    subgraphErrors: false,
+    ...(transport.kind === 'embedded'
+      ? {
+          transports: {
+            http: {
+              getSubgraphExecutor: ({ subgraphName }: { subgraphName: string }) => {
+                const executor = transport.executors.get(subgraphName);
+                if (!executor) throw new Error(`No in-process subgraph "${subgraphName}"`);
+                return executor;
+              },
+            },
+          } as any,
+        }
+      : { propagateHeaders: { fromClientToSubgraphs: ({ request }: { request: Request }) => forwardedHeaders(request) as Record<string, string> } }),
+  });
+}

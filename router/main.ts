@@ -1,0 +1,26 @@
+import 'reflect-metadata';
+import { loadConfig } from '../subgraphs/kernel/config.ts';
+import { createApp } from './app.ts';
+
+/** `npm start`: the embedded topology, every subgraph in this process, PGlite unless DATABASE_URL. */
+const config = loadConfig();
+const app = await createApp(config, { topology: (process.env.TOPOLOGY as 'distributed') ?? 'embedded' });
+app.server.listen(config.port, () => {
+  console.log(`Router on ${config.publicUrl} (GraphQL /graphql, REST /v6, MCP /mcp) — ${app.platform.db.kind}`);
+});
+
+let stopping = false;
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal}: draining connections and closing the database`);
+    app.close().then(
+      () => process.exit(0),
+      (error) => {
+        console.error(error);
+        process.exit(1);
+      },
+    );
+  });
+}

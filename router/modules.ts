@@ -1,0 +1,14 @@
+import type { SubgraphModule } from '../subgraphs/kernel/module.ts';
+import { members } from '../subgraphs/members/index.ts';
+
+/** Every subgraph of the product, in the order their migrations apply. */
+export const MODULES: SubgraphModule[] = [members];
+
+/** Default ports of the distributed topology (router 4000). */
+export const SUBGRAPH_PORTS: Record<string, number> = { members: 4001, booking: 4002, content: 4003, commerce: 4004, loyalty: 4005, campaigns: 4006 };
+
+export function moduleNamed(name: string): SubgraphModule {
+  const found = MODULES.find((m) => m.name === name);
+  if (!found) throw new Error(`Unknown subgraph "${name}"; known: ${MODULES.map((m) => m.name).join(', ')}`);
+  return found;
+}

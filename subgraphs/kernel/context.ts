@@ -1,0 +1,57 @@
+import DataLoader from 'dataloader';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Config } from './config.ts';
+import type { Database } from './database.ts';
+import { AppError } from './errors.ts';
+import { resolvePrincipal, type HeaderReader, type Principal } from './principal.ts';
+
+/**
+ * What a resolver and a service see of one request: its entity manager (scoped to the caller's
+ * company), its principal, and per-request DataLoaders.
+ */
+export class RequestContext {
+  readonly em: EntityManager;
+  private resolved?: Promise<Principal>;
+  private current?: Principal;
+  private readonly loaders = new Map<string, DataLoader<any, any>>();
+
+  constructor(
+    readonly db: Database,
+    readonly config: Config,
+    readonly header: HeaderReader,
+  ) {
+    this.em = db.orm.em.fork() as EntityManager;
+  }
+
+  /** Resolves the principal once and scopes the entity manager to its company. */
+  authenticate(): Promise<Principal> {
+    this.resolved ??= resolvePrincipal(this.db, this.config.jwtSecret, this.header).then((principal) => {
+      this.current = principal;
+      if (principal.companyId) this.em.setFilterParams('tenant', { companyId: principal.companyId });
+      return principal;
+    });
+    return this.resolved;
+  }
+
+  get principal(): Principal {
+    if (!this.current) throw new AppError('INTERNAL', 'Principal used before authentication');
+    return this.current;
+  }
+
+  /** The caller's company; resolvers that reach here have passed a tenant requirement. */
+  get companyId(): string {
+    const id = this.principal.companyId;
+    if (!id) throw new AppError('INTERNAL', 'No company in this request');
+    return id;
+  }
+
+  /** One DataLoader per name and request, so list fields batch their lookups. */
+  loader<K, V>(name: string, batch: (keys: readonly K[]) => Promise<(V | Error)[]>): DataLoader<K, V> {
+    let loader = this.loaders.get(name);
+    if (!loader) {
+      loader = new DataLoader<K, V>(batch);
+      this.loaders.set(name, loader);
+    }
+    return loader;
+  }
+}

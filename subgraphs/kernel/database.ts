@@ -1,0 +1,92 @@
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
+import { MikroORM as PgliteORM } from '@mikro-orm/pglite';
+import { MikroORM as PostgresORM, type EntityManager } from '@mikro-orm/postgresql';
+import type { EntitySchema } from '@mikro-orm/core';
+import type { Config } from './config.ts';
+import { TransactionSubscriber } from './transactions.ts';
+
+export type { EntityManager };
+
+export interface Database {
+  orm: PostgresORM;
+  kind: 'pglite' | 'postgresql';
+  /** The embedded instance, when there is one (tests snapshot it). */
+  pglite?: PGlite;
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  entities: EntitySchema<any, any>[];
+  /** An already created PGlite instance (tests restore one from a snapshot). */
+  pglite?: PGlite;
+  debug?: boolean;
+}
+
+/** Creates an embedded PGlite with the extensions our migrations need. */
+export function createPglite(dataDir?: string, loadDataDir?: Blob): Promise<PGlite> {
+  return PGlite.create({ dataDir, loadDataDir, extensions: { btree_gist } });
+}
+
+export async function openDatabase(config: Config, options: OpenOptions): Promise<Database> {
+  const common = {
+    entities: options.entities,
+    debug: options.debug ?? process.env.SQL_DEBUG === '1',
+    subscribers: [new TransactionSubscriber()],
+    // Entities are defined with defineEntity; no reflection or discovery from files.
+    discovery: { warnWhenNoEntities: false },
+    allowGlobalContext: false,
+  };
+  if (config.databaseUrl) {
+    const orm = await PostgresORM.init({ ...common, clientUrl: config.databaseUrl, pool: { min: 0, max: 10 } });
+    return { orm, kind: 'postgresql', close: () => orm.close(true) };
+  }
+  let pglite = options.pglite;
+  let release = () => {};
+  if (!pglite) {
+    const dir = join(config.dataDir, 'pglite');
+    release = lockDataDir(config.dataDir);
+    mkdirSync(dir, { recursive: true });
+    pglite = await createPglite(dir);
+  }
+  const orm = (await PgliteORM.init({ ...common, dbName: 'app', driverOptions: { pglite } } as any)) as unknown as PostgresORM;
+  const instance = pglite;
+  return {
+    orm,
+    kind: 'pglite',
+    pglite: instance,
+    async close() {
+      await orm.close(true);
+      if (!options.pglite) await instance.close();
+      release();
+    },
+  };
+}
+
+/**
+ * Two processes on one PGlite folder silently lose writes, so the folder is locked by a pid file.
+ * A lock left by a dead process is taken over.
+ */
+function lockDataDir(dataDir: string): () => void {
+  mkdirSync(dataDir, { recursive: true });
+  const file = join(dataDir, 'server.lock');
+  if (existsSync(file)) {
+    const pid = Number(readFileSync(file, 'utf8'));
+    if (pid && pid !== process.pid && isAlive(pid)) {
+      throw new Error(`${dataDir} is in use by process ${pid}; stop it or set DATA_DIR to another folder`);
+    }
+  }
+  writeFileSync(file, String(process.pid));
+  return () => rmSync(file, { force: true });
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e: any) {
+    return e.code === 'EPERM';
+  }
+}

@@ -1,0 +1,69 @@
+import { ArgsType, Directive, Field, Int, ObjectType } from 'type-graphql';
+import type { ClassType } from 'type-graphql';
+import { badInput } from './errors.ts';
+
+export const DEFAULT_LIMIT = 20;
+export const MAX_LIMIT = 100;
+
+/** The list arguments every list takes: search, page (from 1), limit (default 20, at most 100). */
+@ArgsType()
+export class ListArgs {
+  @Field(() => String, { nullable: true })
+  search?: string;
+
+  @Field(() => Int, { nullable: true })
+  page?: number;
+
+  @Field(() => Int, { nullable: true })
+  limit?: number;
+}
+
+export interface PageRequest {
+  page: number;
+  limit: number;
+  offset: number;
+  search?: string;
+}
+
+export function pageRequest(args: { page?: number | null; limit?: number | null; search?: string | null }): PageRequest {
+  const page = args.page ?? 1;
+  const limit = args.limit ?? DEFAULT_LIMIT;
+  if (!Number.isInteger(page) || page < 1) throw badInput('page', 'must be an integer starting at 1');
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) throw badInput('limit', `must be between 1 and ${MAX_LIMIT}`);
+  const search = args.search?.trim() || undefined;
+  return { page, limit, offset: (page - 1) * limit, search };
+}
+
+@ObjectType({ description: 'Where a page sits in the whole list.' })
+@Directive('@shareable')
+export class Pagination {
+  @Field(() => Int) page!: number;
+  @Field(() => Int) limit!: number;
+  @Field(() => Int) total!: number;
+  @Field(() => Int) totalPages!: number;
+  @Field(() => Boolean) hasNextPage!: boolean;
+}
+
+export interface Page<T> {
+  items: T[];
+  pagination: Pagination;
+}
+
+export function toPage<T>(items: T[], total: number, req: PageRequest): Page<T> {
+  const totalPages = Math.max(1, Math.ceil(total / req.limit));
+  return { items, pagination: { page: req.page, limit: req.limit, total, totalPages, hasNextPage: req.page < totalPages } };
+}
+
+/** `XPage { items: [X!]!, pagination: Pagination! }` for a list of X. */
+export function PageOf<T extends object>(itemType: ClassType<T>, name: string) {
+  @ObjectType(name)
+  @Directive('@shareable')
+  class PageClass {
+    @Field(() => [itemType]) items!: T[];
+    @Field(() => Pagination) pagination!: Pagination;
+  }
+  return PageClass;
+}
+
+/** Escapes LIKE wildcards in a search term. */
+export const likePattern = (search: string) => `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

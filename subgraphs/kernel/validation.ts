@@ -1,0 +1,59 @@
+import { badInput } from './errors.ts';
+
+/** Small input checks shared by every subgraph; each failure names its field. */
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export function requireText(field: string, value: unknown, max = 200): string {
+  if (typeof value !== 'string' || !value.trim()) throw badInput(field, 'is required');
+  const v = value.trim();
+  if (v.length > max) throw badInput(field, `must be at most ${max} characters`);
+  return v;
+}
+
+export function optionalText(field: string, value: unknown, max = 200): string | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  return requireText(field, value, max);
+}
+
+export function normalizeEmail(field: string, value: unknown): string {
+  const v = requireText(field, value, 254).toLowerCase();
+  if (!EMAIL.test(v)) throw badInput(field, 'must be a valid email address');
+  return v;
+}
+
+/** Phones are kept in E.164-like form: a leading + and 7 to 15 digits. */
+export function normalizePhone(field: string, value: unknown): string {
+  const raw = requireText(field, value, 32);
+  const digits = raw.replace(/[\s().-]/g, '');
+  if (!/^\+?[0-9]{7,15}$/.test(digits)) throw badInput(field, 'must be a phone number with 7 to 15 digits');
+  return digits.startsWith('+') ? digits : `+${digits}`;
+}
+
+export function isValidTimeZone(tz: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: tz });
+    return tz.includes('/') || tz === 'UTC';
+  } catch {
+    return false;
+  }
+}
+
+const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
+export const isValidCurrency = (code: string) => CURRENCIES.has(code);
+
+const REGIONS = new Intl.DisplayNames(['en'], { type: 'region' });
+export function isValidCountry(code: string): boolean {
+  if (!/^[A-Z]{2}$/.test(code)) return false;
+  return REGIONS.of(code) !== code;
+}
+
+/** A URL-safe slug from any text; non-Latin letters are kept (PostgreSQL and browsers handle them). */
+export function slugify(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 80);
+}

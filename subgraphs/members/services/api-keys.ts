@@ -1,0 +1,67 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { RequestContext } from '../../kernel/context.ts';
+import { badInput, notFound } from '../../kernel/errors.ts';
+import { isUuid, newId } from '../../kernel/ids.ts';
+import { pageRequest, toPage } from '../../kernel/pagination.ts';
+import { invalidatePrincipals } from '../../kernel/principal.ts';
+import { API_KEY_PREFIX, randomToken, sha256 } from '../../kernel/tokens.ts';
+import { requireText } from '../../kernel/validation.ts';
+import { ApiKey } from '../entities/merchant.ts';
+
+export interface ApiKeyView {
+  id: string;
+  name: string;
+  prefix: string;
+  status: 'ACTIVE' | 'REVOKED';
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+}
+
+/** Creates a key in the caller's unit of work; the secret is returned here and never again. */
+export function mintApiKey(em: EntityManager, companyId: string, name: string): { key: string; row: ApiKey } {
+  const key = `${API_KEY_PREFIX}${randomToken(32)}`;
+  const row = em.create(ApiKey, { id: newId(), companyId, name, prefix: key.slice(0, API_KEY_PREFIX.length + 6), keyHash: sha256(key) } as any);
+  return { key, row };
+}
+
+export async function createApiKey(ctx: RequestContext, name: unknown) {
+  const { key, row } = mintApiKey(ctx.em, ctx.companyId, requireText('name', name, 100));
+  await ctx.em.flush();
+  return { ...view(row, null), key };
+}
+
+export async function listApiKeys(ctx: RequestContext, args: { page?: number | null; limit?: number | null; search?: string | null }) {
+  const req = pageRequest(args);
+  const where = req.search ? { name: { $ilike: `%${req.search}%` } } : {};
+  const [rows, total] = await ctx.em.findAndCount(ApiKey, where, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: req.limit, offset: req.offset });
+  const used = await lastUses(ctx.em, rows.map((r) => r.id));
+  return toPage(rows.map((r) => view(r, used.get(r.id) ?? null)), total, req);
+}
+
+export async function revokeApiKey(ctx: RequestContext, apiKeyId: unknown) {
+  if (!isUuid(apiKeyId)) throw badInput('apiKeyId', 'must be an API key id');
+  const row = await ctx.em.findOne(ApiKey, { id: apiKeyId });
+  if (!row) throw notFound('API key');
+  row.revokedAt ??= new Date();
+  await ctx.em.flush();
+  invalidatePrincipals();
+  const used = await lastUses(ctx.em, [row.id]);
+  return view(row, used.get(row.id) ?? null);
+}
+
+/** When each key was last used, recorded by the kernel as callers present it (one query per list). */
+async function lastUses(em: EntityManager, ids: string[]): Promise<Map<string, Date>> {
+  if (!ids.length) return new Map();
+  const rows = await em
+    .getConnection()
+    .execute<{ credential_id: string; last_used_at: Date | string }[]>(
+      `select credential_id, last_used_at from kernel.credential_use where credential_id in (${ids.map(() => '?').join(', ')})`,
+      ids,
+    );
+  return new Map(rows.map((r) => [r.credential_id, new Date(r.last_used_at)]));
+}
+
+function view(row: ApiKey, lastUsedAt: Date | null): ApiKeyView {
+  return { id: row.id, name: row.name, prefix: row.prefix, status: row.revokedAt ? 'REVOKED' : 'ACTIVE', createdAt: row.createdAt, lastUsedAt, revokedAt: row.revokedAt ?? null };
+}

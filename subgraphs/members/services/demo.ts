@@ -1,0 +1,31 @@
+import { writeFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Config } from '../../kernel/config.ts';
+import type { Database } from '../../kernel/database.ts';
+import { newId } from '../../kernel/ids.ts';
+import { Company, StorefrontDomain } from '../entities/company.ts';
+import { mintApiKey } from './api-keys.ts';
+import { createCompany } from './companies.ts';
+
+/**
+ * On the first start with an empty database: a demo company served on `localhost`, and its API
+ * key printed once and written to DATA_DIR/demo-credentials.json.
+ */
+export async function seedDemoCompany(db: Database, config: Config): Promise<void> {
+  const em = db.orm.em.fork();
+  if ((await em.count(Company, {})) > 0) return;
+  const created = await em.transactional(async (tx) => {
+    await tx.getConnection().execute("select pg_advisory_xact_lock(hashtext('members.demo'))", [], 'all', tx.getTransactionContext());
+    if ((await tx.count(Company, {})) > 0) return null;
+    const company = await createCompany(tx, { name: 'Demo Studio', industry: 'salon', country: 'US', ownerEmail: 'owner@demo.localhost' });
+    tx.create(StorefrontDomain, { id: newId(), companyId: company.id, host: 'localhost' } as any);
+    const { key } = mintApiKey(tx, company.id, 'Demo key');
+    await tx.flush();
+    return { companyId: company.id, apiKey: key, storefrontDomain: 'localhost' };
+  });
+  if (!created) return;
+  mkdirSync(config.dataDir, { recursive: true });
+  const file = join(config.dataDir, 'demo-credentials.json');
+  writeFileSync(file, JSON.stringify(created, null, 2) + '\n', { mode: 0o600 });
+  console.log(`Demo company created (shown once, also in ${file}):\n  companyId: ${created.companyId}\n  apiKey:    ${created.apiKey}`);
+}

@@ -1,0 +1,49 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { rateLimited } from '../../kernel/errors.ts';
+import { sha256, sameHash } from '../../kernel/tokens.ts';
+import { badInput } from '../../kernel/errors.ts';
+
+/** One policy for every emailed or texted code: customer sign-in and organisation signup. */
+export const OTP_TTL_MS = 10 * 60 * 1000;
+export const OTP_MAX_ATTEMPTS = 5;
+export const OTP_MAX_REQUESTS = 5;
+export const OTP_WINDOW_MS = 15 * 60 * 1000;
+
+export function requireCode(code: unknown): string {
+  if (typeof code !== 'string' || !/^\d{6}$/.test(code.trim())) throw badInput('code', 'must be the 6-digit code that was sent');
+  return code.trim();
+}
+
+/**
+ * Serialises requests for one address (an advisory lock held until the transaction ends) and
+ * refuses a sixth request within the window. Call inside the transaction that records the request.
+ */
+export async function enforceRequestLimit(em: EntityManager, lockKey: string, countSql: string, params: unknown[]): Promise<void> {
+  const conn = em.getConnection();
+  const ctx = em.getTransactionContext();
+  await conn.execute('select pg_advisory_xact_lock(hashtext(?))', [lockKey], 'all', ctx);
+  const [row] = await conn.execute<{ n: string | number; oldest: Date | string | null }[]>(countSql, params, 'all', ctx);
+  if (Number(row.n) >= OTP_MAX_REQUESTS) {
+    const oldest = row.oldest ? new Date(row.oldest).getTime() : Date.now();
+    const retryAfterSeconds = Math.max(1, Math.ceil((oldest + OTP_WINDOW_MS - Date.now()) / 1000));
+    throw rateLimited(`Too many codes requested for this address; try again in ${retryAfterSeconds} seconds`, retryAfterSeconds);
+  }
+}
+
+export type AttemptResult = 'ok' | 'wrong' | 'exhausted';
+
+/**
+ * Spends one verify attempt atomically (committed on its own, so a wrong guess always counts)
+ * and compares the code. `table` is a members table with attempts and code_hash columns.
+ */
+export async function spendAttempt(em: EntityManager, table: 'otp_challenge' | 'signup_request', id: string, code: string): Promise<{ result: AttemptResult; attemptsRemaining: number }> {
+  const rows = await em
+    .getConnection()
+    .execute<{ attempts: number; code_hash: string }[]>(
+      `update members.${table} set attempts = attempts + 1 where id = ? and attempts < ? returning attempts, code_hash`,
+      [id, OTP_MAX_ATTEMPTS],
+    );
+  if (!rows.length) return { result: 'exhausted', attemptsRemaining: 0 };
+  const attemptsRemaining = OTP_MAX_ATTEMPTS - rows[0].attempts;
+  return { result: sameHash(sha256(code), rows[0].code_hash) ? 'ok' : 'wrong', attemptsRemaining };
+}

@@ -1,0 +1,85 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Config } from '../../kernel/config.ts';
+import { AppError, badInput, conflict, notFound } from '../../kernel/errors.ts';
+import { isUuid, newId } from '../../kernel/ids.ts';
+import { enqueueMessage } from '../../kernel/outbox/index.ts';
+import { otpCode, randomToken, sha256 } from '../../kernel/tokens.ts';
+import { normalizeEmail, requireText } from '../../kernel/validation.ts';
+import { LoginLink, SignupRequest } from '../entities/merchant.ts';
+import { mintApiKey } from './api-keys.ts';
+import { createCompany, validateCountry } from './companies.ts';
+import { enforceRequestLimit, OTP_TTL_MS, OTP_WINDOW_MS, requireCode, spendAttempt } from './otp-policy.ts';
+import { issueSession } from './sessions.ts';
+
+const LOGIN_LINK_TTL_MS = 15 * 60 * 1000;
+
+/** Organisation signup, step 1: remember the request and email a code to the owner. */
+export async function requestSignup(em: EntityManager, input: { email?: string; organisationName?: string; industry?: string; country?: string }) {
+  const email = normalizeEmail('email', input.email);
+  const organisationName = requireText('organisationName', input.organisationName, 120);
+  const industry = requireText('industry', input.industry, 80);
+  const country = validateCountry(input.country);
+  const code = otpCode();
+  const expiresAt = new Date(Date.now() + OTP_TTL_MS);
+  const id = newId();
+  await em.transactional(async (tx) => {
+    await enforceRequestLimit(
+      tx,
+      `signup:${email}`,
+      'select count(*) as n, min(created_at) as oldest from members.signup_request where email = ? and created_at > ?',
+      [email, new Date(Date.now() - OTP_WINDOW_MS)],
+    );
+    tx.create(SignupRequest, { id, email, organisationName, industry, country, codeHash: sha256(code), attempts: 0, expiresAt } as any);
+    enqueueMessage(tx, {
+      companyId: null,
+      channel: 'email',
+      to: email,
+      subject: 'Your verification code',
+      body: `Your code to create ${organisationName} is ${code}. It expires in 10 minutes.`,
+    });
+  });
+  return { requestId: id, expiresAt };
+}
+
+/** Step 2: the right code creates the company, its first API key and a one-time dashboard link. */
+export async function verifySignup(em: EntityManager, config: Config, input: { requestId?: string; code?: string }) {
+  if (!isUuid(input.requestId)) throw badInput('requestId', 'must be the requestId returned by the signup request');
+  const code = requireCode(input.code);
+  const request = await em.findOne(SignupRequest, { id: input.requestId });
+  if (!request) throw notFound('Signup request');
+  if (request.completedAt) throw conflict('This signup has already been verified');
+  if (request.expiresAt.getTime() <= Date.now()) throw new AppError('UNAUTHENTICATED', 'The code has expired; start the signup again', { reason: 'EXPIRED_CODE' });
+  const attempt = await spendAttempt(em, 'signup_request', request.id, code);
+  if (attempt.result === 'exhausted') throw new AppError('RATE_LIMITED', 'Too many wrong attempts; start the signup again', { reason: 'ATTEMPTS_EXHAUSTED' });
+  if (attempt.result === 'wrong') throw new AppError('UNAUTHENTICATED', 'The code is invalid', { reason: 'INVALID_CODE', attemptsRemaining: attempt.attemptsRemaining });
+
+  return em.transactional(async (tx) => {
+    const company = await createCompany(tx, { name: request.organisationName, industry: request.industry, country: request.country, ownerEmail: request.email });
+    const claimed = await tx.nativeUpdate(SignupRequest, { id: request.id, completedAt: null }, { completedAt: new Date(), companyId: company.id });
+    if (claimed !== 1) throw conflict('This signup has already been verified');
+    const { key } = mintApiKey(tx, company.id, 'Signup key');
+    const loginUrl = createLoginLink(tx, config, company.id, request.email);
+    await tx.flush();
+    return { apiKey: key, companyId: company.id, loginUrl };
+  });
+}
+
+/** A one-time link for the dashboard; its token is exchanged for a merchant session. */
+export function createLoginLink(em: EntityManager, config: Config, companyId: string, email: string): string {
+  const token = randomToken(32);
+  em.create(LoginLink, { id: newId(), companyId, email, tokenHash: sha256(token), expiresAt: new Date(Date.now() + LOGIN_LINK_TTL_MS) } as any);
+  return `${config.publicUrl}/dashboard/login?token=${token}`;
+}
+
+export async function exchangeLoginLink(em: EntityManager, config: Config, token: unknown) {
+  const value = requireText('token', token, 200);
+  return em.transactional(async (tx) => {
+    const link = await tx.findOne(LoginLink, { tokenHash: sha256(value) });
+    if (!link || link.usedAt || link.expiresAt.getTime() <= Date.now()) throw new AppError('UNAUTHENTICATED', 'This sign-in link is invalid, used or expired');
+    const used = await tx.nativeUpdate(LoginLink, { id: link.id, usedAt: null }, { usedAt: new Date() });
+    if (used !== 1) throw new AppError('UNAUTHENTICATED', 'This sign-in link is invalid, used or expired');
+    const session = await issueSession(tx, config, 'merchant', link.companyId, link.email);
+    await tx.flush();
+    return { token: session.token, expiresAt: session.expiresAt, companyId: link.companyId };
+  });
+}
