@@ -44,7 +44,6 @@ export class RegistrationFieldInput {
 }
 
 @ObjectType('Company', { description: 'A business: the tenant every record belongs to.' })
-@Directive('@key(fields: "id")')
 export class CompanyNode {
   @Field(() => ID) id!: string;
   @Field(() => String) name!: string;

@@ -1,0 +1,30 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { testServer } from './server.ts';
+
+/** A real MCP client over Streamable HTTP, optionally with a Bearer credential. */
+export async function mcpClient(token?: string): Promise<Client> {
+  const { url } = await testServer();
+  const client = new Client({ name: 'platform-tests', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: token ? { headers: { Authorization: `Bearer ${token}` } } : undefined }));
+  return client;
+}
+
+/** Calls a tool and returns its structured result; throws with the error text when it fails. */
+export async function callTool<T = any>(client: Client, name: string, args: Record<string, unknown> = {}): Promise<T> {
+  const result = await client.callTool({ name, arguments: args });
+  if (result.isError) throw new Error(`${name} failed: ${(result.content as any[])[0]?.text}`);
+  return result.structuredContent as T;
+}
+
+/** Calls a tool that must fail; returns the error body `{ code, message, details }`. */
+export async function toolError(client: Client, name: string, args: Record<string, unknown> = {}): Promise<{ code: string; message: string; details?: any }> {
+  const result = await client.callTool({ name, arguments: args });
+  if (!result.isError) throw new Error(`${name} should have failed: ${JSON.stringify(result.structuredContent)}`);
+  const text = (result.content as any[])[0]?.text ?? '';
+  try {
+    return JSON.parse(text).error;
+  } catch {
+    return { code: 'PROTOCOL', message: text };
+  }
+}
