@@ -10,7 +10,7 @@ export interface Company {
 /** A fresh company through the real organisation signup (REST fallback + emailed code). */
 export async function signupCompany(name = 'Test Studio'): Promise<Company> {
   const email = uniqueEmail('owner');
-  const since = Date.now() - 1000;
+  const since = Date.now();
   const request = await http('/v6/dev/signup', { body: { email, organisationName: name, industry: 'salon', country: 'DE' } });
   if (request.status !== 200) throw new Error(`signup failed: ${JSON.stringify(request.body)}`);
   const code = await lastCode(email, since);
@@ -21,7 +21,7 @@ export async function signupCompany(name = 'Test Studio'): Promise<Company> {
 
 /** A signed-in customer of a company, through OTP by email. */
 export async function signInCustomer(companyId: string, email = uniqueEmail('customer')): Promise<{ token: string; customerId: string; email: string }> {
-  const since = Date.now() - 1000;
+  const since = Date.now();
   const headers = { 'x-company-id': companyId };
   const sent = await http('/v6/customer-portal/auth/otp', { body: { email }, headers });
   if (sent.status !== 200) throw new Error(`otp failed: ${JSON.stringify(sent.body)}`);
