@@ -11,6 +11,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],
+    setupFiles: ['reflect-metadata'],
     pool: 'forks',
     // Files of one worker share its server and database; tests isolate by company.
     isolate: false,

@@ -1,3 +1,4 @@
+import 'reflect-metadata';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { PGlite } from '@electric-sql/pglite';
 import type { GatewayRuntime } from '@graphql-hive/gateway-runtime';
@@ -23,13 +24,13 @@ export interface App {
  * Distributed: subgraphs run elsewhere and the gateway reaches them over HTTP; this process
  * still opens the database for the kernel (outbox reads, readiness).
  */
-export async function createApp(config: Config, options: { topology?: 'embedded' | 'distributed'; pglite?: PGlite } = {}): Promise<App> {
+export async function createApp(config: Config, options: { topology?: 'embedded' | 'distributed'; pglite?: PGlite; subgraphUrls?: Record<string, string> } = {}): Promise<App> {
   const topology = options.topology ?? 'embedded';
   const modules = topology === 'embedded' ? MODULES : [];
   const platform = await startPlatform(config, modules, { pglite: options.pglite, dispatch: topology === 'embedded' });
   const subgraphs = [];
   for (const m of MODULES) {
-    subgraphs.push({ name: m.name, schema: platform.schemas.get(m.name) ?? (await m.buildSchema()), url: subgraphUrl(m.name, SUBGRAPH_PORTS[m.name]) });
+    subgraphs.push({ name: m.name, schema: platform.schemas.get(m.name) ?? (await m.buildSchema()), url: options.subgraphUrls?.[m.name] ?? subgraphUrl(m.name, SUBGRAPH_PORTS[m.name]) });
   }
   const { supergraphSdl } = composeSupergraph(subgraphs);
   const gateway = createGateway(

@@ -4,7 +4,7 @@ import { createApp } from './app.ts';
 
 /** `npm start`: the embedded topology, every subgraph in this process, PGlite unless DATABASE_URL. */
 const config = loadConfig();
-const app = await createApp(config, { topology: (process.env.TOPOLOGY as 'distributed') ?? 'embedded' });
+const app = await createApp(config);
 app.server.listen(config.port, () => {
   console.log(`Router on ${config.publicUrl} (GraphQL /graphql, REST /v6, MCP /mcp) — ${app.platform.db.kind}`);
 });
