@@ -2,9 +2,14 @@ import 'reflect-metadata';
 import { loadConfig } from '../subgraphs/kernel/config.ts';
 import { createApp } from './app.ts';
 
-/** `npm start`: the embedded topology, every subgraph in this process, PGlite unless DATABASE_URL. */
+/**
+ * `npm start`: the embedded topology, every subgraph in this process, PGlite unless DATABASE_URL.
+ * TOPOLOGY=distributed runs only the router, over subgraph processes (docker-compose.yml).
+ */
 const config = loadConfig();
-const app = await createApp(config);
+const topology = process.env.TOPOLOGY ?? 'embedded';
+if (topology !== 'embedded' && topology !== 'distributed') throw new Error(`TOPOLOGY must be embedded or distributed, got ${topology}`);
+const app = await createApp(config, { topology });
 app.server.listen(config.port, () => {
   console.log(`Router on ${config.publicUrl} (GraphQL /graphql, REST /v6, MCP /mcp) — ${app.platform.db.kind}`);
 });

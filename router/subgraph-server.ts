@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
 import { startStandaloneServer } from '@apollo/server/standalone';
 import { GraphQLError } from 'graphql';
 import { loadConfig, type Config } from '../subgraphs/kernel/config.ts';
@@ -19,6 +20,7 @@ export async function startSubgraphServer(config: Config, module: SubgraphModule
   const server = new ApolloServer<RequestContext>({
     schema: platform.schemas.get(module.name)!,
     introspection: true,
+    plugins: [ApolloServerPluginInlineTraceDisabled()],
     formatError: (formatted, error) => {
       const masked = error instanceof GraphQLError ? maskError(error) : null;
       return masked ? { ...formatted, message: masked.message, extensions: { ...masked.extensions } } : formatted;

