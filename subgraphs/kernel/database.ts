@@ -30,11 +30,24 @@ export function createPglite(dataDir?: string, loadDataDir?: Blob): Promise<PGli
   return PGlite.create({ dataDir, loadDataDir, extensions: { btree_gist } });
 }
 
+/**
+ * Every SQL statement this process sends, for tests and benchmarks that check a read does not
+ * grow with its result (no N+1). Counting is one increment per statement.
+ */
+export const sqlLog = { count: 0, recent: [] as string[], keep: false };
+
+function onQuery(sql: string): string {
+  sqlLog.count++;
+  if (sqlLog.keep) sqlLog.recent.push(sql);
+  return sql;
+}
+
 export async function openDatabase(config: Config, options: OpenOptions): Promise<Database> {
   const common = {
     entities: options.entities,
     debug: options.debug ?? process.env.SQL_DEBUG === '1',
     subscribers: [new TransactionSubscriber()],
+    onQuery,
     // Entities are defined with defineEntity; no reflection or discovery from files.
     discovery: { warnWhenNoEntities: false },
     allowGlobalContext: false,

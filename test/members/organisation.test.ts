@@ -155,6 +155,17 @@ describe('merchant tools', () => {
     const port = new URL(url).port;
     const res = await fetch(`${url}/v6/customer-portal/auth/login-channel`, { headers: { 'x-forwarded-host': `${host}:${port}` } });
     expect((await res.json()).data.companyId).toBe(company.companyId);
+    const { request } = await import('node:http');
+    const viaHost = await new Promise<any>((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port, path: '/v6/customer-portal/auth/login-channel', headers: { host: `${host}:${port}` } }, (r) => {
+        let text = '';
+        r.on('data', (d) => (text += d));
+        r.on('end', () => resolve(JSON.parse(text)));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(viaHost.data.companyId).toBe(company.companyId);
     const customer = await signInCustomer(company.companyId);
     const onOwnDomain = await fetch(`${url}/v6/customer-portal/auth/validate-token`, { method: 'POST', headers: { 'x-forwarded-host': host, authorization: `Bearer ${customer.token}` } });
     expect(onOwnDomain.status).toBe(200);
