@@ -22,6 +22,8 @@ const SCALARS: Record<string, JsonSchema> = {
   Boolean: { type: 'boolean' },
   DateTimeISO: { type: 'string', format: 'date-time' },
   JSONObject: { type: 'object', additionalProperties: true },
+  Decimal: { anyOf: [{ type: 'string', pattern: '^-?\\d+(\\.\\d+)?$' }, { type: 'number' }], description: 'Decimal amount in major units, e.g. "49.00"' },
+  Date: { type: 'string', format: 'date' },
 };
 
 const withDescription = (schema: JsonSchema, description?: string | null) => (description ? { ...schema, description } : schema);

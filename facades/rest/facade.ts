@@ -7,7 +7,7 @@ import { useSofa } from 'sofa-api';
 import type { Config } from '../../subgraphs/kernel/config.ts';
 import { forwardedHeaders } from '../../router/gateway.ts';
 import { toErrorBody } from '../errors.ts';
-import { ROUTES, type RestRoute } from './manifests/index.ts';
+import { HIDDEN_FIELDS, ROUTES, type RestRoute } from './manifests/index.ts';
 import { buildOpenApi } from './openapi.ts';
 
 const BASE = '/v6';
@@ -29,7 +29,13 @@ const envelopeError = (status: number, code: string, message: string, details?: 
  */
 export function createRestFacade(gateway: GatewayRuntime, apiSchema: GraphQLSchema, config: Config) {
   const allowed = new Set<string>(ROUTES.map((r) => r.field));
-  const schema = pruneSchema(filterSchema({ schema: apiSchema, rootFieldFilter: (op, name) => allowed.has(`${op}.${name}`) }));
+  const schema = pruneSchema(
+    filterSchema({
+      schema: apiSchema,
+      rootFieldFilter: (op, name) => allowed.has(`${op}.${name}`),
+      fieldFilter: (type, field) => !HIDDEN_FIELDS.has(`${type}.${field}`),
+    }),
+  );
   const routes = ROUTES.map((r) => compile(r, schema));
 
   const sofa = useSofa({

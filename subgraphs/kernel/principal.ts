@@ -7,7 +7,7 @@ import { API_KEY_PREFIX, sha256, verifySessionToken } from './tokens.ts';
 export type Principal =
   | { kind: 'anonymous'; companyId: null; tenantError?: AppError }
   | { kind: 'public'; companyId: string }
-  | { kind: 'customer'; companyId: string; customerId: string; sessionId: string }
+  | { kind: 'customer'; companyId: string; customerId: string; sessionId: string; verifiedEmail?: string; verifiedPhone?: string }
   | { kind: 'merchant'; companyId: string; credentialId: string; via: 'api_key' | 'session' };
 
 /** Reads a request header by lower-case name, whatever carries the request (fetch Request, node, router context). */
@@ -75,7 +75,7 @@ async function resolve(db: Database, secret: string, authorization?: string, com
       if (!row) throw unauthenticated('Session has ended; sign in again');
       credential =
         claims.kind === 'customer'
-          ? { kind: 'customer', companyId: claims.companyId, customerId: claims.subject, sessionId: claims.sessionId }
+          ? { kind: 'customer', companyId: claims.companyId, customerId: claims.subject, sessionId: claims.sessionId, verifiedEmail: claims.email, verifiedPhone: claims.phone }
           : { kind: 'merchant', companyId: claims.companyId, credentialId: claims.sessionId, via: 'session' };
     }
   }

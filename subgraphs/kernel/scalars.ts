@@ -35,3 +35,19 @@ export const JSONObject = new GraphQLScalarType({
     return literal(ast);
   },
 });
+
+/** A decimal amount in major units, given as a string ("49.00") or a number (49); always shown as a string. */
+export const Decimal = new GraphQLScalarType({
+  name: 'Decimal',
+  description: 'A decimal amount in major currency units, such as "49.00" (a JSON number is accepted too).',
+  serialize: (value) => String(value),
+  parseValue: (value) => {
+    if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+    if (typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value.trim())) return value.trim();
+    throw new TypeError('Decimal must be a number or a decimal string such as "49.00"');
+  },
+  parseLiteral: (ast) => {
+    if (ast.kind === Kind.INT || ast.kind === Kind.FLOAT || ast.kind === Kind.STRING) return ast.value;
+    throw new TypeError('Decimal must be a number or a decimal string');
+  },
+});

@@ -24,12 +24,15 @@ export interface SessionClaims {
   companyId: string;
   subject: string;
   sessionId: string;
+  /** A customer's verified contacts, so other subgraphs can match guest records made with them. */
+  email?: string;
+  phone?: string;
 }
 
 const ISSUER = 'service-platform';
 
 export async function signSessionToken(secret: string, claims: SessionClaims, expiresAt: Date): Promise<string> {
-  return new SignJWT({ typ: claims.kind, cid: claims.companyId, sid: claims.sessionId })
+  return new SignJWT({ typ: claims.kind, cid: claims.companyId, sid: claims.sessionId, ...(claims.email ? { em: claims.email } : {}), ...(claims.phone ? { ph: claims.phone } : {}) })
     .setProtectedHeader({ alg: 'HS256' })
     .setSubject(claims.subject)
     .setIssuer(ISSUER)
@@ -44,7 +47,9 @@ export async function verifySessionToken(secret: string, token: string): Promise
     const { payload } = await jwtVerify(token, new TextEncoder().encode(secret), { issuer: ISSUER, algorithms: ['HS256'] });
     const kind = payload.typ;
     if ((kind !== 'customer' && kind !== 'merchant') || typeof payload.cid !== 'string' || typeof payload.sid !== 'string' || !payload.sub) return null;
-    return { kind, companyId: payload.cid, subject: payload.sub, sessionId: payload.sid };
+    const email = typeof payload.em === 'string' ? payload.em : undefined;
+    const phone = typeof payload.ph === 'string' ? payload.ph : undefined;
+    return { kind, companyId: payload.cid, subject: payload.sub, sessionId: payload.sid, email, phone };
   } catch {
     return null;
   }

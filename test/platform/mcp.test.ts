@@ -1,3 +1,5 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { signInCustomer, signupCompany } from '../support/fixtures.ts';
 import { mcpClient, toolError } from '../support/mcp.ts';
@@ -18,9 +20,11 @@ describe('MCP facade', () => {
     const company = await signupCompany('Tools Studio');
     const { tools } = await (await mcpClient(company.apiKey)).listTools();
     const byName = new Map(tools.map((t) => [t.name, t]));
-    expect([...byName.keys()].sort()).toEqual(
-      ['add_storefront_domain', 'create_api_key', 'get_company', 'list_api_keys', 'register_organisation_request', 'register_organisation_verify', 'revoke_api_key', 'update_company_settings'].sort(),
-    );
+    const files = readdirSync(join(import.meta.dirname, '../../facades/mcp/tools')).map((f) => f.replace(/\.graphql$/, ''));
+    expect([...byName.keys()].sort()).toEqual(files.sort());
+    for (const name of ['add_storefront_domain', 'create_api_key', 'get_company', 'list_api_keys', 'revoke_api_key', 'update_company_settings', 'create_service', 'create_booking', 'get_available_slots']) {
+      expect(byName.has(name), name).toBe(true);
+    }
     const signup = byName.get('register_organisation_request')!;
     expect(signup.description).toMatch(/verification code/);
     expect(signup.inputSchema.required?.sort()).toEqual(['country', 'email', 'industry', 'organisationName']);

@@ -18,7 +18,7 @@ const freePort = () =>
 
 function start(dataDir: string, port: number): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
   let out = '';
-  const env = { ...process.env, DATA_DIR: dataDir, PORT: String(port), NODE_ENV: 'development', OUTBOX_LOG: 'silent' };
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), NODE_ENV: 'development', OUTBOX_LOG: 'silent' };
   delete env.DATABASE_URL;
   delete env.JWT_SECRET;
   const child = spawn(join(root, 'node_modules/.bin/tsx'), [join(root, 'router/main.ts')], { cwd: root, env });

@@ -2,8 +2,8 @@ import type { RestRoute } from './types.ts';
 
 const base = '/customer-portal';
 
-/** The customer portal v6 routes served so far (the contract's groups arrive with their subgraphs). */
-export const customerPortalRoutes: RestRoute[] = [
+/** Member session and storefront resolution (members). */
+const memberRoutes: RestRoute[] = [
   { method: 'GET', path: `${base}/auth/login-channel`, field: 'Query.loginChannel', auth: 'public', tag: 'Member session', summary: 'The login channel configured for the tenant' },
   { method: 'POST', path: `${base}/auth/otp`, field: 'Mutation.requestCustomerOtp', auth: 'public', tag: 'Member session', summary: 'Send a one-time sign-in code by email, SMS or WhatsApp' },
   { method: 'POST', path: `${base}/auth/otp/verify`, field: 'Mutation.verifyCustomerOtp', auth: 'public', tag: 'Member session', summary: 'Verify a code and receive a customer token' },
@@ -14,3 +14,20 @@ export const customerPortalRoutes: RestRoute[] = [
   { method: 'GET', path: `${base}/auth/registration-form`, field: 'Query.registrationForm', auth: 'public', tag: 'Member session', summary: 'The tenant-specific registration fields' },
   { method: 'GET', path: `${base}/storefront/resolve-domain`, field: 'Query.resolveStorefrontDomain', auth: 'none', tag: 'Storefront', summary: 'Resolve a storefront host name to its tenant context' },
 ];
+
+/** Service booking: browse services, slots, guest booking; a signed-in customer's bookings. */
+const bookingRoutes: RestRoute[] = [
+  { method: 'GET', path: `${base}/services`, field: 'Query.services', auth: 'public', tag: 'Service booking', summary: 'Bookable services (search, page, limit)' },
+  { method: 'GET', path: `${base}/services/:id`, field: 'Query.service', auth: 'public', tag: 'Service booking', summary: 'One service' },
+  { method: 'GET', path: `${base}/services/:id/staff`, field: 'Query.serviceStaff', auth: 'public', tag: 'Service booking', summary: 'Staff members who perform the service' },
+  { method: 'GET', path: `${base}/services/:id/resources`, field: 'Query.serviceResources', auth: 'public', tag: 'Service booking', summary: 'Resources the service uses' },
+  { method: 'GET', path: `${base}/services/:id/slots`, field: 'Query.serviceSlots', auth: 'public', tag: 'Service booking', summary: 'Open slots on a date (company time zone)' },
+  { method: 'POST', path: `${base}/bookings/guest`, field: 'Mutation.createGuestBooking', auth: 'optional', tag: 'Service booking', status: 201, summary: 'Book without signing in' },
+  { method: 'GET', path: `${base}/bookings`, field: 'Query.myBookings', auth: 'customer', tag: 'Service booking', summary: "The customer's bookings" },
+  { method: 'GET', path: `${base}/bookings/:id`, field: 'Query.myBooking', auth: 'customer', tag: 'Service booking', summary: 'One of the customer’s bookings' },
+  { method: 'POST', path: `${base}/bookings/:id/cancel`, field: 'Mutation.cancelMyBooking', auth: 'customer', tag: 'Service booking', summary: 'Cancel within the cancellation policy' },
+  { method: 'POST', path: `${base}/bookings/:id/reschedule`, field: 'Mutation.rescheduleMyBooking', auth: 'customer', tag: 'Service booking', summary: 'Move to another slot within the policy' },
+];
+
+/** The customer portal v6 routes served so far (the contract's groups arrive with their subgraphs). */
+export const customerPortalRoutes: RestRoute[] = [...memberRoutes, ...bookingRoutes];

@@ -1,8 +1,15 @@
 import { customerPortalRoutes } from './customer-portal.ts';
 import { devRoutes } from './dev.ts';
+import { merchantRoutes } from './merchant.ts';
 import type { RestRoute } from './types.ts';
 
 export type { RestRoute };
 
 /** Every REST route, all surfaces. Only these fields are exposed over REST. */
-export const ROUTES: RestRoute[] = [...customerPortalRoutes, ...devRoutes];
+export const ROUTES: RestRoute[] = [...customerPortalRoutes, ...merchantRoutes, ...devRoutes];
+
+/**
+ * Fields REST never selects: relations into another resource's lists, which a REST client
+ * reads through that resource's own route (a customer's bookings: GET /bookings).
+ */
+export const HIDDEN_FIELDS = new Set(['Customer.bookings']);

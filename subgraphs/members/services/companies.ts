@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../kernel/context.ts';
 import { badInput, conflict, notFound, pgErrorCode, PG_UNIQUE_VIOLATION } from '../../kernel/errors.ts';
 import { newId } from '../../kernel/ids.ts';
+import { invalidateTenantSettings } from '../../kernel/tenant.ts';
 import { isValidCountry, isValidCurrency, isValidTimeZone, requireText, slugify } from '../../kernel/validation.ts';
 import { Company, DEFAULT_REGISTRATION_FIELDS, FIELD_TYPES, LOGIN_CHANNELS, StorefrontDomain, type LoginChannel, type RegistrationField } from '../entities/company.ts';
 
@@ -95,6 +96,7 @@ export async function updateCompanySettings(ctx: RequestContext, input: CompanyS
   }
   if (input.registrationFields != null) company.registrationFields = validateFields(input.registrationFields);
   await ctx.em.flush();
+  invalidateTenantSettings(company.id);
   return company;
 }
 

@@ -78,7 +78,7 @@ export async function verifyOtp(ctx: RequestContext, input: { email?: string | n
     }
     if (target.field === 'email') customer.emailVerifiedAt ??= now;
     else customer.phoneVerifiedAt ??= now;
-    const session = await issueSession(em, ctx.config, 'customer', company.id, customer.id);
+    const session = await issueSession(em, ctx.config, 'customer', company.id, customer.id, verifiedContacts(customer));
     await em.flush();
     return { ...sessionView(session), customer, isNewCustomer };
   });
@@ -147,7 +147,7 @@ export async function refreshSession(ctx: RequestContext) {
   const customer = await currentCustomer(ctx);
   const p = ctx.principal as Extract<typeof ctx.principal, { kind: 'customer' }>;
   return ctx.em.transactional(async (em) => {
-    const session = await issueSession(em, ctx.config, 'customer', p.companyId, customer.id);
+    const session = await issueSession(em, ctx.config, 'customer', p.companyId, customer.id, verifiedContacts(customer));
     await em.flush();
     if (!(await revokeSession(em, p.sessionId, session.sessionId))) throw unauthenticated('Session has ended; sign in again');
     return { ...sessionView(session), customer };
@@ -176,6 +176,8 @@ export async function customersByIds(ctx: RequestContext, ids: readonly string[]
   const byId = new Map(rows.map((c) => [c.id, c]));
   return ids.map((id) => byId.get(id) ?? notFound('Customer'));
 }
+
+const verifiedContacts = (c: Customer) => ({ email: c.emailVerifiedAt ? (c.email ?? undefined) : undefined, phone: c.phoneVerifiedAt ? (c.phone ?? undefined) : undefined });
 
 function sessionView(session: IssuedSession) {
   return { token: session.token, expiresAt: session.expiresAt };

@@ -16,12 +16,22 @@ export interface IssuedSession {
   sessionId: string;
 }
 
-/** Opens a session row and signs the JWT that names it. Flushed by the caller's transaction. */
-export async function issueSession(em: EntityManager, config: Config, kind: SessionKind, companyId: string, subject: string): Promise<IssuedSession> {
+/**
+ * Opens a session row and signs the JWT that names it (and, for customers, their verified email
+ * and phone). Flushed by the caller's transaction.
+ */
+export async function issueSession(
+  em: EntityManager,
+  config: Config,
+  kind: SessionKind,
+  companyId: string,
+  subject: string,
+  verified: { email?: string; phone?: string } = {},
+): Promise<IssuedSession> {
   const expiresAt = new Date(Date.now() + SESSION_TTL_MS[kind]);
   const sessionId = newId();
   em.create(Session, { id: sessionId, companyId, kind, subject, expiresAt } as any);
-  const token = await signSessionToken(config.jwtSecret, { kind, companyId, subject, sessionId }, expiresAt);
+  const token = await signSessionToken(config.jwtSecret, { kind, companyId, subject, sessionId, ...verified }, expiresAt);
   return { token, expiresAt, sessionId };
 }
 

@@ -1,0 +1,215 @@
+import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { DateTime } from '../../kernel/scalars.ts';
+import { Requires } from '../../kernel/access.ts';
+import type { RequestContext } from '../../kernel/context.ts';
+import { toMoney, Money } from '../../kernel/money.ts';
+import { ListArgs } from '../../kernel/pagination.ts';
+import { tenantSettings } from '../../kernel/tenant.ts';
+import { parseDate } from '../../kernel/time.ts';
+import type { Booking } from '../entities/booking.ts';
+import { Resource, StaffMember } from '../entities/staff.ts';
+import * as bookings from '../services/bookings.ts';
+import { getService } from '../services/catalog.ts';
+import { computeSlots } from '../services/slots.ts';
+import { resourceNode, serviceNode, staffNode } from './mappers.ts';
+import {
+  BookingEventNode,
+  BookingNode,
+  BookingPage,
+  CancelInput,
+  CreateBookingInput,
+  CustomerRef,
+  GuestBookingInput,
+  RefundNode,
+  RescheduleInput,
+  ResourceNode,
+  ServiceNode,
+  SlotList,
+  SlotNode,
+  StaffMemberNode,
+} from './types.ts';
+import { Service } from '../entities/catalog.ts';
+
+const slotNode = (s: Awaited<ReturnType<typeof computeSlots>>[number]): SlotNode => ({ ...s, staff: s.staff.map(staffNode), resources: s.resources.map(resourceNode) });
+
+/** Slots, bookings and their lifecycle, for merchants and for signed-in or guest customers. */
+@Resolver(() => BookingNode)
+export class BookingResolver {
+  @Requires('public')
+  @Query(() => SlotList, { description: 'Open times of a service on a date (company time zone).' })
+  async serviceSlots(
+    @Ctx() ctx: RequestContext,
+    @Arg('id', () => ID) id: string,
+    @Arg('date', () => String, { description: 'YYYY-MM-DD' }) date: string,
+    @Arg('staffId', () => ID, { nullable: true }) staffId?: string,
+    @Arg('resourceId', () => ID, { nullable: true }) resourceId?: string,
+  ) {
+    const day = parseDate('date', date);
+    const service = await getService(ctx, id, 'id', { activeOnly: true });
+    const { timeZone } = await tenantSettings(ctx);
+    const slots = await computeSlots(ctx, service, day, day, { staffId, resourceId });
+    return { serviceId: service.id, date: day, timeZone, items: slots.map(slotNode) };
+  }
+
+  @Requires('merchant')
+  @Query(() => [SlotNode], { description: 'Open times of a service between two dates; empty when fully booked.' })
+  async availableSlots(
+    @Ctx() ctx: RequestContext,
+    @Arg('serviceId', () => ID) serviceId: string,
+    @Arg('startDate', () => String, { description: 'YYYY-MM-DD' }) startDate: string,
+    @Arg('endDate', () => String, { description: 'YYYY-MM-DD, inclusive' }) endDate: string,
+  ) {
+    const service = await getService(ctx, serviceId, 'serviceId');
+    return (await computeSlots(ctx, service, parseDate('startDate', startDate), parseDate('endDate', endDate))).map(slotNode);
+  }
+
+  @Requires('merchant')
+  @Query(() => BookingPage, { description: 'Bookings, by status and day.' })
+  async bookings(
+    @Ctx() ctx: RequestContext,
+    @Args(() => ListArgs) args: ListArgs,
+    @Arg('status', () => String, { nullable: true, description: 'CONFIRMED, CANCELLED, COMPLETED or NO_SHOW' }) status?: string,
+    @Arg('date', () => String, { nullable: true, description: 'YYYY-MM-DD in the company time zone' }) date?: string,
+  ) {
+    return bookings.listBookings(ctx, { ...args, status, date }, false);
+  }
+
+  @Requires('merchant')
+  @Query(() => BookingNode)
+  async booking(@Ctx() ctx: RequestContext, @Arg('bookingId', () => ID) bookingId: string) {
+    return bookings.findBooking(ctx, bookingId, 'bookingId', false);
+  }
+
+  @Requires('customer')
+  @Query(() => BookingPage, { description: "The signed-in customer's bookings, including guest bookings made with their verified email or phone." })
+  async myBookings(@Ctx() ctx: RequestContext, @Args(() => ListArgs) args: ListArgs, @Arg('status', () => String, { nullable: true }) status?: string) {
+    return bookings.listBookings(ctx, { ...args, status }, true);
+  }
+
+  @Requires('customer')
+  @Query(() => BookingNode)
+  async myBooking(@Ctx() ctx: RequestContext, @Arg('id', () => ID) id: string) {
+    return bookings.findBooking(ctx, id, 'id', true);
+  }
+
+  @Requires('merchant')
+  @Mutation(() => BookingNode, { description: 'Books a slot for a customer; SLOT_TAKEN (409) when it was taken meanwhile.' })
+  async createBooking(@Ctx() ctx: RequestContext, @Arg('input', () => CreateBookingInput) input: CreateBookingInput) {
+    return bookings.createBooking(
+      ctx,
+      {
+        serviceId: input.serviceId,
+        start: input.slotTime,
+        participants: input.participants,
+        customer: input.customer,
+        staffId: input.staffId,
+        resourceId: input.resourceId,
+        fields: { start: 'slotTime', customerName: 'customer.name', customerEmail: 'customer.email', customerPhone: 'customer.phone' },
+      },
+      'merchant',
+    );
+  }
+
+  @Requires('optionalCustomer')
+  @Mutation(() => BookingNode, { description: 'Books a slot without signing in (linked to the customer when a token is given).' })
+  async createGuestBooking(@Ctx() ctx: RequestContext, @Arg('input', () => GuestBookingInput) input: GuestBookingInput) {
+    return bookings.createBooking(
+      ctx,
+      {
+        serviceId: input.serviceId,
+        start: input.occurrenceStart,
+        end: input.occurrenceEnd,
+        customer: { name: input.customerName, phone: input.customerPhone, email: input.customerEmail },
+        staffId: input.staffId,
+        resourceId: input.resourceId,
+        requirePhone: true,
+        fields: { start: 'occurrenceStart', end: 'occurrenceEnd', customerName: 'customerName', customerEmail: 'customerEmail', customerPhone: 'customerPhone' },
+      },
+      ctx.principal.kind === 'customer' ? 'customer' : 'guest',
+    );
+  }
+
+  @Requires('merchant')
+  @Mutation(() => BookingNode, { description: 'Cancels a booking if its cancellation policy allows; reports refund eligibility.' })
+  async cancelBooking(@Ctx() ctx: RequestContext, @Arg('bookingId', () => ID) bookingId: string, @Arg('reason', () => String, { nullable: true }) reason?: string) {
+    return bookings.cancelBooking(ctx, await bookings.findBooking(ctx, bookingId, 'bookingId', false), reason, 'merchant');
+  }
+
+  @Requires('merchant')
+  @Mutation(() => BookingNode, { description: 'Moves a booking to another available slot; its history keeps the old time.' })
+  async rescheduleBooking(
+    @Ctx() ctx: RequestContext,
+    @Arg('bookingId', () => ID) bookingId: string,
+    @Arg('slotTime', () => DateTime) slotTime: Date,
+    @Arg('staffId', () => ID, { nullable: true }) staffId?: string,
+    @Arg('resourceId', () => ID, { nullable: true }) resourceId?: string,
+  ) {
+    const booking = await bookings.findBooking(ctx, bookingId, 'bookingId', false);
+    return bookings.rescheduleBooking(ctx, booking, { start: slotTime, staffId, resourceId, fields: { start: 'slotTime' } }, 'merchant');
+  }
+
+  @Requires('customer')
+  @Mutation(() => BookingNode, { description: "Cancels the signed-in customer's booking, within the cancellation policy." })
+  async cancelMyBooking(@Ctx() ctx: RequestContext, @Arg('id', () => ID) id: string, @Arg('input', () => CancelInput, { nullable: true }) input?: CancelInput) {
+    return bookings.cancelBooking(ctx, await bookings.findBooking(ctx, id, 'id', true), input?.reason, 'customer');
+  }
+
+  @Requires('customer')
+  @Mutation(() => BookingNode, { description: "Moves the signed-in customer's booking, within the cancellation policy." })
+  async rescheduleMyBooking(@Ctx() ctx: RequestContext, @Arg('id', () => ID) id: string, @Arg('input', () => RescheduleInput) input: RescheduleInput) {
+    const booking = await bookings.findBooking(ctx, id, 'id', true);
+    return bookings.rescheduleBooking(
+      ctx,
+      booking,
+      { start: input.occurrenceStart, end: input.occurrenceEnd, staffId: input.staffId, resourceId: input.resourceId, fields: { start: 'occurrenceStart', end: 'occurrenceEnd' } },
+      'customer',
+    );
+  }
+
+  @FieldResolver(() => ServiceNode)
+  async service(@Ctx() ctx: RequestContext, @Root() booking: Booking) {
+    const service = await ctx.loader('booking.serviceById', (ids: readonly string[]) => byIds(ctx, Service, ids)).load(booking.serviceId);
+    return serviceNode(service as Service);
+  }
+
+  @FieldResolver(() => StaffMemberNode, { nullable: true })
+  async staff(@Ctx() ctx: RequestContext, @Root() booking: Booking) {
+    if (!booking.staffId) return null;
+    const member = await ctx.loader('booking.staffById', (ids: readonly string[]) => byIds(ctx, StaffMember, ids)).load(booking.staffId);
+    return member && staffNode(member as StaffMember);
+  }
+
+  @FieldResolver(() => ResourceNode, { nullable: true })
+  async resource(@Ctx() ctx: RequestContext, @Root() booking: Booking) {
+    if (!booking.resourceId) return null;
+    const resource = await ctx.loader('booking.resourceById', (ids: readonly string[]) => byIds(ctx, Resource, ids)).load(booking.resourceId);
+    return resource && resourceNode(resource as Resource);
+  }
+
+  @FieldResolver(() => CustomerRef, { nullable: true, description: 'The signed-in customer who booked, when known (resolved by members).' })
+  customer(@Root() booking: Booking) {
+    return booking.customerId ? { id: booking.customerId } : null;
+  }
+
+  @FieldResolver(() => Money, { description: 'Price for all participants.' })
+  price(@Root() booking: Booking) {
+    return toMoney(booking.priceMinor * booking.participants, booking.currency);
+  }
+
+  @FieldResolver(() => RefundNode, { nullable: true, description: 'For a cancelled booking: whether and how much is refunded.' })
+  refund(@Root() booking: Booking) {
+    return bookings.refundOf(booking);
+  }
+
+  @FieldResolver(() => [BookingEventNode], { description: 'Created, rescheduled (from → to) and cancelled, oldest first.' })
+  async history(@Ctx() ctx: RequestContext, @Root() booking: Booking) {
+    return ctx.loader('booking.events', (ids: readonly string[]) => bookings.bookingEvents(ctx, ids)).load(booking.id);
+  }
+}
+
+async function byIds(ctx: RequestContext, entity: any, ids: readonly string[]) {
+  const rows: { id: string }[] = await ctx.em.find(entity, { id: { $in: [...ids] } });
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.map((id) => byId.get(id) ?? null);
+}
+

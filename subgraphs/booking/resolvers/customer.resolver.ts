@@ -1,0 +1,20 @@
+import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
+import type { RequestContext } from '../../kernel/context.ts';
+import { forbidden } from '../../kernel/errors.ts';
+import { Booking } from '../entities/booking.ts';
+import { BookingNode, CustomerRef } from './types.ts';
+
+/** members' Customer gains its bookings here; the router joins the two subgraphs. */
+@Resolver(() => CustomerRef)
+export class CustomerBookingsResolver {
+  @FieldResolver(() => [BookingNode], { description: "The customer's bookings, soonest first (merchants, or the customer themself)." })
+  async bookings(@Ctx() ctx: RequestContext, @Root() customer: CustomerRef) {
+    const p = ctx.principal;
+    if (p.kind !== 'merchant' && !(p.kind === 'customer' && p.customerId === customer.id)) throw forbidden("Only the merchant or the customer may see a customer's bookings");
+    const rows = await ctx.loader('booking.byCustomer', async (ids: readonly string[]) => {
+      const all = await ctx.em.find(Booking, { customerId: { $in: [...ids] } }, { orderBy: { startsAt: 'asc', id: 'asc' } });
+      return ids.map((id) => all.filter((b) => b.customerId === id));
+    }).load(customer.id);
+    return rows;
+  }
+}

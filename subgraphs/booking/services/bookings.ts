@@ -1,0 +1,279 @@
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { RequestContext } from '../../kernel/context.ts';
+import { AppError, badInput, notFound, pgErrorCode, PG_EXCLUSION_VIOLATION, unauthenticated } from '../../kernel/errors.ts';
+import { isUuid, newId } from '../../kernel/ids.ts';
+import { toMoney } from '../../kernel/money.ts';
+import { enqueueMessage } from '../../kernel/outbox/index.ts';
+import { pageRequest, toPage } from '../../kernel/pagination.ts';
+import { tenantSettings } from '../../kernel/tenant.ts';
+import { addDays, parseDate, wallClock, zonedInstantAfter } from '../../kernel/time.ts';
+import { normalizeEmail, normalizePhone, requireText } from '../../kernel/validation.ts';
+import { Booking, BOOKING_STATUSES, BookingEvent, type BookingStatus } from '../entities/booking.ts';
+import type { Service } from '../entities/catalog.ts';
+import { getService } from './catalog.ts';
+import { computeSlots, occurrenceKey, type Slot } from './slots.ts';
+
+type Actor = 'customer' | 'guest' | 'merchant';
+
+export interface BookingRequest {
+  serviceId: unknown;
+  start: Date;
+  /** When the client states the end, it must match the service's duration. */
+  end?: Date | null;
+  participants?: number | null;
+  customer: { name?: string | null; email?: string | null; phone?: string | null };
+  staffId?: string | null;
+  resourceId?: string | null;
+  /** Names of the request's fields, for errors in the caller's words. */
+  fields: { start: string; end?: string; customerName: string; customerEmail: string; customerPhone: string };
+  requirePhone?: boolean;
+}
+
+const slotTaken = (message = 'This time was just taken; fetch the available slots again') => new AppError('SLOT_TAKEN', message);
+
+/**
+ * Finds the offered slot for a start time, or explains why there is none: a time the service
+ * never offers is bad input; one it offers but that is full or taken is SLOT_TAKEN.
+ */
+async function offeredSlot(ctx: RequestContext, service: Service, start: Date, field: string, options: { staffId?: string | null; resourceId?: string | null; ignoreBookingId?: string }): Promise<Slot> {
+  const { timeZone } = await tenantSettings(ctx);
+  const date = wallClock(start, timeZone).date;
+  const at = (slots: Slot[]) => slots.find((s) => s.start.getTime() === start.getTime());
+  const slot = at(await computeSlots(ctx, service, date, date, options));
+  if (slot) return slot;
+  if (at(await computeSlots(ctx, service, date, date, { ...options, ignoreBookings: true }))) throw slotTaken();
+  throw badInput(field, 'is not an available time for this service; use the available slots');
+}
+
+function choose<T extends { id: string }>(free: T[], wanted: string | null | undefined, required: boolean): T | null {
+  if (!required) return wanted ? (free.find((x) => x.id === wanted) ?? null) : null;
+  if (wanted) {
+    const found = free.find((x) => x.id === wanted);
+    if (!found) throw slotTaken('The chosen staff member or resource is not free at this time');
+    return found;
+  }
+  return free[0] ?? null;
+}
+
+export async function createBooking(ctx: RequestContext, req: BookingRequest, actor: Actor) {
+  const service = await getService(ctx, req.serviceId, 'serviceId', { activeOnly: true });
+  const participants = req.participants ?? 1;
+  if (!Number.isInteger(participants) || participants < 1) throw badInput('participants', 'must be at least 1');
+  if (participants > service.capacity) throw badInput('participants', `must not exceed the service capacity of ${service.capacity}`);
+  if (req.end && req.end.getTime() !== req.start.getTime() + service.durationMinutes * 60000) {
+    throw badInput(req.fields.end ?? 'end', `must be ${service.durationMinutes} minutes after the start`);
+  }
+  const name = requireText(req.fields.customerName, req.customer.name, 120);
+  if (req.requirePhone && !req.customer.phone) throw badInput(req.fields.customerPhone, 'is required');
+  const email = req.customer.email ? normalizeEmail(req.fields.customerEmail, req.customer.email) : null;
+  const phone = req.customer.phone ? normalizePhone(req.fields.customerPhone, req.customer.phone) : null;
+
+  const slot = await offeredSlot(ctx, service, req.start, req.fields.start, { staffId: req.staffId, resourceId: req.resourceId });
+  if (slot.remainingCapacity < participants) throw slotTaken(`Only ${slot.remainingCapacity} place(s) left at this time`);
+  const staff = choose(slot.staff, req.staffId, service.requiresStaff);
+  const resource = choose(slot.resources, req.resourceId, service.requiresResource);
+  const principal = ctx.principal;
+  const customerId = principal.kind === 'customer' ? principal.customerId : null;
+
+  const booking = await inTransaction(ctx, async (em) => {
+    await lockSeats(em, service, occurrenceKey(service.id, slot.start), participants, null);
+    const row = em.create(Booking, {
+      id: newId(),
+      companyId: ctx.companyId,
+      serviceId: service.id,
+      staffId: staff?.id ?? null,
+      resourceId: resource?.id ?? null,
+      customerId,
+      customerName: name,
+      customerEmail: email,
+      customerPhone: phone,
+      participants,
+      occurrenceKey: occurrenceKey(service.id, slot.start),
+      startsAt: slot.start,
+      endsAt: slot.end,
+      blockStart: new Date(slot.start.getTime() - service.bufferBeforeMinutes * 60000),
+      blockEnd: new Date(slot.end.getTime() + service.bufferAfterMinutes * 60000),
+      status: 'CONFIRMED',
+      priceMinor: service.priceMinor,
+      currency: service.currency,
+      source: actor,
+    } as any);
+    em.create(BookingEvent, { id: newId(), companyId: ctx.companyId, bookingId: row.id, type: 'CREATED', toStart: slot.start, actor } as any);
+    await notify(ctx, em, row, service, 'confirmed');
+    return row;
+  });
+  return booking;
+}
+
+/** Runs a booking write; an exclusion-constraint violation (double booking) becomes SLOT_TAKEN. */
+async function inTransaction<T>(ctx: RequestContext, work: (em: EntityManager) => Promise<T>): Promise<T> {
+  try {
+    return await ctx.em.transactional(async (em) => {
+      const result = await work(em as EntityManager);
+      await em.flush();
+      return result;
+    });
+  } catch (error) {
+    if (pgErrorCode(error) === PG_EXCLUSION_VIOLATION) throw slotTaken();
+    throw error;
+  }
+}
+
+/**
+ * Seats are counted under a lock on the service row, so concurrent bookings of one occurrence
+ * take turns and never sell more than the capacity.
+ */
+async function lockSeats(em: EntityManager, service: Service, key: string, participants: number, exceptBookingId: string | null) {
+  const conn = em.getConnection();
+  const tx = em.getTransactionContext();
+  await conn.execute('select id from booking.service where id = ? for update', [service.id], 'all', tx);
+  const [row] = await conn.execute<{ taken: string | number }[]>(
+    `select coalesce(sum(participants), 0) as taken from booking.booking where occurrence_key = ? and status = 'CONFIRMED'${exceptBookingId ? ' and id <> ?' : ''}`,
+    exceptBookingId ? [key, exceptBookingId] : [key],
+    'all',
+    tx,
+  );
+  if (Number(row.taken) + participants > service.capacity) throw slotTaken();
+}
+
+/** Bookings a customer may see: their own, and guest bookings made with their verified email or phone. */
+function customerScope(ctx: RequestContext): Record<string, unknown> {
+  const p = ctx.principal;
+  if (p.kind !== 'customer') throw unauthenticated('A customer token is required');
+  return {
+    $or: [{ customerId: p.customerId }, ...(p.verifiedEmail ? [{ customerEmail: p.verifiedEmail }] : []), ...(p.verifiedPhone ? [{ customerPhone: p.verifiedPhone }] : [])],
+  };
+}
+
+export async function findBooking(ctx: RequestContext, id: unknown, field: string, asCustomer: boolean): Promise<Booking> {
+  if (!isUuid(id)) throw badInput(field, 'must be a booking id');
+  const booking = await ctx.em.findOne(Booking, { id, ...(asCustomer ? customerScope(ctx) : {}) });
+  if (!booking) throw notFound('Booking');
+  return booking;
+}
+
+export function parseStatus(value: string | null | undefined): BookingStatus | undefined {
+  if (value == null || value === '') return undefined;
+  const status = value.toUpperCase() as BookingStatus;
+  if (!BOOKING_STATUSES.includes(status)) throw badInput('status', `must be one of ${BOOKING_STATUSES.join(', ')}`);
+  return status;
+}
+
+export async function listBookings(
+  ctx: RequestContext,
+  args: { status?: string | null; date?: string | null; page?: number | null; limit?: number | null; search?: string | null },
+  asCustomer: boolean,
+) {
+  const req = pageRequest(args);
+  const where: Record<string, unknown> = asCustomer ? customerScope(ctx) : {};
+  const status = parseStatus(args.status);
+  if (status) where.status = status;
+  if (args.date) {
+    const { timeZone } = await tenantSettings(ctx);
+    const date = parseDate('date', args.date);
+    where.startsAt = { $gte: zonedInstantAfter(date, 0, timeZone), $lt: zonedInstantAfter(addDays(date, 1), 0, timeZone) };
+  }
+  if (req.search) where.customerName = { $ilike: `%${req.search}%` };
+  const [items, total] = await ctx.em.findAndCount(Booking, where, { orderBy: { startsAt: 'asc', id: 'asc' }, limit: req.limit, offset: req.offset });
+  return toPage(items, total, req);
+}
+
+/** A cancel or a move must happen before the policy's cut-off; the policy travels with the refusal. */
+function enforcePolicy(service: Service, booking: Booking, action: 'cancel' | 'reschedule') {
+  const policy = service.cancellationPolicy;
+  const cutoff = booking.startsAt.getTime() - policy.hoursBefore * 3600000;
+  if (Date.now() > cutoff) {
+    throw new AppError('CANCELLATION_NOT_ALLOWED', `This booking can no longer be ${action === 'cancel' ? 'cancelled' : 'rescheduled'}: ${policy.description ?? ''}`.trim(), {
+      cancellationPolicy: policy,
+      cutoff: new Date(cutoff).toISOString(),
+    });
+  }
+}
+
+function requireConfirmed(booking: Booking) {
+  if (booking.status !== 'CONFIRMED') throw new AppError('CONFLICT', `The booking is ${booking.status.toLowerCase().replace('_', ' ')}`, { status: booking.status });
+}
+
+export async function cancelBooking(ctx: RequestContext, booking: Booking, reason: string | null | undefined, actor: Actor) {
+  requireConfirmed(booking);
+  const service = await getService(ctx, booking.serviceId, 'serviceId');
+  enforcePolicy(service, booking, 'cancel');
+  const note = reason?.trim() ? reason.trim().slice(0, 500) : null;
+  return inTransaction(ctx, async (em) => {
+    const changed = await em.nativeUpdate(Booking, { id: booking.id, status: 'CONFIRMED' }, { status: 'CANCELLED', cancelledAt: new Date(), cancellationReason: note, refundPercent: service.cancellationPolicy.refundPercent, updatedAt: new Date() });
+    if (changed !== 1) throw new AppError('CONFLICT', 'The booking was already cancelled');
+    em.create(BookingEvent, { id: newId(), companyId: ctx.companyId, bookingId: booking.id, type: 'CANCELLED', fromStart: booking.startsAt, note, actor } as any);
+    const fresh = await em.findOneOrFail(Booking, { id: booking.id });
+    await notify(ctx, em, fresh, service, 'cancelled');
+    return fresh;
+  });
+}
+
+export async function rescheduleBooking(
+  ctx: RequestContext,
+  booking: Booking,
+  req: { start: Date; end?: Date | null; staffId?: string | null; resourceId?: string | null; fields: { start: string; end?: string } },
+  actor: Actor,
+) {
+  requireConfirmed(booking);
+  const service = await getService(ctx, booking.serviceId, 'serviceId');
+  enforcePolicy(service, booking, 'reschedule');
+  if (req.end && req.end.getTime() !== req.start.getTime() + service.durationMinutes * 60000) {
+    throw badInput(req.fields.end ?? 'end', `must be ${service.durationMinutes} minutes after the start`);
+  }
+  if (req.start.getTime() === booking.startsAt.getTime() && !req.staffId && !req.resourceId) throw badInput(req.fields.start, 'is the current time of the booking');
+  const slot = await offeredSlot(ctx, service, req.start, req.fields.start, { staffId: req.staffId, resourceId: req.resourceId, ignoreBookingId: booking.id });
+  if (slot.remainingCapacity < booking.participants) throw slotTaken(`Only ${slot.remainingCapacity} place(s) left at this time`);
+  const staff = choose(slot.staff, req.staffId ?? (slot.staff.some((s) => s.id === booking.staffId) ? booking.staffId : null), service.requiresStaff);
+  const resource = choose(slot.resources, req.resourceId ?? (slot.resources.some((r) => r.id === booking.resourceId) ? booking.resourceId : null), service.requiresResource);
+  const from = booking.startsAt;
+  return inTransaction(ctx, async (em) => {
+    const key = occurrenceKey(service.id, slot.start);
+    await lockSeats(em, service, key, booking.participants, booking.id);
+    const row = await em.findOneOrFail(Booking, { id: booking.id, status: 'CONFIRMED' }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    Object.assign(row, {
+      startsAt: slot.start,
+      endsAt: slot.end,
+      blockStart: new Date(slot.start.getTime() - service.bufferBeforeMinutes * 60000),
+      blockEnd: new Date(slot.end.getTime() + service.bufferAfterMinutes * 60000),
+      occurrenceKey: key,
+      staffId: staff?.id ?? null,
+      resourceId: resource?.id ?? null,
+    });
+    em.create(BookingEvent, { id: newId(), companyId: ctx.companyId, bookingId: row.id, type: 'RESCHEDULED', fromStart: from, toStart: slot.start, actor } as any);
+    await notify(ctx, em, row, service, 'rescheduled', from);
+    return row;
+  });
+}
+
+export function refundOf(booking: Booking) {
+  if (booking.status !== 'CANCELLED' || booking.refundPercent == null) return null;
+  const total = booking.priceMinor * booking.participants;
+  return { eligible: booking.refundPercent > 0 && total > 0, percent: booking.refundPercent, amount: toMoney(Math.round((total * booking.refundPercent) / 100), booking.currency) };
+}
+
+export async function bookingEvents(ctx: RequestContext, bookingIds: readonly string[]) {
+  const rows = await ctx.em.find(BookingEvent, { bookingId: { $in: [...bookingIds] } }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+  return bookingIds.map((id) => rows.filter((r) => r.bookingId === id));
+}
+
+/** Confirmation, cancellation and reschedule messages, written to the outbox in the booking's transaction. */
+async function notify(ctx: RequestContext, em: EntityManager, booking: Booking, service: Service, what: 'confirmed' | 'cancelled' | 'rescheduled', from?: Date) {
+  const to = booking.customerEmail ?? booking.customerPhone;
+  if (!to) return;
+  const { name: companyName, timeZone } = await tenantSettings(ctx);
+  const when = (d: Date) => new Intl.DateTimeFormat('en-GB', { timeZone, dateStyle: 'full', timeStyle: 'short' }).format(d);
+  const lines = {
+    confirmed: `Your booking of ${service.name} on ${when(booking.startsAt)} is confirmed.`,
+    cancelled: `Your booking of ${service.name} on ${when(booking.startsAt)} is cancelled.`,
+    rescheduled: `Your booking of ${service.name} moved from ${from ? when(from) : ''} to ${when(booking.startsAt)}.`,
+  };
+  enqueueMessage(em, {
+    companyId: ctx.companyId,
+    channel: booking.customerEmail ? 'email' : 'sms',
+    to,
+    subject: `${companyName}: booking ${what}`,
+    body: `${lines[what]} Reference: ${booking.id}.`,
+  });
+}

@@ -1,0 +1,141 @@
+import type { RequestContext } from '../../kernel/context.ts';
+import { badInput } from '../../kernel/errors.ts';
+import { tenantSettings } from '../../kernel/tenant.ts';
+import { addDays, dayOfWeek, zonedInstantAfter } from '../../kernel/time.ts';
+import { Booking } from '../entities/booking.ts';
+import type { Service } from '../entities/catalog.ts';
+import { AvailabilityRule, type Resource, type StaffMember } from '../entities/staff.ts';
+import { resourcesOfServices, staffOfServices } from './catalog.ts';
+
+export interface Slot {
+  start: Date;
+  end: Date;
+  staff: StaffMember[];
+  resources: Resource[];
+  capacity: number;
+  remainingCapacity: number;
+}
+
+export interface SlotOptions {
+  staffId?: string | null;
+  resourceId?: string | null;
+  /** A booking being moved does not block its own new time. */
+  ignoreBookingId?: string;
+  /** Slots as if nothing were booked: tells "taken" from "never offered". */
+  ignoreBookings?: boolean;
+  now?: Date;
+}
+
+/** Opening hours of a service that needs neither staff nor a resource. */
+const DEFAULT_HOURS: [number, number] = [9 * 60, 18 * 60];
+const MAX_RANGE_DAYS = 62;
+
+export const occurrenceKey = (serviceId: string, start: Date) => `${serviceId}|${start.toISOString()}`;
+
+/**
+ * Bookable times of a service between two dates (inclusive, in the company's time zone):
+ * staff weekly hours and date overrides, resource hours, duration, buffers, minimum notice and
+ * booking horizon, minus confirmed bookings. Seats of a group occurrence are sold until full.
+ */
+export async function computeSlots(ctx: RequestContext, service: Service, fromDate: string, toDate: string, options: SlotOptions = {}): Promise<Slot[]> {
+  if (toDate < fromDate) throw badInput('endDate', 'must not be before startDate');
+  if (addDays(fromDate, MAX_RANGE_DAYS) < toDate) throw badInput('endDate', `the range is at most ${MAX_RANGE_DAYS} days`);
+  const { timeZone } = await tenantSettings(ctx);
+  const now = options.now ?? new Date();
+
+  const [linkedStaff] = await staffOfServices(ctx, [service.id]);
+  const [linkedResources] = await resourcesOfServices(ctx, [service.id]);
+  if (options.staffId && !linkedStaff.some((s) => s.id === options.staffId)) throw badInput('staffId', 'does not perform this service');
+  if (options.resourceId && !linkedResources.some((r) => r.id === options.resourceId)) throw badInput('resourceId', 'is not used by this service');
+  const staff = service.requiresStaff ? linkedStaff.filter((s) => !options.staffId || s.id === options.staffId) : [];
+  const resources = service.requiresResource ? linkedResources.filter((r) => !options.resourceId || r.id === options.resourceId) : [];
+  if ((service.requiresStaff && !staff.length) || (service.requiresResource && !resources.length)) return [];
+
+  const ownerIds = [...staff.map((s) => s.id), ...resources.map((r) => r.id)];
+  const rules = ownerIds.length ? await ctx.em.find(AvailabilityRule, { ownerId: { $in: ownerIds } }) : [];
+  const rangeStart = zonedInstantAfter(fromDate, 0, timeZone);
+  const rangeEnd = zonedInstantAfter(addDays(toDate, 1), 0, timeZone);
+  const bookings = options.ignoreBookings
+    ? []
+    : await ctx.em.find(Booking, {
+        status: 'CONFIRMED',
+        blockEnd: { $gt: new Date(rangeStart.getTime() - 86400000) },
+        blockStart: { $lt: new Date(rangeEnd.getTime() + 86400000) },
+        ...(options.ignoreBookingId ? { id: { $ne: options.ignoreBookingId } } : {}),
+        $or: [{ serviceId: service.id }, ...(staff.length ? [{ staffId: { $in: staff.map((s) => s.id) } }] : []), ...(resources.length ? [{ resourceId: { $in: resources.map((r) => r.id) } }] : [])],
+      });
+
+  const duration = service.durationMinutes * 60000;
+  const before = service.bufferBeforeMinutes * 60000;
+  const after = service.bufferAfterMinutes * 60000;
+  const earliest = now.getTime() + service.minimumNoticeMinutes * 60000;
+  const latest = now.getTime() + service.bookingHorizonDays * 86400000;
+
+  const slots: Slot[] = [];
+  for (let date = fromDate; date <= toDate; date = addDays(date, 1)) {
+    const windowsOf = (ownerId: string, unconstrained: boolean) => windows(rules.filter((r) => r.ownerId === ownerId), date, unconstrained, timeZone);
+    const staffWindows = new Map(staff.map((s) => [s.id, windowsOf(s.id, false)]));
+    const resourceWindows = new Map(resources.map((r) => [r.id, windowsOf(r.id, true)]));
+    // Candidate starts: every step of `duration` from the start of each window that may hold one.
+    // (A resource without hours of its own only limits nothing; alone, it opens at default hours.)
+    const defaultHours = toInstants([DEFAULT_HOURS], date, timeZone);
+    const sources = service.requiresStaff
+      ? [...staffWindows.values()]
+      : service.requiresResource
+        ? resources.map((r) => (rules.some((rule) => rule.ownerId === r.id) ? resourceWindows.get(r.id)! : defaultHours))
+        : [defaultHours];
+    const starts = new Set<number>();
+    for (const list of sources) for (const [ws, we] of list) for (let t = ws; t + duration <= we; t += duration) starts.add(t);
+
+    for (const t of [...starts].sort((a, b) => a - b)) {
+      if (t < earliest || t > latest || t < rangeStart.getTime() || t >= rangeEnd.getTime()) continue;
+      const start = new Date(t);
+      const end = new Date(t + duration);
+      const key = occurrenceKey(service.id, start);
+      const occurrence = bookings.filter((b) => b.occurrenceKey === key);
+      const remainingCapacity = service.capacity - occurrence.reduce((n, b) => n + b.participants, 0);
+      if (remainingCapacity <= 0) continue;
+      const blockStart = t - before;
+      const blockEnd = t + duration + after;
+      // Busy: another occurrence's block overlaps ours on the same staff member or resource.
+      const busy = (field: 'staffId' | 'resourceId', id: string) =>
+        bookings.some((b) => b[field] === id && b.occurrenceKey !== key && b.blockStart.getTime() < blockEnd && b.blockEnd.getTime() > blockStart);
+      const fits = (list: [number, number][] | undefined) => !!list?.some(([ws, we]) => ws <= t && t + duration <= we);
+      // A group occurrence already sold keeps the staff and resource it was sold with.
+      const heldStaff = new Set(occurrence.map((b) => b.staffId).filter(Boolean));
+      const heldResources = new Set(occurrence.map((b) => b.resourceId).filter(Boolean));
+      const freeStaff = staff.filter((s) => (heldStaff.size ? heldStaff.has(s.id) : fits(staffWindows.get(s.id)) && !busy('staffId', s.id)));
+      const freeResources = resources.filter((r) => (heldResources.size ? heldResources.has(r.id) : fits(resourceWindows.get(r.id)) && !busy('resourceId', r.id)));
+      if (service.requiresStaff && !freeStaff.length) continue;
+      if (service.requiresResource && !freeResources.length) continue;
+      slots.push({ start, end, staff: freeStaff, resources: freeResources, capacity: service.capacity, remainingCapacity });
+    }
+  }
+  return slots;
+}
+
+/**
+ * An owner's hours on a date as instants: the date's own rule if there is one (none = day off),
+ * else the weekday's. Resources without any rule are not a constraint; staff without any are off.
+ */
+function windows(rules: AvailabilityRule[], date: string, unconstrained: boolean, timeZone: string): [number, number][] {
+  if (!rules.length) return unconstrained ? toInstants([[0, 1440]], date, timeZone) : [];
+  const dated = rules.filter((r) => normalizeDate(r.date) === date);
+  const chosen = dated.length ? dated : rules.filter((r) => r.dayOfWeek === dayOfWeek(date));
+  return toInstants(
+    chosen.filter((r) => r.startMinute != null).map((r) => [r.startMinute!, r.endMinute!] as [number, number]),
+    date,
+    timeZone,
+  );
+}
+
+function toInstants(ranges: [number, number][], date: string, timeZone: string): [number, number][] {
+  return ranges.map(([s, e]) => [zonedInstantAfter(date, s, timeZone).getTime(), zonedInstantAfter(date, e, timeZone).getTime()]);
+}
+
+/** A `date` column may come back as a Date or a string depending on the driver. */
+export function normalizeDate(value: unknown): string | null {
+  if (value == null) return null;
+  if (value instanceof Date) return `${value.getFullYear()}-${String(value.getMonth() + 1).padStart(2, '0')}-${String(value.getDate()).padStart(2, '0')}`;
+  return String(value).slice(0, 10);
+}

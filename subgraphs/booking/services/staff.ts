@@ -1,0 +1,80 @@
+import type { RequestContext } from '../../kernel/context.ts';
+import { badInput, notFound } from '../../kernel/errors.ts';
+import { isUuid, newId } from '../../kernel/ids.ts';
+import { pageRequest, toPage } from '../../kernel/pagination.ts';
+import { formatTime, parseDate, parseTime } from '../../kernel/time.ts';
+import { normalizeEmail, normalizePhone, optionalText, requireText } from '../../kernel/validation.ts';
+import { AvailabilityRule, Resource, StaffMember } from '../entities/staff.ts';
+
+export async function createStaffMember(ctx: RequestContext, input: { name?: string; email?: string | null; phone?: string | null; title?: string | null }) {
+  const member = ctx.em.create(StaffMember, {
+    id: newId(),
+    companyId: ctx.companyId,
+    name: requireText('name', input.name, 120),
+    email: input.email ? normalizeEmail('email', input.email) : null,
+    phone: input.phone ? normalizePhone('phone', input.phone) : null,
+    title: optionalText('title', input.title, 120) ?? null,
+    active: true,
+  } as any);
+  await ctx.em.flush();
+  return member;
+}
+
+export async function createResource(ctx: RequestContext, input: { name?: string; type?: string }) {
+  const type = requireText('type', input.type, 60).toLowerCase();
+  const resource = ctx.em.create(Resource, { id: newId(), companyId: ctx.companyId, name: requireText('name', input.name, 120), type, active: true } as any);
+  await ctx.em.flush();
+  return resource;
+}
+
+export async function listStaff(ctx: RequestContext, args: { page?: number | null; limit?: number | null; search?: string | null }) {
+  const req = pageRequest(args);
+  const [items, total] = await ctx.em.findAndCount(StaffMember, req.search ? { name: { $ilike: `%${req.search}%` } } : {}, { orderBy: { name: 'asc' }, limit: req.limit, offset: req.offset });
+  return toPage(items, total, req);
+}
+
+export interface AvailabilityInput {
+  dayOfWeek?: number | null;
+  date?: string | null;
+  startTime?: string | null;
+  endTime?: string | null;
+}
+
+/**
+ * Sets the hours of a staff member or resource for a weekday, or for one date (which overrides the
+ * weekday). The given hours replace what that day had; a day without times is a day off.
+ */
+export async function setAvailability(ctx: RequestContext, ownerType: 'staff' | 'resource', ownerField: string, ownerId: unknown, input: AvailabilityInput) {
+  if (!isUuid(ownerId)) throw badInput(ownerField, `must be a ${ownerType === 'staff' ? 'staff member' : 'resource'} id`);
+  const owner = await ctx.em.findOne(ownerType === 'staff' ? StaffMember : (Resource as any), { id: ownerId });
+  if (!owner) throw notFound(ownerType === 'staff' ? 'Staff member' : 'Resource');
+  const hasDay = input.dayOfWeek != null;
+  const hasDate = input.date != null && input.date !== '';
+  if (hasDay === hasDate) throw badInput(hasDay ? 'date' : 'dayOfWeek', 'give either dayOfWeek (0 = Sunday … 6 = Saturday) or date, not both');
+  if (hasDay && (!Number.isInteger(input.dayOfWeek) || input.dayOfWeek! < 0 || input.dayOfWeek! > 6)) throw badInput('dayOfWeek', 'must be 0 (Sunday) to 6 (Saturday)');
+  const date = hasDate ? parseDate('date', input.date) : null;
+  let start: number | null = null;
+  let end: number | null = null;
+  if (input.startTime || input.endTime) {
+    start = parseTime('startTime', input.startTime);
+    end = parseTime('endTime', input.endTime);
+    if (end <= start) throw badInput('endTime', 'must be after startTime');
+  }
+  const where = { ownerId, ...(date ? { date } : { dayOfWeek: input.dayOfWeek }) };
+  ctx.em.remove(await ctx.em.find(AvailabilityRule, where));
+  const rule = ctx.em.create(AvailabilityRule, { id: newId(), companyId: ctx.companyId, ownerType, ownerId, dayOfWeek: date ? null : input.dayOfWeek, date, startMinute: start, endMinute: end } as any);
+  await ctx.em.flush();
+  return availabilityView(rule);
+}
+
+export function availabilityView(rule: AvailabilityRule) {
+  return {
+    id: rule.id,
+    ownerId: rule.ownerId,
+    dayOfWeek: rule.dayOfWeek ?? null,
+    date: rule.date ?? null,
+    startTime: rule.startMinute == null ? null : formatTime(rule.startMinute),
+    endTime: rule.endMinute == null ? null : formatTime(rule.endMinute!),
+    available: rule.startMinute != null,
+  };
+}

@@ -1,0 +1,38 @@
+import type { RequestContext } from './context.ts';
+import { notFound } from './errors.ts';
+
+export interface TenantSettings {
+  companyId: string;
+  name: string;
+  timeZone: string;
+  currency: string;
+}
+
+/**
+ * The caller's company settings every domain needs (time zone for dates, currency for prices),
+ * read by the kernel from members' company table (read only, like the principal) and cached
+ * briefly; members clears the cache when settings change.
+ */
+const TTL_MS = 5000;
+const cache = new Map<string, { at: number; settings: Promise<TenantSettings> }>();
+
+export function invalidateTenantSettings(companyId?: string): void {
+  if (companyId) cache.delete(companyId);
+  else cache.clear();
+}
+
+export function tenantSettings(ctx: RequestContext): Promise<TenantSettings> {
+  const companyId = ctx.companyId;
+  const hit = cache.get(companyId);
+  if (hit && Date.now() - hit.at < TTL_MS) return hit.settings;
+  const settings = ctx.db.orm.em
+    .getConnection()
+    .execute<any[]>('select id, name, time_zone, currency from members.company where id = ?', [companyId])
+    .then(([row]) => {
+      if (!row) throw notFound('Company');
+      return { companyId: row.id, name: row.name, timeZone: row.time_zone, currency: row.currency.trim() };
+    });
+  cache.set(companyId, { at: Date.now(), settings });
+  settings.catch(() => cache.delete(companyId));
+  return settings;
+}

@@ -1,0 +1,77 @@
+import { badInput } from './errors.ts';
+
+/**
+ * Calendar arithmetic in a company's IANA time zone with nothing but Intl: a date such as
+ * 2026-05-01 means that day in the zone, and local times map to instants across DST changes.
+ */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function formatter(tz: string): Intl.DateTimeFormat {
+  let f = formatters.get(tz);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', { timeZone: tz, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+    formatters.set(tz, f);
+  }
+  return f;
+}
+
+/** The wall clock of an instant in a zone. */
+export function wallClock(instant: Date, tz: string): { date: string; time: string; minutes: number } {
+  const parts = Object.fromEntries(formatter(tz).formatToParts(instant).map((p) => [p.type, p.value]));
+  const hour = parts.hour === '24' ? '00' : parts.hour;
+  return { date: `${parts.year}-${parts.month}-${parts.day}`, time: `${hour}:${parts.minute}`, minutes: Number(hour) * 60 + Number(parts.minute) };
+}
+
+/** Minutes the zone is ahead of UTC at an instant. */
+function offsetMinutes(instant: Date, tz: string): number {
+  const { date, time } = wallClock(instant, tz);
+  const asUtc = Date.parse(`${date}T${time}:00Z`);
+  return Math.round((asUtc - Math.floor(instant.getTime() / 60000) * 60000) / 60000);
+}
+
+/** The instant a local date and time happen in a zone; null inside a spring-forward gap. */
+export function zonedInstant(date: string, minutesOfDay: number, tz: string): Date | null {
+  const local = Date.parse(`${date}T00:00:00Z`) + minutesOfDay * 60000;
+  let guess = local - offsetMinutes(new Date(local), tz) * 60000;
+  guess = local - offsetMinutes(new Date(guess), tz) * 60000;
+  const check = wallClock(new Date(guess), tz);
+  const expected = new Date(local).toISOString();
+  return `${check.date}T${check.time}` === expected.slice(0, 16) ? new Date(guess) : null;
+}
+
+/** Like zonedInstant, but a local time inside a DST gap moves to the first valid minute after it. */
+export function zonedInstantAfter(date: string, minutesOfDay: number, tz: string): Date {
+  for (let m = minutesOfDay; m <= minutesOfDay + 180; m += 1) {
+    const at = zonedInstant(date, m, tz);
+    if (at) return at;
+  }
+  throw new Error(`No valid local time near ${date} ${minutesOfDay} in ${tz}`);
+}
+
+export const dayOfWeek = (date: string) => new Date(`${date}T00:00:00Z`).getUTCDay();
+
+export function addDays(date: string, days: number): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + days * 86400000).toISOString().slice(0, 10);
+}
+
+export function parseDate(field: string, value: unknown): string {
+  if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`)) || new Date(`${value}T00:00:00Z`).toISOString().slice(0, 10) !== value) {
+    throw badInput(field, 'must be a date as YYYY-MM-DD');
+  }
+  return value;
+}
+
+/** "09:30" → 570; "24:00" is the end of the day. */
+export function parseTime(field: string, value: unknown): number {
+  const match = typeof value === 'string' ? /^([01]\d|2[0-4]):([0-5]\d)$/.exec(value) : null;
+  const minutes = match ? Number(match[1]) * 60 + Number(match[2]) : NaN;
+  if (!match || minutes > 1440) throw badInput(field, 'must be a time as HH:MM (00:00 to 24:00)');
+  return minutes;
+}
+
+export const formatTime = (minutes: number) => `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+
+export function parseInstant(field: string, value: unknown): Date {
+  const date = value instanceof Date ? value : typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(value) ? new Date(value) : null;
+  if (!date || Number.isNaN(date.getTime())) throw badInput(field, 'must be an ISO-8601 date-time with an offset, such as 2026-05-01T10:00:00+02:00');
+  return date;
+}
