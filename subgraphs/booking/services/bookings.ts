@@ -46,14 +46,23 @@ async function offeredSlot(ctx: RequestContext, service: Service, start: Date, f
   throw badInput(field, 'is not an available time for this service; use the available slots');
 }
 
-function choose<T extends { id: string }>(free: T[], wanted: string | null | undefined, required: boolean): T | null {
-  if (!required) return wanted ? (free.find((x) => x.id === wanted) ?? null) : null;
-  if (wanted) {
-    const found = free.find((x) => x.id === wanted);
-    if (!found) throw slotTaken('The chosen staff member or resource is not free at this time');
-    return found;
+/**
+ * Picks who takes a booking at a slot: the wanted staff member and resource when given (a service
+ * that needs neither ignores them), else the first offer with enough places left.
+ */
+function pickOffer(slot: Slot, service: Service, participants: number, wanted: { staffId?: string | null; resourceId?: string | null }) {
+  const offer = slot.offers.find(
+    (o) =>
+      o.remaining >= participants &&
+      (!service.requiresStaff || !wanted.staffId || o.staff?.id === wanted.staffId) &&
+      (!service.requiresResource || (wanted.resourceId ? o.resources.some((r) => r.id === wanted.resourceId) : o.resources.length > 0)),
+  );
+  if (!offer) {
+    const left = Math.max(0, ...slot.offers.map((o) => o.remaining));
+    throw slotTaken(left < participants && left > 0 ? `Only ${left} place(s) left at this time` : 'The chosen staff member or resource is not free at this time');
   }
-  return free[0] ?? null;
+  const resource = service.requiresResource ? (offer.resources.find((r) => r.id === wanted.resourceId) ?? offer.resources[0]) : null;
+  return { staffId: offer.staff?.id ?? null, resourceId: resource?.id ?? null };
 }
 
 export async function createBooking(ctx: RequestContext, req: BookingRequest, actor: Actor) {
@@ -70,26 +79,25 @@ export async function createBooking(ctx: RequestContext, req: BookingRequest, ac
   const phone = req.customer.phone ? normalizePhone(req.fields.customerPhone, req.customer.phone) : null;
 
   const slot = await offeredSlot(ctx, service, req.start, req.fields.start, { staffId: req.staffId, resourceId: req.resourceId });
-  if (slot.remainingCapacity < participants) throw slotTaken(`Only ${slot.remainingCapacity} place(s) left at this time`);
-  const staff = choose(slot.staff, req.staffId, service.requiresStaff);
-  const resource = choose(slot.resources, req.resourceId, service.requiresResource);
+  const { staffId, resourceId } = pickOffer(slot, service, participants, req);
+  const key = occurrenceKey(service.id, slot.start, staffId, resourceId);
   const principal = ctx.principal;
   const customerId = principal.kind === 'customer' ? principal.customerId : null;
 
   const booking = await inTransaction(ctx, async (em) => {
-    await lockSeats(em, service, occurrenceKey(service.id, slot.start), participants, null);
+    await lockSeats(em, service, key, participants, null);
     const row = em.create(Booking, {
       id: newId(),
       companyId: ctx.companyId,
       serviceId: service.id,
-      staffId: staff?.id ?? null,
-      resourceId: resource?.id ?? null,
+      staffId,
+      resourceId,
       customerId,
       customerName: name,
       customerEmail: email,
       customerPhone: phone,
       participants,
-      occurrenceKey: occurrenceKey(service.id, slot.start),
+      occurrenceKey: key,
       startsAt: slot.start,
       endsAt: slot.end,
       blockStart: new Date(slot.start.getTime() - service.bufferBeforeMinutes * 60000),
@@ -224,12 +232,12 @@ export async function rescheduleBooking(
   }
   if (req.start.getTime() === booking.startsAt.getTime() && !req.staffId && !req.resourceId) throw badInput(req.fields.start, 'is the current time of the booking');
   const slot = await offeredSlot(ctx, service, req.start, req.fields.start, { staffId: req.staffId, resourceId: req.resourceId, ignoreBookingId: booking.id });
-  if (slot.remainingCapacity < booking.participants) throw slotTaken(`Only ${slot.remainingCapacity} place(s) left at this time`);
-  const staff = choose(slot.staff, req.staffId ?? (slot.staff.some((s) => s.id === booking.staffId) ? booking.staffId : null), service.requiresStaff);
-  const resource = choose(slot.resources, req.resourceId ?? (slot.resources.some((r) => r.id === booking.resourceId) ? booking.resourceId : null), service.requiresResource);
+  // Keep the same staff member and resource when they are free at the new time.
+  const keep = (id: string | null | undefined) => (id && slot.offers.some((o) => o.staff?.id === id || o.resources.some((r) => r.id === id)) ? id : null);
+  const { staffId, resourceId } = pickOffer(slot, service, booking.participants, { staffId: req.staffId ?? keep(booking.staffId), resourceId: req.resourceId ?? keep(booking.resourceId) });
   const from = booking.startsAt;
   return inTransaction(ctx, async (em) => {
-    const key = occurrenceKey(service.id, slot.start);
+    const key = occurrenceKey(service.id, slot.start, staffId, resourceId);
     await lockSeats(em, service, key, booking.participants, booking.id);
     const row = await em.findOneOrFail(Booking, { id: booking.id, status: 'CONFIRMED' }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     Object.assign(row, {
@@ -238,8 +246,8 @@ export async function rescheduleBooking(
       blockStart: new Date(slot.start.getTime() - service.bufferBeforeMinutes * 60000),
       blockEnd: new Date(slot.end.getTime() + service.bufferAfterMinutes * 60000),
       occurrenceKey: key,
-      staffId: staff?.id ?? null,
-      resourceId: resource?.id ?? null,
+      staffId,
+      resourceId,
     });
     em.create(BookingEvent, { id: newId(), companyId: ctx.companyId, bookingId: row.id, type: 'RESCHEDULED', fromStart: from, toStart: slot.start, actor } as any);
     await notify(ctx, em, row, service, 'rescheduled', from);

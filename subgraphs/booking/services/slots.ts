@@ -13,7 +13,10 @@ export interface Slot {
   staff: StaffMember[];
   resources: Resource[];
   capacity: number;
+  /** The most places any one offer has left. */
   remainingCapacity: number;
+  /** Who can take the booking: per staff member (or nobody), the free resources and places left. */
+  offers: { staff: StaffMember | null; resources: Resource[]; remaining: number }[];
 }
 
 export interface SlotOptions {
@@ -30,7 +33,12 @@ export interface SlotOptions {
 const DEFAULT_HOURS: [number, number] = [9 * 60, 18 * 60];
 const MAX_RANGE_DAYS = 62;
 
-export const occurrenceKey = (serviceId: string, start: Date) => `${serviceId}|${start.toISOString()}`;
+/**
+ * One occurrence: a service at a start time with its staff member and resource. Its seats share
+ * them (the exclusion constraints let bookings of one occurrence overlap, and no others).
+ */
+export const occurrenceKey = (serviceId: string, start: Date, staffId: string | null, resourceId: string | null) =>
+  `${serviceId}|${start.toISOString()}|${staffId ?? ''}|${resourceId ?? ''}`;
 
 /**
  * Bookable times of a service between two dates (inclusive, in the company's time zone):
@@ -90,25 +98,39 @@ export async function computeSlots(ctx: RequestContext, service: Service, fromDa
     for (const t of [...starts].sort((a, b) => a - b)) {
       if (t < earliest || t > latest || t < rangeStart.getTime() || t >= rangeEnd.getTime()) continue;
       const start = new Date(t);
-      const end = new Date(t + duration);
-      const key = occurrenceKey(service.id, start);
-      const occurrence = bookings.filter((b) => b.occurrenceKey === key);
-      const remainingCapacity = service.capacity - occurrence.reduce((n, b) => n + b.participants, 0);
-      if (remainingCapacity <= 0) continue;
       const blockStart = t - before;
       const blockEnd = t + duration + after;
-      // Busy: another occurrence's block overlaps ours on the same staff member or resource.
-      const busy = (field: 'staffId' | 'resourceId', id: string) =>
-        bookings.some((b) => b[field] === id && b.occurrenceKey !== key && b.blockStart.getTime() < blockEnd && b.blockEnd.getTime() > blockStart);
       const fits = (list: [number, number][] | undefined) => !!list?.some(([ws, we]) => ws <= t && t + duration <= we);
-      // A group occurrence already sold keeps the staff and resource it was sold with.
-      const heldStaff = new Set(occurrence.map((b) => b.staffId).filter(Boolean));
-      const heldResources = new Set(occurrence.map((b) => b.resourceId).filter(Boolean));
-      const freeStaff = staff.filter((s) => (heldStaff.size ? heldStaff.has(s.id) : fits(staffWindows.get(s.id)) && !busy('staffId', s.id)));
-      const freeResources = resources.filter((r) => (heldResources.size ? heldResources.has(r.id) : fits(resourceWindows.get(r.id)) && !busy('resourceId', r.id)));
-      if (service.requiresStaff && !freeStaff.length) continue;
-      if (service.requiresResource && !freeResources.length) continue;
-      slots.push({ start, end, staff: freeStaff, resources: freeResources, capacity: service.capacity, remainingCapacity });
+      // Busy: a booking of another occurrence overlaps our block on the same staff member or resource.
+      // (Bookings of the offer's own occurrence are handled as `sold` below, before this is asked.)
+      const busy = (field: 'staffId' | 'resourceId', id: string) => bookings.some((b) => b[field] === id && b.blockStart.getTime() < blockEnd && b.blockEnd.getTime() > blockStart);
+
+      // Each staff member (or nobody, when none is needed) holds an occurrence of its own; a group
+      // occurrence already sold keeps its resource and sells its remaining seats.
+      const offers: { staff: StaffMember | null; resources: Resource[]; remaining: number }[] = [];
+      for (const member of service.requiresStaff ? staff : [null]) {
+        const sold = bookings.filter((b) => b.serviceId === service.id && b.startsAt.getTime() === t && (b.staffId ?? null) === (member?.id ?? null));
+        if (sold.length) {
+          const remaining = service.capacity - sold.reduce((n, b) => n + b.participants, 0);
+          const held = resources.filter((r) => sold.some((b) => b.resourceId === r.id));
+          if (remaining > 0) offers.push({ staff: member, resources: held, remaining });
+          continue;
+        }
+        if (member && (!fits(staffWindows.get(member.id)) || busy('staffId', member.id))) continue;
+        const free = resources.filter((r) => fits(resourceWindows.get(r.id)) && !busy('resourceId', r.id));
+        if (service.requiresResource && !free.length) continue;
+        offers.push({ staff: member, resources: free, remaining: service.capacity });
+      }
+      if (!offers.length) continue;
+      slots.push({
+        start,
+        end: new Date(t + duration),
+        staff: offers.flatMap((o) => (o.staff ? [o.staff] : [])),
+        resources: [...new Map(offers.flatMap((o) => o.resources).map((r) => [r.id, r])).values()],
+        capacity: service.capacity,
+        remainingCapacity: Math.max(...offers.map((o) => o.remaining)),
+        offers,
+      });
     }
   }
   return slots;
