@@ -11,7 +11,8 @@ export interface ErrorBody {
  * validation does: `Variable "$input" got invalid value … at "input.email"` → email.
  */
 export function fieldOfMessage(message: string): string | undefined {
-  const at = /at "([^"]+)"/.exec(message)?.[1]?.replace(/^input\.?/, '').replace(/\[(\d+)\]/g, '[$1]');
+  // The path starts with the variable's name (the gateway may have renamed it): drop that.
+  const at = /at "([^"]+)"/.exec(message)?.[1]?.replace(/^[^.[]+\.?/, '') || undefined;
   const missing = /Field "([^"]+)" of required type/.exec(message)?.[1] ?? /Field "([^"]+)" is not defined by type/.exec(message)?.[1];
   if (missing) return at ? `${at}.${missing}` : missing;
   if (at) return at;

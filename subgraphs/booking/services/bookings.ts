@@ -212,7 +212,7 @@ export async function cancelBooking(ctx: RequestContext, booking: Booking, reaso
     const changed = await em.nativeUpdate(Booking, { id: booking.id, status: 'CONFIRMED' }, { status: 'CANCELLED', cancelledAt: new Date(), cancellationReason: note, refundPercent: service.cancellationPolicy.refundPercent, updatedAt: new Date() });
     if (changed !== 1) throw new AppError('CONFLICT', 'The booking was already cancelled');
     em.create(BookingEvent, { id: newId(), companyId: ctx.companyId, bookingId: booking.id, type: 'CANCELLED', fromStart: booking.startsAt, note, actor } as any);
-    const fresh = await em.findOneOrFail(Booking, { id: booking.id });
+    const fresh = await em.findOneOrFail(Booking, { id: booking.id }, { refresh: true });
     await notify(ctx, em, fresh, service, 'cancelled');
     return fresh;
   });
