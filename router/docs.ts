@@ -6,6 +6,7 @@ const DOCS_DIR = join(import.meta.dirname, '..', 'docs');
 const GUIDES: Record<string, string> = {
   '/docs/sign-in.md': 'sign-in.md',
   '/docs/merchant-signup.md': 'merchant-signup.md',
+  '/docs/booking.md': 'booking.md',
 };
 
 /** /llms.txt and the Markdown guides it points to; null for other paths. */
