@@ -212,3 +212,27 @@ describe('bookings', () => {
     expect(viaTool.history).toHaveLength(3);
   });
 });
+
+describe('booking outcomes', () => {
+  it('records COMPLETED or NO_SHOW after the start, and only then', async () => {
+    const { company, merchant, service } = await setupSalon();
+    const [a, b] = await firstSlots(company.companyId, service.id, dayFromNow(12));
+    const first = await callTool(merchant, 'create_booking', { serviceId: service.id, slotTime: a.start, customer: { name: 'Early' } });
+    const second = await callTool(merchant, 'create_booking', { serviceId: service.id, slotTime: b.start, customer: { name: 'Absent' } });
+    expect((await toolError(merchant, 'update_booking_status', { bookingId: first.id, status: 'COMPLETED' })).details.field).toBe('status');
+    // Let the appointments be in the past (the database is the clock's only stand-in here).
+    const { testServer } = await import('../support/server.ts');
+    const { app } = await testServer();
+    await app.platform.db.orm.em.getConnection().execute(
+      `update booking.booking set starts_at = starts_at - interval '30 days', ends_at = ends_at - interval '30 days', block_start = block_start - interval '30 days', block_end = block_end - interval '30 days' where id in (?, ?)`,
+      [first.id, second.id],
+    );
+    expect(await callTool(merchant, 'update_booking_status', { bookingId: first.id, status: 'COMPLETED' })).toMatchObject({ status: 'COMPLETED' });
+    const noShow = await callTool(merchant, 'update_booking_status', { bookingId: second.id, status: 'no_show' });
+    expect(noShow.status).toBe('NO_SHOW');
+    expect(noShow.history.at(-1)).toMatchObject({ type: 'STATUS_CHANGED', note: 'NO_SHOW' });
+    expect((await toolError(merchant, 'update_booking_status', { bookingId: first.id, status: 'NO_SHOW' })).code).toBe('CONFLICT');
+    expect((await toolError(merchant, 'update_booking_status', { bookingId: first.id, status: 'CANCELLED' })).details.field).toBe('status');
+    expect((await callTool(merchant, 'list_bookings', { status: 'COMPLETED' })).items.map((x: any) => x.id)).toEqual([first.id]);
+  });
+});

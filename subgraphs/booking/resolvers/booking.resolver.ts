@@ -148,6 +148,12 @@ export class BookingResolver {
     return bookings.rescheduleBooking(ctx, booking, { start: slotTime, staffId, resourceId, fields: { start: 'slotTime' } }, 'merchant');
   }
 
+  @Requires('merchant')
+  @Mutation(() => BookingNode, { description: 'Records how a started booking went: COMPLETED or NO_SHOW.' })
+  async updateBookingStatus(@Ctx() ctx: RequestContext, @Arg('bookingId', () => ID) bookingId: string, @Arg('status', () => String) status: string) {
+    return bookings.markOutcome(ctx, await bookings.findBooking(ctx, bookingId, 'bookingId', false), status);
+  }
+
   @Requires('customer')
   @Mutation(() => BookingNode, { description: "Cancels the signed-in customer's booking, within the cancellation policy." })
   async cancelMyBooking(@Ctx() ctx: RequestContext, @Arg('id', () => ID) id: string, @Arg('input', () => CancelInput, { nullable: true }) input?: CancelInput) {

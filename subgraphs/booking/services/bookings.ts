@@ -255,6 +255,20 @@ export async function rescheduleBooking(
   });
 }
 
+/** After the start, a merchant records how it went: COMPLETED or NO_SHOW (from CONFIRMED only). */
+export async function markOutcome(ctx: RequestContext, booking: Booking, status: string) {
+  const outcome = parseStatus(status);
+  if (outcome !== 'COMPLETED' && outcome !== 'NO_SHOW') throw badInput('status', 'must be COMPLETED or NO_SHOW');
+  requireConfirmed(booking);
+  if (booking.startsAt.getTime() > Date.now()) throw badInput('status', 'can be recorded once the booking has started');
+  return inTransaction(ctx, async (em) => {
+    const changed = await em.nativeUpdate(Booking, { id: booking.id, status: 'CONFIRMED' }, { status: outcome, updatedAt: new Date() });
+    if (changed !== 1) throw new AppError('CONFLICT', 'The booking changed meanwhile');
+    em.create(BookingEvent, { id: newId(), companyId: ctx.companyId, bookingId: booking.id, type: 'STATUS_CHANGED', note: outcome, actor: 'merchant' } as any);
+    return em.findOneOrFail(Booking, { id: booking.id }, { refresh: true });
+  });
+}
+
 export function refundOf(booking: Booking) {
   if (booking.status !== 'CANCELLED' || booking.refundPercent == null) return null;
   const total = booking.priceMinor * booking.participants;
