@@ -10,6 +10,9 @@ import {
   visitWithTypeInfo,
   isInputObjectType,
   getNamedType,
+  print,
+  type DocumentNode,
+  type FragmentDefinitionNode,
   type GraphQLInputType,
   type GraphQLSchema,
   type OperationDefinitionNode,
@@ -28,21 +31,51 @@ export interface ToolDefinition {
 }
 
 const TOOLS_DIR = join(import.meta.dirname, 'tools');
+const FRAGMENTS_DIR = join(import.meta.dirname, 'fragments');
 
 /**
  * Reads every `tools/<name>.graphql`: its leading comment is the description (`# access: public`
  * marks the signup tools), its variables become the tool's JSON Schema, checked against the
- * supergraph so a broken tool fails at start-up rather than when an agent calls it.
+ * supergraph so a broken tool fails at start-up rather than when an agent calls it. Shared
+ * selections live in `fragments/*.graphql`; each tool gets the ones it spreads.
  */
 export function loadTools(schema: GraphQLSchema, dir = TOOLS_DIR): ToolDefinition[] {
+  const fragments = loadFragments();
   return readdirSync(dir)
     .filter((f) => f.endsWith('.graphql'))
     .sort()
-    .map((file) => toolFrom(basename(file, '.graphql'), readFileSync(join(dir, file), 'utf8'), schema));
+    .map((file) => toolFrom(basename(file, '.graphql'), withFragments(readFileSync(join(dir, file), 'utf8'), fragments), schema));
+}
+
+function loadFragments(): Map<string, FragmentDefinitionNode> {
+  const found = new Map<string, FragmentDefinitionNode>();
+  for (const file of readdirSync(FRAGMENTS_DIR).filter((f) => f.endsWith('.graphql'))) {
+    for (const def of parse(readFileSync(join(FRAGMENTS_DIR, file), 'utf8')).definitions) {
+      if (def.kind === Kind.FRAGMENT_DEFINITION) found.set(def.name.value, def);
+    }
+  }
+  return found;
+}
+
+/** The tool's source followed by every fragment it spreads, directly or through another fragment. */
+function withFragments(source: string, fragments: Map<string, FragmentDefinitionNode>): string {
+  const needed = new Set<string>();
+  const collect = (node: DocumentNode | FragmentDefinitionNode) =>
+    visit(node, {
+      FragmentSpread(spread) {
+        const name = spread.name.value;
+        const fragment = fragments.get(name);
+        if (!fragment || needed.has(name)) return;
+        needed.add(name);
+        collect(fragment);
+      },
+    });
+  collect(parse(source));
+  return [source, ...[...needed].map((n) => print(fragments.get(n)!))].join('\n');
 }
 
 export function toolFrom(name: string, source: string, schema: GraphQLSchema): ToolDefinition {
-  const comments = source.split('\n').filter((l) => l.startsWith('#')).map((l) => l.replace(/^#\s?/, '').trim());
+  const comments = source.split('\n').filter((l, i, all) => l.startsWith('#') && all.slice(0, i).every((x) => x.startsWith('#'))).map((l) => l.replace(/^#\s?/, '').trim());
   const isPublic = comments.some((c) => c === 'access: public');
   const description = comments.filter((c) => !c.startsWith('access:')).join(' ').trim();
   if (!description) throw new Error(`MCP tool ${name}: the file must start with a # description`);
