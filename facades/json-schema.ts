@@ -30,17 +30,25 @@ const withDescription = (schema: JsonSchema, description?: string | null) => (de
 
 /**
  * The JSON Schema of a GraphQL input type, inline (no $ref): non-null → required, enums,
- * lists and nested input objects, and unknown properties refused.
+ * lists and nested input objects, and unknown properties refused. With `allowNull` (MCP) a
+ * nullable value also accepts JSON null, as GraphQL does; OpenAPI 3.0 has no null type.
  */
-export function inputSchema(type: GraphQLInputType, description?: string | null): JsonSchema {
-  if (isNonNullType(type)) return inputSchema(type.ofType, description);
-  if (isListType(type)) return withDescription({ type: 'array', items: inputSchema(type.ofType) }, description);
+export function inputSchema(type: GraphQLInputType, description?: string | null, allowNull = false): JsonSchema {
+  if (isNonNullType(type)) return nonNull(type.ofType, description, allowNull);
+  const schema = nonNull(type, description, allowNull);
+  if (!allowNull) return schema;
+  const { description: text, ...rest } = schema;
+  return withDescription({ anyOf: [rest, { type: 'null' }] }, text as string | undefined);
+}
+
+function nonNull(type: GraphQLInputType, description: string | null | undefined, allowNull: boolean): JsonSchema {
+  if (isListType(type)) return withDescription({ type: 'array', items: inputSchema(type.ofType, undefined, allowNull) }, description);
   if (isEnumType(type)) return withDescription({ type: 'string', enum: type.getValues().map((v) => v.name) }, description ?? type.description);
   if (isInputObjectType(type)) {
     const fields = Object.values(type.getFields());
     const schema: JsonSchema = {
       type: 'object',
-      properties: Object.fromEntries(fields.map((f) => [f.name, inputSchema(f.type, f.description)])),
+      properties: Object.fromEntries(fields.map((f) => [f.name, inputSchema(f.type, f.description, allowNull)])),
       additionalProperties: false,
     };
     const required = fields.filter((f) => isNonNullType(f.type) && f.defaultValue === undefined).map((f) => f.name);

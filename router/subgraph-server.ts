@@ -27,7 +27,7 @@ export async function startSubgraphServer(config: Config, module: SubgraphModule
     },
   });
   const { url } = await startStandaloneServer(server, {
-    listen: { port, host: process.env.HOST ?? '0.0.0.0' },
+    listen: { port, host: process.env.HOST ?? '127.0.0.1' },
     context: async ({ req }) => new RequestContext(platform.db, config, headerReader(req.headers)),
   });
   return {

@@ -94,7 +94,7 @@ export function toolFrom(name: string, source: string, schema: GraphQLSchema): T
     const variable = def.variable.name.value;
     const type = typeFromAST(schema, def.type as any) as GraphQLInputType | undefined;
     if (!type) throw new Error(`MCP tool ${name}: unknown type of $${variable}`);
-    properties[variable] = inputSchema(type, descriptions.get(variable));
+    properties[variable] = inputSchema(type, descriptions.get(variable), true);
     if (def.type.kind === Kind.NON_NULL_TYPE && !def.defaultValue) required.push(variable);
   }
   return {

@@ -18,7 +18,7 @@ function formatter(tz: string): Intl.DateTimeFormat {
 export function wallClock(instant: Date, tz: string): { date: string; time: string; minutes: number } {
   const parts = Object.fromEntries(formatter(tz).formatToParts(instant).map((p) => [p.type, p.value]));
   const hour = parts.hour === '24' ? '00' : parts.hour;
-  return { date: `${parts.year}-${parts.month}-${parts.day}`, time: `${hour}:${parts.minute}`, minutes: Number(hour) * 60 + Number(parts.minute) };
+  return { date: `${parts.year.padStart(4, '0')}-${parts.month}-${parts.day}`, time: `${hour}:${parts.minute}`, minutes: Number(hour) * 60 + Number(parts.minute) };
 }
 
 /** Minutes the zone is ahead of UTC at an instant. */
@@ -53,11 +53,16 @@ export function addDays(date: string, days: number): string {
   return new Date(Date.parse(`${date}T00:00:00Z`) + days * 86400000).toISOString().slice(0, 10);
 }
 
+/** A calendar date, YYYY-MM-DD, between 1970 and 9998 (so a day after it still has a 4-digit year). */
 export function parseDate(field: string, value: unknown): string {
-  if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`)) || new Date(`${value}T00:00:00Z`).toISOString().slice(0, 10) !== value) {
-    throw badInput(field, 'must be a date as YYYY-MM-DD');
-  }
-  return value;
+  const valid =
+    typeof value === 'string' &&
+    /^(19[7-9]\d|[2-9]\d{3})-\d{2}-\d{2}$/.test(value) &&
+    value < '9999' &&
+    !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) &&
+    new Date(`${value}T00:00:00Z`).toISOString().slice(0, 10) === value;
+  if (!valid) throw badInput(field, 'must be a date as YYYY-MM-DD (1970 to 9998)');
+  return value as string;
 }
 
 /** "09:30" → 570; "24:00" is the end of the day. */
@@ -70,8 +75,9 @@ export function parseTime(field: string, value: unknown): number {
 
 export const formatTime = (minutes: number) => `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
 
-export function parseInstant(field: string, value: unknown): Date {
-  const date = value instanceof Date ? value : typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(value) ? new Date(value) : null;
-  if (!date || Number.isNaN(date.getTime())) throw badInput(field, 'must be an ISO-8601 date-time with an offset, such as 2026-05-01T10:00:00+02:00');
+/** A date-time within the years parseDate accepts. */
+export function checkInstant(field: string, date: Date): Date {
+  const year = date.getUTCFullYear();
+  if (Number.isNaN(date.getTime()) || year < 1970 || year > 9998) throw badInput(field, 'must be an ISO-8601 date-time between 1970 and 9998');
   return date;
 }

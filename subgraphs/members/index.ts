@@ -21,7 +21,10 @@ export const members: SubgraphModule = {
     buildFederatedSchema({
       resolvers: [CustomerAuthResolver, OrganisationResolver, CompanyResolver],
       references: {
+        // Merchants see their customers; a customer only themself.
         Customer: async (ref: { id: string }, ctx) => {
+          const p = ctx.principal;
+          if (p.kind !== 'merchant' && !(p.kind === 'customer' && p.customerId === ref.id)) return null;
           const customer = await ctx.loader('members.customer', (ids: readonly string[]) => customersByIds(ctx, ids)).load(ref.id).catch(() => null);
           return customer && customerNode(customer);
         },

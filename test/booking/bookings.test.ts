@@ -85,6 +85,22 @@ describe('bookings', () => {
     expect((await toolError(merchant, 'create_booking', { serviceId: service.id, slotTime: slot.start, customer: { name: 'One more' } })).code).toBe('SLOT_TAKEN');
   });
 
+  it('a service that needs a room books each room on its own at the same time', async () => {
+    const { company, merchant } = await setupSalon();
+    const rooms = [await callTool(merchant, 'create_resource', { name: 'Room A', type: 'room' }), await callTool(merchant, 'create_resource', { name: 'Room B', type: 'room' })];
+    const sauna = await callTool(merchant, 'create_service', { name: 'Sauna', durationMinutes: 60, price: '15', capacity: 1, resourceIds: rooms.map((r) => r.id), minimumNoticeMinutes: 0 });
+    expect(sauna).toMatchObject({ requiresResource: true, requiresStaff: false });
+    const [slot] = await firstSlots(company.companyId, sauna.id, dayFromNow(5));
+    const a = await callTool(merchant, 'create_booking', { serviceId: sauna.id, slotTime: slot.start, customer: { name: 'A' } });
+    const b = await callTool(merchant, 'create_booking', { serviceId: sauna.id, slotTime: slot.start, customer: { name: 'B' } });
+    expect([a.resource.id, b.resource.id].sort()).toEqual(rooms.map((r) => r.id).sort());
+    expect((await toolError(merchant, 'create_booking', { serviceId: sauna.id, slotTime: slot.start, customer: { name: 'C' } })).code).toBe('SLOT_TAKEN');
+    // Optional arguments may be null, as in GraphQL: null clears the category.
+    const category = await callTool(merchant, 'create_service_category', { name: 'Wellness' });
+    await callTool(merchant, 'update_service', { serviceId: sauna.id, categoryId: category.id });
+    expect((await callTool(merchant, 'update_service', { serviceId: sauna.id, categoryId: null, description: null })).categoryId).toBeNull();
+  });
+
   it('exactly one of 20 concurrent attempts gets a slot of capacity 1', async () => {
     const { company, service } = await setupSalon();
     const [slot] = await firstSlots(company.companyId, service.id, dayFromNow(6));

@@ -125,8 +125,12 @@ describe('service catalogue', () => {
     expect(fresh.status).toBe(200);
     expect(fresh.body).toEqual({ success: true, data: { items: [], pagination: { page: 1, limit: 20, total: 0, totalPages: 1, hasNextPage: false } } });
     await callTool(await mcpClient(company.apiKey), 'create_service', { name: 'Intro call', durationMinutes: 15, price: '0', capacity: 1 });
+    const merchant = await mcpClient(company.apiKey);
+    const retired = await callTool(merchant, 'create_service', { name: 'Retired', durationMinutes: 15, price: '0', capacity: 1 });
+    await callTool(merchant, 'update_service', { serviceId: retired.id, active: false });
     const listed = await http('/v6/merchant/bookings/services', { headers: bearer(company.apiKey) });
     expect(listed.body.data.items.map((s: any) => s.name)).toEqual(['Intro call']);
+    expect((await callTool(merchant, 'list_services')).items.map((s: any) => s.name)).toEqual(['Intro call', 'Retired']);
     expect((await http('/v6/merchant/bookings/services')).status).toBe(401);
     expect((await http('/v6/merchant/bookings/services', { headers: { 'x-company-id': company.companyId } })).status).toBe(401);
   });

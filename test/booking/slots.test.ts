@@ -40,6 +40,8 @@ describe('slots', () => {
     const h = { 'x-company-id': company.companyId };
     expect((await http(`${P}/services/${service.id}/slots`, { headers: h })).body.error.details.field).toBe('date');
     expect((await http(`${P}/services/${service.id}/slots?date=2026-02-30`, { headers: h })).body.error.details.field).toBe('date');
+    expect((await http(`${P}/services/${service.id}/slots?date=0999-01-01`, { headers: h })).body.error.details.field).toBe('date');
+    expect((await http(`${P}/services/${service.id}/slots?date=9999-12-31`, { headers: h })).body.error.details.field).toBe('date');
     const stranger = await callTool(merchant, 'create_staff_member', { name: 'Not on this service' });
     const res = await http(`${P}/services/${service.id}/slots?date=${dayFromNow(3)}&staffId=${stranger.id}`, { headers: h });
     expect(res.status).toBe(400);

@@ -198,6 +198,17 @@ describe('member session routes', () => {
     expect(ok.body.data.member.attributes).toEqual({ level: 'pro' });
   });
 
+  it("verifying an address ends sessions someone else opened by registering it first", async () => {
+    const email = uniqueEmail('victim');
+    const squatter = await http(`${P}/auth/register`, { body: { name: 'Not the owner', email }, headers: tenant });
+    expect(squatter.status).toBe(201);
+    const owner = await signInCustomer(company.companyId, email);
+    expect(owner.customerId).toBe(squatter.body.data.member.id);
+    expect((await http(`${P}/auth/validate-token`, { method: 'POST', headers: bearer(squatter.body.data.token) })).status).toBe(401);
+    expect((await http(`${P}/auth/refresh`, { method: 'POST', headers: bearer(squatter.body.data.token) })).status).toBe(401);
+    expect((await http(`${P}/auth/validate-token`, { method: 'POST', headers: bearer(owner.token) })).status).toBe(200);
+  });
+
   it('refresh rotates the token: the old one is refused, the new one works', async () => {
     const { token } = await signInCustomer(company.companyId);
     const refreshed = await http(`${P}/auth/refresh`, { method: 'POST', headers: bearer(token) });

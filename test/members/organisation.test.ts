@@ -141,6 +141,8 @@ describe('merchant tools', () => {
     expect((await toolError(merchant, 'add_storefront_domain', { domain: host })).code).toBe('CONFLICT');
     expect((await toolError(await mcpClient((await signupCompany('Other')).apiKey), 'add_storefront_domain', { domain: host })).code).toBe('CONFLICT');
     expect((await toolError(merchant, 'add_storefront_domain', { domain: 'not a host' })).details.field).toBe('domain');
+    // The platform's own and local names cannot be claimed.
+    for (const reserved of ['127.0.0.1', 'localhost', 'shop.localhost']) expect((await toolError(merchant, 'add_storefront_domain', { domain: reserved })).details.field).toBe('domain');
 
     const resolved = await http(`/v6/customer-portal/storefront/resolve-domain?domain=${host}`);
     expect(resolved.status).toBe(200);

@@ -32,8 +32,10 @@ describe('MCP facade', () => {
     expect(byName.get('list_api_keys')!.annotations?.readOnlyHint).toBe(true);
     const settings = byName.get('update_company_settings')!.inputSchema as any;
     expect(settings.required).toBeUndefined();
-    expect(settings.properties.loginChannel.enum).toEqual(['email', 'sms', 'whatsapp']);
-    expect(settings.properties.registrationFields.items.required).toEqual(['key', 'label', 'type']);
+    // Optional arguments accept null as GraphQL does: { anyOf: [schema, { type: 'null' }] }.
+    expect(settings.properties.loginChannel.anyOf[0].enum).toEqual(['email', 'sms', 'whatsapp']);
+    expect(settings.properties.loginChannel.anyOf[1]).toEqual({ type: 'null' });
+    expect(settings.properties.registrationFields.anyOf[0].items.required).toEqual(['key', 'label', 'type']);
   });
 
   it('validates arguments before running anything', async () => {

@@ -53,6 +53,13 @@ export class ServiceResolver {
   }
 
   @Requires('merchant')
+  @Query(() => ServicePage, { description: 'The services customers can book now (active ones), as the merchant sees them.' })
+  async bookableServices(@Ctx() ctx: RequestContext, @Args(() => ListArgs) args: ListArgs) {
+    const page = await catalog.listServices(ctx, args, { activeOnly: true });
+    return { ...page, items: page.items.map(serviceNode) };
+  }
+
+  @Requires('merchant')
   @Query(() => ServiceNode, { description: 'A service with its preparation notes and cancellation policy.' })
   async serviceDetail(@Ctx() ctx: RequestContext, @Arg('serviceId', () => ID) serviceId: string) {
     return serviceNode(await catalog.getService(ctx, serviceId, 'serviceId'));

@@ -6,8 +6,8 @@ import { isUuid, newId } from '../../kernel/ids.ts';
 import { toMoney } from '../../kernel/money.ts';
 import { enqueueMessage } from '../../kernel/outbox/index.ts';
 import { pageRequest, toPage } from '../../kernel/pagination.ts';
-import { tenantSettings } from '../../kernel/tenant.ts';
-import { addDays, parseDate, wallClock, zonedInstantAfter } from '../../kernel/time.ts';
+import { tenantSettings, type TenantSettings } from '../../kernel/tenant.ts';
+import { addDays, checkInstant, parseDate, wallClock, zonedInstantAfter } from '../../kernel/time.ts';
 import { normalizeEmail, normalizePhone, requireText } from '../../kernel/validation.ts';
 import { Booking, BOOKING_STATUSES, BookingEvent, type BookingStatus } from '../entities/booking.ts';
 import type { Service } from '../entities/catalog.ts';
@@ -55,17 +55,17 @@ function pickOffer(slot: Slot, service: Service, participants: number, wanted: {
     (o) =>
       o.remaining >= participants &&
       (!service.requiresStaff || !wanted.staffId || o.staff?.id === wanted.staffId) &&
-      (!service.requiresResource || (wanted.resourceId ? o.resources.some((r) => r.id === wanted.resourceId) : o.resources.length > 0)),
+      (!service.requiresResource || !wanted.resourceId || o.resources[0]?.id === wanted.resourceId),
   );
   if (!offer) {
     const left = Math.max(0, ...slot.offers.map((o) => o.remaining));
     throw slotTaken(left < participants && left > 0 ? `Only ${left} place(s) left at this time` : 'The chosen staff member or resource is not free at this time');
   }
-  const resource = service.requiresResource ? (offer.resources.find((r) => r.id === wanted.resourceId) ?? offer.resources[0]) : null;
-  return { staffId: offer.staff?.id ?? null, resourceId: resource?.id ?? null };
+  return { staffId: offer.staff?.id ?? null, resourceId: offer.resources[0]?.id ?? null };
 }
 
 export async function createBooking(ctx: RequestContext, req: BookingRequest, actor: Actor) {
+  checkInstant(req.fields.start, req.start);
   const service = await getService(ctx, req.serviceId, 'serviceId', { activeOnly: true });
   const participants = req.participants ?? 1;
   if (!Number.isInteger(participants) || participants < 1) throw badInput('participants', 'must be at least 1');
@@ -84,7 +84,7 @@ export async function createBooking(ctx: RequestContext, req: BookingRequest, ac
   const principal = ctx.principal;
   const customerId = principal.kind === 'customer' ? principal.customerId : null;
 
-  const booking = await inTransaction(ctx, async (em) => {
+  const booking = await inTransaction(ctx, async (em, tenant) => {
     await lockSeats(em, service, key, participants, null);
     const row = em.create(Booking, {
       id: newId(),
@@ -108,17 +108,22 @@ export async function createBooking(ctx: RequestContext, req: BookingRequest, ac
       source: actor,
     } as any);
     em.create(BookingEvent, { id: newId(), companyId: ctx.companyId, bookingId: row.id, type: 'CREATED', toStart: slot.start, actor } as any);
-    await notify(ctx, em, row, service, 'confirmed');
+    notify(ctx, em, tenant, row, service, 'confirmed');
     return row;
   });
   return booking;
 }
 
-/** Runs a booking write; an exclusion-constraint violation (double booking) becomes SLOT_TAKEN. */
-async function inTransaction<T>(ctx: RequestContext, work: (em: EntityManager) => Promise<T>): Promise<T> {
+/**
+ * Runs a booking write; an exclusion-constraint violation (double booking) becomes SLOT_TAKEN.
+ * The tenant's settings are read before the transaction opens: inside it only its own entity
+ * manager may be used (PGlite has one connection).
+ */
+async function inTransaction<T>(ctx: RequestContext, work: (em: EntityManager, tenant: TenantSettings) => Promise<T>): Promise<T> {
+  const tenant = await tenantSettings(ctx);
   try {
     return await ctx.em.transactional(async (em) => {
-      const result = await work(em as EntityManager);
+      const result = await work(em as EntityManager, tenant);
       await em.flush();
       return result;
     });
@@ -204,18 +209,24 @@ function requireConfirmed(booking: Booking) {
 }
 
 export async function cancelBooking(ctx: RequestContext, booking: Booking, reason: string | null | undefined, actor: Actor) {
-  requireConfirmed(booking);
   const service = await getService(ctx, booking.serviceId, 'serviceId');
-  enforcePolicy(service, booking, 'cancel');
   const note = reason?.trim() ? reason.trim().slice(0, 500) : null;
-  return inTransaction(ctx, async (em) => {
-    const changed = await em.nativeUpdate(Booking, { id: booking.id, status: 'CONFIRMED' }, { status: 'CANCELLED', cancelledAt: new Date(), cancellationReason: note, refundPercent: service.cancellationPolicy.refundPercent, updatedAt: new Date() });
-    if (changed !== 1) throw new AppError('CONFLICT', 'The booking was already cancelled');
-    em.create(BookingEvent, { id: newId(), companyId: ctx.companyId, bookingId: booking.id, type: 'CANCELLED', fromStart: booking.startsAt, note, actor } as any);
-    const fresh = await em.findOneOrFail(Booking, { id: booking.id }, { refresh: true });
-    await notify(ctx, em, fresh, service, 'cancelled');
-    return fresh;
+  return inTransaction(ctx, async (em, tenant) => {
+    const row = await lockBooking(em, booking.id);
+    enforcePolicy(service, row, 'cancel');
+    Object.assign(row, { status: 'CANCELLED', cancelledAt: new Date(), cancellationReason: note, refundPercent: service.cancellationPolicy.refundPercent });
+    em.create(BookingEvent, { id: newId(), companyId: ctx.companyId, bookingId: row.id, type: 'CANCELLED', fromStart: row.startsAt, note, actor } as any);
+    notify(ctx, em, tenant, row, service, 'cancelled');
+    return row;
   });
+}
+
+/** The booking row, locked for this transaction and still CONFIRMED; else CONFLICT with its state. */
+async function lockBooking(em: EntityManager, id: string): Promise<Booking> {
+  const row = await em.findOne(Booking, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+  if (!row) throw notFound('Booking');
+  requireConfirmed(row);
+  return row;
 }
 
 export async function rescheduleBooking(
@@ -224,6 +235,7 @@ export async function rescheduleBooking(
   req: { start: Date; end?: Date | null; staffId?: string | null; resourceId?: string | null; fields: { start: string; end?: string } },
   actor: Actor,
 ) {
+  checkInstant(req.fields.start, req.start);
   requireConfirmed(booking);
   const service = await getService(ctx, booking.serviceId, 'serviceId');
   enforcePolicy(service, booking, 'reschedule');
@@ -235,11 +247,14 @@ export async function rescheduleBooking(
   // Keep the same staff member and resource when they are free at the new time.
   const keep = (id: string | null | undefined) => (id && slot.offers.some((o) => o.staff?.id === id || o.resources.some((r) => r.id === id)) ? id : null);
   const { staffId, resourceId } = pickOffer(slot, service, booking.participants, { staffId: req.staffId ?? keep(booking.staffId), resourceId: req.resourceId ?? keep(booking.resourceId) });
-  const from = booking.startsAt;
-  return inTransaction(ctx, async (em) => {
+  return inTransaction(ctx, async (em, tenant) => {
     const key = occurrenceKey(service.id, slot.start, staffId, resourceId);
     await lockSeats(em, service, key, booking.participants, booking.id);
-    const row = await em.findOneOrFail(Booking, { id: booking.id, status: 'CONFIRMED' }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    // Checked again on the locked row: a concurrent cancel or move wins, this one answers CONFLICT.
+    const row = await lockBooking(em, booking.id);
+    if (row.startsAt.getTime() !== booking.startsAt.getTime()) throw new AppError('CONFLICT', 'The booking was changed meanwhile; read it again');
+    enforcePolicy(service, row, 'reschedule');
+    const from = row.startsAt;
     Object.assign(row, {
       startsAt: slot.start,
       endsAt: slot.end,
@@ -250,7 +265,7 @@ export async function rescheduleBooking(
       resourceId,
     });
     em.create(BookingEvent, { id: newId(), companyId: ctx.companyId, bookingId: row.id, type: 'RESCHEDULED', fromStart: from, toStart: slot.start, actor } as any);
-    await notify(ctx, em, row, service, 'rescheduled', from);
+    notify(ctx, em, tenant, row, service, 'rescheduled', from);
     return row;
   });
 }
@@ -262,10 +277,10 @@ export async function markOutcome(ctx: RequestContext, booking: Booking, status:
   requireConfirmed(booking);
   if (booking.startsAt.getTime() > Date.now()) throw badInput('status', 'can be recorded once the booking has started');
   return inTransaction(ctx, async (em) => {
-    const changed = await em.nativeUpdate(Booking, { id: booking.id, status: 'CONFIRMED' }, { status: outcome, updatedAt: new Date() });
-    if (changed !== 1) throw new AppError('CONFLICT', 'The booking changed meanwhile');
-    em.create(BookingEvent, { id: newId(), companyId: ctx.companyId, bookingId: booking.id, type: 'STATUS_CHANGED', note: outcome, actor: 'merchant' } as any);
-    return em.findOneOrFail(Booking, { id: booking.id }, { refresh: true });
+    const row = await lockBooking(em, booking.id);
+    row.status = outcome;
+    em.create(BookingEvent, { id: newId(), companyId: ctx.companyId, bookingId: row.id, type: 'STATUS_CHANGED', note: outcome, actor: 'merchant' } as any);
+    return row;
   });
 }
 
@@ -281,10 +296,10 @@ export async function bookingEvents(ctx: RequestContext, bookingIds: readonly st
 }
 
 /** Confirmation, cancellation and reschedule messages, written to the outbox in the booking's transaction. */
-async function notify(ctx: RequestContext, em: EntityManager, booking: Booking, service: Service, what: 'confirmed' | 'cancelled' | 'rescheduled', from?: Date) {
+function notify(ctx: RequestContext, em: EntityManager, tenant: TenantSettings, booking: Booking, service: Service, what: 'confirmed' | 'cancelled' | 'rescheduled', from?: Date) {
   const to = booking.customerEmail ?? booking.customerPhone;
   if (!to) return;
-  const { name: companyName, timeZone } = await tenantSettings(ctx);
+  const { name: companyName, timeZone } = tenant;
   const when = (d: Date) => new Intl.DateTimeFormat('en-GB', { timeZone, dateStyle: 'full', timeStyle: 'short' }).format(d);
   const lines = {
     confirmed: `Your booking of ${service.name} on ${when(booking.startsAt)} is confirmed.`,

@@ -15,7 +15,7 @@ export interface Slot {
   capacity: number;
   /** The most places any one offer has left. */
   remainingCapacity: number;
-  /** Who can take the booking: per staff member (or nobody), the free resources and places left. */
+  /** Who can take the booking: per staff member and resource (either may be absent), the places left. */
   offers: { staff: StaffMember | null; resources: Resource[]; remaining: number }[];
 }
 
@@ -105,27 +105,29 @@ export async function computeSlots(ctx: RequestContext, service: Service, fromDa
       // (Bookings of the offer's own occurrence are handled as `sold` below, before this is asked.)
       const busy = (field: 'staffId' | 'resourceId', id: string) => bookings.some((b) => b[field] === id && b.blockStart.getTime() < blockEnd && b.blockEnd.getTime() > blockStart);
 
-      // Each staff member (or nobody, when none is needed) holds an occurrence of its own; a group
-      // occurrence already sold keeps its resource and sells its remaining seats.
+      // Each staff member and resource pair (or nobody / nothing, when not needed) is an occurrence
+      // of its own; a group occurrence already sold keeps selling its remaining places.
       const offers: { staff: StaffMember | null; resources: Resource[]; remaining: number }[] = [];
       for (const member of service.requiresStaff ? staff : [null]) {
-        const sold = bookings.filter((b) => b.serviceId === service.id && b.startsAt.getTime() === t && (b.staffId ?? null) === (member?.id ?? null));
-        if (sold.length) {
-          const remaining = service.capacity - sold.reduce((n, b) => n + b.participants, 0);
-          const held = resources.filter((r) => sold.some((b) => b.resourceId === r.id));
-          if (remaining > 0) offers.push({ staff: member, resources: held, remaining });
-          continue;
+        for (const resource of service.requiresResource ? resources : [null]) {
+          const sold = bookings.filter(
+            (b) => b.serviceId === service.id && b.startsAt.getTime() === t && (b.staffId ?? null) === (member?.id ?? null) && (b.resourceId ?? null) === (resource?.id ?? null),
+          );
+          if (sold.length) {
+            const remaining = service.capacity - sold.reduce((n, b) => n + b.participants, 0);
+            if (remaining > 0) offers.push({ staff: member, resources: resource ? [resource] : [], remaining });
+            continue;
+          }
+          if (member && (!fits(staffWindows.get(member.id)) || busy('staffId', member.id))) continue;
+          if (resource && (!fits(resourceWindows.get(resource.id)) || busy('resourceId', resource.id))) continue;
+          offers.push({ staff: member, resources: resource ? [resource] : [], remaining: service.capacity });
         }
-        if (member && (!fits(staffWindows.get(member.id)) || busy('staffId', member.id))) continue;
-        const free = resources.filter((r) => fits(resourceWindows.get(r.id)) && !busy('resourceId', r.id));
-        if (service.requiresResource && !free.length) continue;
-        offers.push({ staff: member, resources: free, remaining: service.capacity });
       }
       if (!offers.length) continue;
       slots.push({
         start,
         end: new Date(t + duration),
-        staff: offers.flatMap((o) => (o.staff ? [o.staff] : [])),
+        staff: [...new Map(offers.flatMap((o) => (o.staff ? [[o.staff.id, o.staff] as const] : []))).values()],
         resources: [...new Map(offers.flatMap((o) => o.resources).map((r) => [r.id, r])).values()],
         capacity: service.capacity,
         remainingCapacity: Math.max(...offers.map((o) => o.remaining)),

@@ -61,9 +61,11 @@ export async function setAvailability(ctx: RequestContext, ownerType: 'staff' | 
     if (end <= start) throw badInput('endTime', 'must be after startTime');
   }
   const where = { ownerId, ...(date ? { date } : { dayOfWeek: input.dayOfWeek }) };
-  ctx.em.remove(await ctx.em.find(AvailabilityRule, where));
-  const rule = ctx.em.create(AvailabilityRule, { id: newId(), companyId: ctx.companyId, ownerType, ownerId, dayOfWeek: date ? null : input.dayOfWeek, date, startMinute: start, endMinute: end } as any);
-  await ctx.em.flush();
+  // Replace that day's rule: delete then insert in one transaction (a unique index keeps one per day).
+  const rule = await ctx.em.transactional(async (em) => {
+    await em.nativeDelete(AvailabilityRule, where);
+    return em.create(AvailabilityRule, { id: newId(), companyId: ctx.companyId, ownerType, ownerId, dayOfWeek: date ? null : input.dayOfWeek, date, startMinute: start, endMinute: end } as any);
+  });
   return availabilityView(rule);
 }
 

@@ -3,6 +3,7 @@ import type { RequestContext } from '../../kernel/context.ts';
 import { badInput, conflict, notFound, pgErrorCode, PG_UNIQUE_VIOLATION } from '../../kernel/errors.ts';
 import { newId } from '../../kernel/ids.ts';
 import { invalidateTenantSettings } from '../../kernel/tenant.ts';
+import { invalidatePrincipals } from '../../kernel/principal.ts';
 import { isValidCountry, isValidCurrency, isValidTimeZone, requireText, slugify } from '../../kernel/validation.ts';
 import { Company, DEFAULT_REGISTRATION_FIELDS, FIELD_TYPES, LOGIN_CHANNELS, StorefrontDomain, type LoginChannel, type RegistrationField } from '../entities/company.ts';
 
@@ -124,8 +125,14 @@ export function normalizeHost(field: string, value: unknown): string {
   return host;
 }
 
+/** Host names no merchant may claim: the platform's own, local names and bare IP addresses. */
+function reservedHost(host: string, config: RequestContext['config']): boolean {
+  return host === new URL(config.publicUrl).hostname || host === 'localhost' || host.endsWith('.localhost') || /^[\d.]+$/.test(host);
+}
+
 export async function addStorefrontDomain(ctx: RequestContext, domain: unknown): Promise<StorefrontDomain> {
   const host = normalizeHost('domain', domain);
+  if (reservedHost(host, ctx.config)) throw badInput('domain', 'is reserved; use a host name of your own');
   const row = ctx.em.create(StorefrontDomain, { id: newId(), companyId: ctx.companyId, host } as any);
   try {
     await ctx.em.flush();
@@ -133,6 +140,8 @@ export async function addStorefrontDomain(ctx: RequestContext, domain: unknown):
     if (pgErrorCode(error) === PG_UNIQUE_VIOLATION) throw conflict(`The domain ${host} is already in use`, { field: 'domain' });
     throw error;
   }
+  // Requests on this host now belong to this company: cached resolutions must not outlive that.
+  invalidatePrincipals();
   return row;
 }
 

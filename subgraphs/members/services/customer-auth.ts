@@ -1,6 +1,6 @@
 import type { RequestContext } from '../../kernel/context.ts';
 import { AppError, badInput, conflict, notFound, pgErrorCode, PG_UNIQUE_VIOLATION, unauthenticated } from '../../kernel/errors.ts';
-import { newId } from '../../kernel/ids.ts';
+import { isUuid, newId } from '../../kernel/ids.ts';
 import { enqueueMessage } from '../../kernel/outbox/index.ts';
 import { otpCode, sha256 } from '../../kernel/tokens.ts';
 import { normalizeEmail, normalizePhone, optionalText, requireText } from '../../kernel/validation.ts';
@@ -8,7 +8,8 @@ import type { Company as CompanyRow } from '../entities/company.ts';
 import { Customer, OtpChallenge, Session } from '../entities/customer.ts';
 import { getCompany } from './companies.ts';
 import { enforceRequestLimit, OTP_TTL_MS, OTP_WINDOW_MS, requireCode, spendAttempt } from './otp-policy.ts';
-import { issueSession, revokeSession, type IssuedSession } from './sessions.ts';
+import { issueSession, revokeCustomerSessions, revokeSession, type IssuedSession } from './sessions.ts';
+import { invalidatePrincipals } from '../../kernel/principal.ts';
 
 type Address = { channel: 'email' | 'sms' | 'whatsapp'; address: string; field: 'email' | 'phone' };
 
@@ -64,7 +65,7 @@ export async function verifyOtp(ctx: RequestContext, input: { email?: string | n
   if (attempt.result === 'wrong') {
     throw new AppError('UNAUTHENTICATED', 'The code is invalid or has expired; request a new one', { reason: 'INVALID_CODE', attemptsRemaining: attempt.attemptsRemaining });
   }
-  return ctx.em.transactional(async (em) => {
+  const result = await ctx.em.transactional(async (em) => {
     const consumed = await em.nativeUpdate(OtpChallenge, { id: challenge.id, consumedAt: null }, { consumedAt: new Date() });
     if (consumed !== 1) throw new AppError('UNAUTHENTICATED', 'The code has already been used; request a new one', { reason: 'INVALID_CODE' });
     const where = target.field === 'email' ? { email: target.address } : { phone: target.address };
@@ -76,12 +77,18 @@ export async function verifyOtp(ctx: RequestContext, input: { email?: string | n
       const name = target.field === 'email' ? target.address.split('@')[0] : target.address;
       customer = em.create(Customer, { id: newId(), companyId: company.id, name, ...where, source: 'otp' } as any);
     }
+    // The first proof of an address ends sessions opened before it (a registration made by someone
+    // else with this address must not keep access once the owner verifies it).
+    const firstProof = target.field === 'email' ? !customer.emailVerifiedAt : !customer.phoneVerifiedAt;
+    if (firstProof && !isNewCustomer) await revokeCustomerSessions(em, customer.id);
     if (target.field === 'email') customer.emailVerifiedAt ??= now;
     else customer.phoneVerifiedAt ??= now;
     const session = await issueSession(em, ctx.config, 'customer', company.id, customer.id, verifiedContacts(customer));
     await em.flush();
     return { ...sessionView(session), customer, isNewCustomer };
   });
+  invalidatePrincipals();
+  return result;
 }
 
 export interface RegistrationInput {
@@ -146,18 +153,21 @@ export async function validateToken(ctx: RequestContext) {
 export async function refreshSession(ctx: RequestContext) {
   const customer = await currentCustomer(ctx);
   const p = ctx.principal as Extract<typeof ctx.principal, { kind: 'customer' }>;
-  return ctx.em.transactional(async (em) => {
+  const result = await ctx.em.transactional(async (em) => {
     const session = await issueSession(em, ctx.config, 'customer', p.companyId, customer.id, verifiedContacts(customer));
     await em.flush();
     if (!(await revokeSession(em, p.sessionId, session.sessionId))) throw unauthenticated('Session has ended; sign in again');
     return { ...sessionView(session), customer };
   });
+  invalidatePrincipals();
+  return result;
 }
 
 export async function logout(ctx: RequestContext) {
   const p = ctx.principal;
   if (p.kind !== 'customer') throw unauthenticated();
   await revokeSession(ctx.em, p.sessionId);
+  invalidatePrincipals();
   return { loggedOut: true };
 }
 
@@ -172,7 +182,7 @@ export async function registrationForm(ctx: RequestContext) {
 }
 
 export async function customersByIds(ctx: RequestContext, ids: readonly string[]): Promise<(Customer | Error)[]> {
-  const rows = await ctx.em.find(Customer, { id: { $in: [...ids] } });
+  const rows = await ctx.em.find(Customer, { id: { $in: ids.filter(isUuid) } });
   const byId = new Map(rows.map((c) => [c.id, c]));
   return ids.map((id) => byId.get(id) ?? notFound('Customer'));
 }

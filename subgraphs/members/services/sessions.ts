@@ -1,7 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from '../../kernel/config.ts';
 import { newId } from '../../kernel/ids.ts';
-import { invalidatePrincipals } from '../../kernel/principal.ts';
 import { signSessionToken, type SessionKind } from '../../kernel/tokens.ts';
 import { Session } from '../entities/customer.ts';
 
@@ -35,9 +34,16 @@ export async function issueSession(
   return { token, expiresAt, sessionId };
 }
 
-/** Ends a session once; false when it had already ended (a concurrent refresh or logout won). */
+/**
+ * Ends a session once; false when it had already ended (a concurrent refresh or logout won).
+ * The caller clears the principal cache (invalidatePrincipals) once this is committed.
+ */
 export async function revokeSession(em: EntityManager, sessionId: string, replacedBy: string | null = null): Promise<boolean> {
   const count = await em.nativeUpdate(Session, { id: sessionId, revokedAt: null }, { revokedAt: new Date(), replacedBy });
-  invalidatePrincipals();
   return count === 1;
+}
+
+/** Ends every open session of a customer (their address was just proven by someone). */
+export async function revokeCustomerSessions(em: EntityManager, customerId: string): Promise<void> {
+  await em.nativeUpdate(Session, { kind: 'customer', subject: customerId, revokedAt: null }, { revokedAt: new Date() });
 }
