@@ -33,22 +33,25 @@ const withDescription = (schema: JsonSchema, description?: string | null) => (de
  * lists and nested input objects, and unknown properties refused. With `allowNull` (MCP) a
  * nullable value also accepts JSON null, as GraphQL does; OpenAPI 3.0 has no null type.
  */
-export function inputSchema(type: GraphQLInputType, description?: string | null, allowNull = false): JsonSchema {
-  if (isNonNullType(type)) return nonNull(type.ofType, description, allowNull);
-  const schema = nonNull(type, description, allowNull);
+export function inputSchema(type: GraphQLInputType, description?: string | null, allowNull = false, parents: string[] = []): JsonSchema {
+  if (isNonNullType(type)) return nonNull(type.ofType, description, allowNull, parents);
+  const schema = nonNull(type, description, allowNull, parents);
   if (!allowNull) return schema;
   const { description: text, ...rest } = schema;
   return withDescription({ anyOf: [rest, { type: 'null' }] }, text as string | undefined);
 }
 
-function nonNull(type: GraphQLInputType, description: string | null | undefined, allowNull: boolean): JsonSchema {
-  if (isListType(type)) return withDescription({ type: 'array', items: inputSchema(type.ofType, undefined, allowNull) }, description);
+function nonNull(type: GraphQLInputType, description: string | null | undefined, allowNull: boolean, parents: string[]): JsonSchema {
+  if (isListType(type)) return withDescription({ type: 'array', items: inputSchema(type.ofType, undefined, allowNull, parents) }, description);
   if (isEnumType(type)) return withDescription({ type: 'string', enum: type.getValues().map((v) => v.name) }, description ?? type.description);
   if (isInputObjectType(type)) {
+    // A recursive type (menu items with children) is described to a few levels, then left open.
+    if (parents.filter((p) => p === type.name).length >= 2) return withDescription({ type: 'object', description: `${type.name}, nested` }, description);
     const fields = Object.values(type.getFields());
+    const inner = [...parents, type.name];
     const schema: JsonSchema = {
       type: 'object',
-      properties: Object.fromEntries(fields.map((f) => [f.name, inputSchema(f.type, f.description, allowNull)])),
+      properties: Object.fromEntries(fields.map((f) => [f.name, inputSchema(f.type, f.description, allowNull, inner)])),
       additionalProperties: false,
     };
     const required = fields.filter((f) => isNonNullType(f.type) && f.defaultValue === undefined).map((f) => f.name);

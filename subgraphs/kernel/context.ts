@@ -14,6 +14,7 @@ export class RequestContext {
   private resolved?: Promise<Principal>;
   private current?: Principal;
   private readonly loaders = new Map<string, DataLoader<any, any>>();
+  private scoped?: string;
 
   constructor(
     readonly db: Database,
@@ -40,9 +41,26 @@ export class RequestContext {
 
   /** The caller's company; resolvers that reach here have passed a tenant requirement. */
   get companyId(): string {
-    const id = this.principal.companyId;
+    const id = this.scoped ?? this.principal.companyId;
     if (!id) throw new AppError('INTERNAL', 'No company in this request');
     return id;
+  }
+
+  /**
+   * Scopes the request to the company a magic token belongs to (survey invitations): the token,
+   * not a header, names the tenant of such routes.
+   */
+  scopeTo(companyId: string): void {
+    this.scoped = companyId;
+    this.em.setFilterParams('tenant', { companyId });
+  }
+
+  /**
+   * This request seen through another entity manager (a transaction's fork): services called
+   * inside a transaction take it, so they never touch a second connection (PGlite has one).
+   */
+  within(em: EntityManager): RequestContext {
+    return Object.create(this, { em: { value: em } });
   }
 
   /** One DataLoader per name and request, so list fields batch their lookups. */

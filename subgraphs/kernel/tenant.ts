@@ -6,6 +6,8 @@ export interface TenantSettings {
   name: string;
   timeZone: string;
   currency: string;
+  /** Where messages for the business go (new inquiries). */
+  ownerEmail: string;
 }
 
 /**
@@ -27,10 +29,10 @@ export function tenantSettings(ctx: RequestContext): Promise<TenantSettings> {
   if (hit && Date.now() - hit.at < TTL_MS) return hit.settings;
   const settings = ctx.db.orm.em
     .getConnection()
-    .execute<any[]>('select id, name, time_zone, currency from members.company where id = ?', [companyId])
+    .execute<any[]>('select id, name, time_zone, currency, owner_email from members.company where id = ?', [companyId])
     .then(([row]) => {
       if (!row) throw notFound('Company');
-      return { companyId: row.id, name: row.name, timeZone: row.time_zone, currency: row.currency.trim() };
+      return { companyId: row.id, name: row.name, timeZone: row.time_zone, currency: row.currency.trim(), ownerEmail: row.owner_email };
     });
   cache.set(companyId, { at: Date.now(), settings });
   settings.catch(() => cache.delete(companyId));

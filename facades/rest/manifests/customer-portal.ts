@@ -29,5 +29,24 @@ const bookingRoutes: RestRoute[] = [
   { method: 'POST', path: `${base}/bookings/:id/reschedule`, field: 'Mutation.rescheduleMyBooking', auth: 'customer', tag: 'Service booking', summary: 'Move to another slot within the policy' },
 ];
 
+/** Content and events; forms, surveys and contact (content). */
+const contentRoutes: RestRoute[] = [
+  { method: 'GET', path: `${base}/cms/pages`, field: 'Query.cmsPages', auth: 'public', tag: 'Content and events', summary: 'Published pages' },
+  { method: 'GET', path: `${base}/cms/pages/:slug`, field: 'Query.cmsPage', auth: 'public', tag: 'Content and events', summary: 'A published page' },
+  { method: 'GET', path: `${base}/cms/posts`, field: 'Query.cmsPosts', auth: 'public', tag: 'Content and events', summary: 'Published posts (search, page, limit)' },
+  { method: 'GET', path: `${base}/cms/posts/:slug`, field: 'Query.cmsPost', auth: 'public', tag: 'Content and events', summary: 'A published post with its blocks' },
+  { method: 'GET', path: `${base}/cms/categories`, field: 'Query.contentCategories', auth: 'public', tag: 'Content and events', summary: 'Content categories' },
+  { method: 'GET', path: `${base}/cms/menus/:location`, field: 'Query.cmsMenu', auth: 'public', tag: 'Content and events', summary: 'The menu of a location' },
+  { method: 'GET', path: `${base}/events`, field: 'Query.events', auth: 'optional', tag: 'Content and events', summary: 'Upcoming events (search, page, limit)' },
+  { method: 'GET', path: `${base}/events/:slug`, field: 'Query.event', auth: 'optional', tag: 'Content and events', summary: 'An event' },
+  { method: 'POST', path: `${base}/event-registrations`, field: 'Mutation.registerForEvent', auth: 'optional', tag: 'Content and events', status: 201, summary: 'Register for an event' },
+  { method: 'GET', path: `${base}/event-registrations/:id/access`, field: 'Query.eventRegistrationAccess', auth: 'optional', tag: 'Content and events', summary: 'Whether a registration grants entry' },
+  { method: 'GET', path: `${base}/surveys/:slug`, field: 'Query.survey', auth: 'optional', tag: 'Forms, surveys, storefront', summary: 'A published survey' },
+  { method: 'GET', path: `${base}/surveys/token/:token`, field: 'Query.invitedSurvey', auth: 'magic', tag: 'Forms, surveys, storefront', summary: 'The survey of an invitation link' },
+  { method: 'POST', path: `${base}/surveys/:id/responses`, field: 'Mutation.respondToSurvey', auth: 'optional', tag: 'Forms, surveys, storefront', status: 201, summary: 'Answer a survey' },
+  { method: 'POST', path: `${base}/surveys/token/:token/responses`, field: 'Mutation.respondToInvitation', auth: 'magic', tag: 'Forms, surveys, storefront', status: 201, summary: 'Answer through an invitation link (once)' },
+  { method: 'POST', path: `${base}/contact`, field: 'Mutation.submitContactInquiry', auth: 'public', tag: 'Forms, surveys, storefront', status: 201, summary: 'Send a contact inquiry' },
+];
+
 /** The customer portal v6 routes served so far (the contract's groups arrive with their subgraphs). */
-export const customerPortalRoutes: RestRoute[] = [...memberRoutes, ...bookingRoutes];
+export const customerPortalRoutes: RestRoute[] = [...memberRoutes, ...bookingRoutes, ...contentRoutes];

@@ -1,0 +1,266 @@
+import { LockMode } from '@mikro-orm/core';
+import type { RequestContext } from '../../kernel/context.ts';
+import { badInput, conflict, notFound } from '../../kernel/errors.ts';
+import { isUuid, newId } from '../../kernel/ids.ts';
+import { likePattern, pageRequest, toPage } from '../../kernel/pagination.ts';
+import { parseDate } from '../../kernel/time.ts';
+import { optionalText, requireText } from '../../kernel/validation.ts';
+import { ContentCategory, FIELD_TYPES, Post, PostType, PostTypeField, PUBLISH_STATES, type Block, type FieldType, type PublishState } from '../entities/cms.ts';
+import { blockData, newBlocks } from './blocks.ts';
+import { chooseSlug } from './slugs.ts';
+
+export const DEFAULT_TYPE = { key: 'post', label: 'Post' };
+
+export async function createCategory(ctx: RequestContext, input: { name?: string; slug?: string | null }) {
+  const name = requireText('name', input.name, 100);
+  const slug = await chooseSlug(ctx.em, ContentCategory, { explicit: input.slug, title: name });
+  const category = ctx.em.create(ContentCategory, { id: newId(), companyId: ctx.companyId, name, slug } as any);
+  await ctx.em.flush();
+  return category;
+}
+
+export const listCategories = (ctx: RequestContext) => ctx.em.find(ContentCategory, {}, { orderBy: { name: 'asc' } });
+
+/** The company's `post` type, created on first use (every company has it). */
+export async function defaultPostType(ctx: RequestContext): Promise<PostType> {
+  await ctx.em
+    .getConnection()
+    .execute('insert into content.post_type (id, company_id, key, label, created_at) values (?, ?, ?, ?, now()) on conflict (company_id, key) do nothing', [
+      newId(),
+      ctx.companyId,
+      DEFAULT_TYPE.key,
+      DEFAULT_TYPE.label,
+    ], 'run', ctx.em.getTransactionContext());
+  return ctx.em.findOneOrFail(PostType, { key: DEFAULT_TYPE.key });
+}
+
+export async function createPostType(ctx: RequestContext, input: { key?: string; label?: string }) {
+  const key = requireText('key', input.key, 40);
+  if (!/^[a-z][a-z0-9_]*$/.test(key)) throw badInput('key', 'must be lower-case letters, digits or _ starting with a letter');
+  if (key === DEFAULT_TYPE.key || (await ctx.em.findOne(PostType, { key }))) throw conflict(`The post type "${key}" exists`, { field: 'key' });
+  const type = ctx.em.create(PostType, { id: newId(), companyId: ctx.companyId, key, label: requireText('label', input.label, 100) } as any);
+  await ctx.em.flush();
+  return type;
+}
+
+export async function listPostTypes(ctx: RequestContext) {
+  await defaultPostType(ctx);
+  return ctx.em.find(PostType, {}, { orderBy: { createdAt: 'asc' } });
+}
+
+export async function createPostTypeField(ctx: RequestContext, input: { postTypeId?: string; key?: string; label?: string; fieldType?: string; required?: boolean | null; options?: string[] | null }) {
+  if (!isUuid(input.postTypeId)) throw badInput('postTypeId', 'must be a post type id');
+  const type = await ctx.em.findOne(PostType, { id: input.postTypeId });
+  if (!type) throw notFound('Post type');
+  const key = requireText('key', input.key, 40);
+  if (!/^[a-zA-Z][a-zA-Z0-9_]*$/.test(key)) throw badInput('key', 'must be letters, digits or _ starting with a letter');
+  if (!FIELD_TYPES.includes(input.fieldType as FieldType)) throw badInput('fieldType', `must be one of ${FIELD_TYPES.join(', ')}`);
+  const options = input.options?.map((o, i) => requireText(`options[${i}]`, o, 100));
+  if (input.fieldType === 'select' && !options?.length) throw badInput('options', 'a select field needs options');
+  if (await ctx.em.findOne(PostTypeField, { postTypeId: type.id, key })) throw conflict(`The field "${key}" exists on ${type.key}`, { field: 'key' });
+  const field = ctx.em.create(PostTypeField, {
+    id: newId(),
+    companyId: ctx.companyId,
+    postTypeId: type.id,
+    key,
+    label: requireText('label', input.label, 100),
+    fieldType: input.fieldType,
+    required: !!input.required,
+    options: options ?? null,
+  } as any);
+  await ctx.em.flush();
+  return field;
+}
+
+export async function fieldsOfTypes(ctx: RequestContext, typeIds: readonly string[]) {
+  const rows = await ctx.em.find(PostTypeField, { postTypeId: { $in: [...typeIds] } }, { orderBy: { createdAt: 'asc' } });
+  return typeIds.map((id) => rows.filter((f) => f.postTypeId === id));
+}
+
+/** Field values checked against the post type: known keys, right types, required ones present. */
+function validateFields(defs: PostTypeField[], values: Record<string, unknown>, partialOf?: Record<string, unknown>): Record<string, unknown> {
+  const byKey = new Map(defs.map((d) => [d.key, d]));
+  const out: Record<string, unknown> = { ...(partialOf ?? {}) };
+  for (const [key, value] of Object.entries(values)) {
+    const def = byKey.get(key);
+    const at = `fields.${key}`;
+    if (!def) throw badInput(at, 'is not a field of this post type');
+    if (value === null) {
+      delete out[key];
+      continue;
+    }
+    const ok =
+      def.fieldType === 'number'
+        ? typeof value === 'number' && Number.isFinite(value)
+        : def.fieldType === 'boolean'
+          ? typeof value === 'boolean'
+          : typeof value === 'string';
+    if (!ok) throw badInput(at, `must be a ${def.fieldType === 'number' ? 'number' : def.fieldType === 'boolean' ? 'boolean' : 'string'}`);
+    if (def.fieldType === 'date') parseDate(at, value);
+    if ((def.fieldType === 'url' || def.fieldType === 'image') && !/^(https?:\/\/|\/)/.test(value as string)) throw badInput(at, 'must be an http(s) URL or a path');
+    if (def.fieldType === 'select' && !def.options?.includes(value as string)) throw badInput(at, `must be one of ${def.options?.join(', ')}`);
+    out[key] = value;
+  }
+  for (const def of defs) if (def.required && (out[def.key] === undefined || out[def.key] === '')) throw badInput(`fields.${def.key}`, 'is required');
+  return out;
+}
+
+async function resolveType(ctx: RequestContext, key: unknown): Promise<PostType> {
+  if (key == null || key === '' || key === DEFAULT_TYPE.key) return defaultPostType(ctx);
+  const type = await ctx.em.findOne(PostType, { key: String(key) });
+  if (!type) throw badInput('type', `is not a post type of this company (create it with create_post_type)`);
+  return type;
+}
+
+async function checkCategory(ctx: RequestContext, categoryId: unknown) {
+  if (categoryId == null) return null;
+  if (!isUuid(categoryId) || !(await ctx.em.findOne(ContentCategory, { id: categoryId }))) throw badInput('categoryId', 'is not a content category of this company');
+  return categoryId;
+}
+
+function parseStatus(value: unknown): PublishState {
+  const status = String(value).toLowerCase() as PublishState;
+  if (!PUBLISH_STATES.includes(status)) throw badInput('status', `must be one of ${PUBLISH_STATES.join(', ')}`);
+  return status;
+}
+
+export interface PostInput {
+  type?: string | null;
+  title?: string | null;
+  slug?: string | null;
+  blocks?: unknown;
+  categoryId?: string | null;
+  fields?: Record<string, unknown> | null;
+  excerpt?: string | null;
+  status?: string | null;
+}
+
+/** A new post is a draft unless asked otherwise; its slug comes from the title when not given. */
+export async function createPost(ctx: RequestContext, input: PostInput) {
+  const type = await resolveType(ctx, input.type);
+  const title = requireText('title', input.title, 300);
+  const [defs] = await fieldsOfTypes(ctx, [type.id]);
+  const fields = validateFields(defs, input.fields ?? {});
+  const categoryId = await checkCategory(ctx, input.categoryId);
+  const status = input.status ? parseStatus(input.status) : 'draft';
+  const slug = await chooseSlug(ctx.em, Post, { explicit: input.slug, title });
+  const post = ctx.em.create(Post, {
+    id: newId(),
+    companyId: ctx.companyId,
+    postTypeId: type.id,
+    title,
+    slug,
+    status,
+    categoryId,
+    fields,
+    blocks: newBlocks(input.blocks),
+    excerpt: optionalText('excerpt', input.excerpt, 1000) ?? null,
+    publishedAt: status === 'published' ? new Date() : null,
+  } as any);
+  await ctx.em.flush();
+  return post;
+}
+
+export async function updatePost(ctx: RequestContext, postId: unknown, input: PostInput) {
+  return editPost(ctx, postId, async (post, tx) => {
+    if (input.title != null) post.title = requireText('title', input.title, 300);
+    if (input.slug != null) post.slug = await chooseSlug(tx.em, Post, { explicit: input.slug, title: post.title, exceptId: post.id });
+    if (input.categoryId !== undefined) post.categoryId = await checkCategory(tx, input.categoryId);
+    if (input.excerpt !== undefined) post.excerpt = optionalText('excerpt', input.excerpt, 1000) ?? null;
+    if (input.blocks != null) post.blocks = newBlocks(input.blocks);
+    if (input.fields != null) {
+      const [defs] = await fieldsOfTypes(tx, [post.postTypeId]);
+      post.fields = validateFields(defs, input.fields, post.fields);
+    }
+    if (input.status != null) {
+      const status = parseStatus(input.status);
+      if (status === 'published' && post.status !== 'published') post.publishedAt = new Date();
+      post.status = status;
+    }
+  });
+}
+
+/**
+ * Block edits read and write the post under a row lock, so concurrent edits of one post apply one
+ * after the other instead of losing each other's blocks.
+ */
+async function editPost(ctx: RequestContext, postId: unknown, change: (post: Post, tx: RequestContext) => Promise<void> | void): Promise<Post> {
+  if (!isUuid(postId)) throw badInput('postId', 'must be a post id');
+  await ctx.em.transactional(async (em) => {
+    const post = await em.findOne(Post, { id: postId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+    if (!post) throw notFound('Post');
+    await change(post, ctx.within(em as typeof ctx.em));
+  });
+  return ctx.em.findOneOrFail(Post, { id: postId }, { refresh: true });
+}
+
+export async function appendBlock(ctx: RequestContext, postId: unknown, type: unknown, props: unknown) {
+  return editPost(ctx, postId, (post) => {
+    const { type: t, data } = blockData(type, props ?? {}, 'props');
+    post.blocks = [...post.blocks, { id: newId(), version: 1, type: t, data }];
+  });
+}
+
+export async function reorderBlocks(ctx: RequestContext, postId: unknown, blockIds: unknown) {
+  return editPost(ctx, postId, (post) => {
+    if (!Array.isArray(blockIds)) throw badInput('blockIds', 'must list the block ids');
+    const current = new Map(post.blocks.map((b) => [b.id, b]));
+    const unique = new Set(blockIds);
+    if (unique.size !== blockIds.length || blockIds.length !== post.blocks.length || !blockIds.every((id) => current.has(id))) {
+      throw badInput('blockIds', `must contain each of the post's ${post.blocks.length} block ids exactly once`);
+    }
+    post.blocks = blockIds.map((id) => current.get(id)!);
+  });
+}
+
+/** Replaces the block at `index` in place: same id, version + 1, new data (and type when given). */
+export async function replaceBlock(ctx: RequestContext, postId: unknown, index: unknown, type: unknown, props: unknown) {
+  return editPost(ctx, postId, (post) => {
+    if (!Number.isInteger(index) || (index as number) < 0 || (index as number) >= post.blocks.length) {
+      throw badInput('index', post.blocks.length ? `must be 0 to ${post.blocks.length - 1}` : 'the post has no blocks');
+    }
+    const old = post.blocks[index as number];
+    const { type: t, data } = blockData(type ?? old.type, props ?? {}, 'props');
+    const blocks: Block[] = [...post.blocks];
+    blocks[index as number] = { id: old.id, version: old.version + 1, type: t, data };
+    post.blocks = blocks;
+  });
+}
+
+export async function findPost(ctx: RequestContext, slug: unknown, publishedOnly: boolean) {
+  const value = requireText('slug', slug, 200).toLowerCase();
+  const post = await ctx.em.findOne(Post, { slug: value, ...(publishedOnly ? { status: 'published' } : {}) });
+  if (!post) throw notFound('Post');
+  return post;
+}
+
+export async function listPosts(
+  ctx: RequestContext,
+  args: { status?: string | null; categoryId?: string | null; type?: string | null; search?: string | null; page?: number | null; limit?: number | null; offset?: number | null },
+  publishedOnly: boolean,
+) {
+  const req = pageRequest(args);
+  const offset = args.offset ?? req.offset;
+  if (!Number.isInteger(offset) || offset < 0) throw badInput('offset', 'must be 0 or more');
+  const where: Record<string, unknown> = {};
+  if (publishedOnly) where.status = 'published';
+  else if (args.status) where.status = parseStatus(args.status);
+  if (args.categoryId) {
+    if (!isUuid(args.categoryId)) throw badInput('categoryId', 'must be a category id');
+    where.categoryId = args.categoryId;
+  }
+  if (args.type) where.postTypeId = (await resolveType(ctx, args.type)).id;
+  if (req.search) where.$or = [{ title: { $ilike: likePattern(req.search) } }, { excerpt: { $ilike: likePattern(req.search) } }];
+  const [items, total] = await ctx.em.findAndCount(Post, where, { orderBy: { publishedAt: 'desc', createdAt: 'desc', id: 'desc' }, limit: req.limit, offset });
+  return toPage(items, total, { ...req, offset, page: Math.floor(offset / req.limit) + 1 });
+}
+
+export async function postTypesByIds(ctx: RequestContext, ids: readonly string[]) {
+  const rows = await ctx.em.find(PostType, { id: { $in: [...ids] } });
+  return ids.map((id) => rows.find((r) => r.id === id) ?? null);
+}
+
+export async function categoriesByIds(ctx: RequestContext, ids: readonly string[]) {
+  const rows = await ctx.em.find(ContentCategory, { id: { $in: [...ids] } });
+  return ids.map((id) => rows.find((r) => r.id === id) ?? null);
+}

@@ -1,0 +1,208 @@
+import type { RequestContext } from '../../kernel/context.ts';
+import { AppError, badInput, notFound } from '../../kernel/errors.ts';
+import { isUuid, newId } from '../../kernel/ids.ts';
+import { parseAmount } from '../../kernel/money.ts';
+import { enqueueMessage } from '../../kernel/outbox/index.ts';
+import { likePattern, pageRequest, toPage } from '../../kernel/pagination.ts';
+import { tenantSettings } from '../../kernel/tenant.ts';
+import { checkInstant } from '../../kernel/time.ts';
+import { normalizeEmail, normalizePhone, optionalText, requireText } from '../../kernel/validation.ts';
+import { Event, EVENT_STATES, EventRegistration, type EventState } from '../entities/engagement.ts';
+import { chooseSlug } from './slugs.ts';
+
+export interface EventInput {
+  title?: string | null;
+  slug?: string | null;
+  description?: string | null;
+  startsAt?: Date | null;
+  endsAt?: Date | null;
+  venue?: string | null;
+  capacity?: number | null;
+  price?: string | null;
+  status?: string | null;
+}
+
+async function apply(ctx: RequestContext, event: Event, input: EventInput, currency: string) {
+  if (input.title != null) event.title = requireText('title', input.title, 300);
+  if (input.slug != null) event.slug = await chooseSlug(ctx.em, Event, { explicit: input.slug, title: event.title, exceptId: event.id });
+  if (input.description !== undefined) event.description = optionalText('description', input.description, 20000) ?? null;
+  if (input.venue !== undefined) event.venue = optionalText('venue', input.venue, 300) ?? null;
+  if (input.startsAt != null) event.startsAt = checkInstant('startsAt', input.startsAt);
+  if (input.endsAt != null) event.endsAt = checkInstant('endsAt', input.endsAt);
+  if (event.endsAt.getTime() <= event.startsAt.getTime()) throw badInput('endsAt', 'must be after startsAt');
+  if (input.capacity !== undefined) {
+    if (input.capacity !== null && (!Number.isInteger(input.capacity) || input.capacity < 1 || input.capacity > 100000)) throw badInput('capacity', 'must be 1 to 100000, or null for no limit');
+    event.capacity = input.capacity;
+  }
+  if (input.price != null) event.priceMinor = parseAmount('price', input.price, currency);
+  if (input.status != null) {
+    const status = String(input.status).toLowerCase() as EventState;
+    if (!EVENT_STATES.includes(status)) throw badInput('status', `must be one of ${EVENT_STATES.join(', ')}`);
+    event.status = status;
+  }
+}
+
+export async function createEvent(ctx: RequestContext, input: EventInput) {
+  const title = requireText('title', input.title, 300);
+  if (!input.startsAt) throw badInput('startsAt', 'is required');
+  if (!input.endsAt) throw badInput('endsAt', 'is required');
+  const { currency } = await tenantSettings(ctx);
+  const event = ctx.em.create(Event, {
+    id: newId(),
+    companyId: ctx.companyId,
+    title,
+    slug: await chooseSlug(ctx.em, Event, { explicit: input.slug, title }),
+    startsAt: input.startsAt,
+    endsAt: input.endsAt,
+    priceMinor: 0,
+    currency,
+    capacity: null,
+    status: 'draft',
+  } as any);
+  await apply(ctx, event, { ...input, slug: undefined }, currency);
+  await ctx.em.flush();
+  return event;
+}
+
+export async function updateEvent(ctx: RequestContext, eventId: unknown, input: EventInput) {
+  const event = await getEvent(ctx, eventId, 'eventId', false);
+  await apply(ctx, event, input, event.currency);
+  await ctx.em.flush();
+  return event;
+}
+
+/** An event by id or slug; storefronts see published (and cancelled, to say so) events only. */
+export async function getEvent(ctx: RequestContext, idOrSlug: unknown, field: string, publicOnly: boolean): Promise<Event> {
+  const key = requireText(field, idOrSlug, 200);
+  const slug = key.toLowerCase();
+  const where = isUuid(key) ? { id: key } : { slug };
+  const event = await ctx.em.findOne(Event, { ...where, ...(publicOnly ? { status: { $in: ['published', 'cancelled'] } } : {}) });
+  if (!event) throw notFound('Event');
+  return event;
+}
+
+export async function listEvents(ctx: RequestContext, args: { search?: string | null; page?: number | null; limit?: number | null; status?: string | null }, publicOnly: boolean) {
+  const req = pageRequest(args);
+  const where: Record<string, unknown> = publicOnly ? { status: 'published', endsAt: { $gt: new Date() } } : args.status ? { status: args.status } : {};
+  if (req.search) where.$or = [{ title: { $ilike: likePattern(req.search) } }, { venue: { $ilike: likePattern(req.search) } }, { description: { $ilike: likePattern(req.search) } }];
+  const [items, total] = await ctx.em.findAndCount(Event, where, { orderBy: { startsAt: 'asc', id: 'asc' }, limit: req.limit, offset: req.offset });
+  return toPage(items, total, req);
+}
+
+/** Seats taken per event (confirmed and awaiting payment), for many events in one query. */
+export async function seatsTaken(ctx: RequestContext, eventIds: readonly string[]): Promise<number[]> {
+  if (!eventIds.length) return [];
+  const rows = await ctx.em
+    .getConnection()
+    .execute<{ event_id: string; taken: string | number }[]>(
+      `select event_id, sum(quantity) as taken from content.event_registration where company_id = ? and status <> 'CANCELLED' and event_id in (${eventIds.map(() => '?').join(', ')}) group by event_id`,
+      [ctx.companyId, ...eventIds],
+      'all',
+      ctx.em.getTransactionContext(),
+    );
+  return eventIds.map((id) => Number(rows.find((r) => r.event_id === id)?.taken ?? 0));
+}
+
+/** Whether the signed-in customer holds a registration, per event (null when nobody is signed in). */
+export async function registeredFlags(ctx: RequestContext, eventIds: readonly string[]): Promise<(boolean | null)[]> {
+  const p = ctx.principal;
+  if (p.kind !== 'customer') return eventIds.map(() => null);
+  const mine = await ctx.em.find(EventRegistration, {
+    eventId: { $in: [...eventIds] },
+    status: { $ne: 'CANCELLED' },
+    $or: [{ customerId: p.customerId }, ...(p.verifiedEmail ? [{ email: p.verifiedEmail }] : []), ...(p.verifiedPhone ? [{ phone: p.verifiedPhone }] : [])],
+  });
+  return eventIds.map((id) => mine.some((r) => r.eventId === id));
+}
+
+export interface RegistrationInput {
+  eventId?: string;
+  name?: string;
+  email?: string | null;
+  phone?: string | null;
+  quantity?: number | null;
+}
+
+/**
+ * Registers attendees. Seats are counted under a lock on the event row, so concurrent
+ * registrations never sell more than the capacity. Free events confirm at once; paid ones wait
+ * for payment.
+ */
+export async function register(ctx: RequestContext, input: RegistrationInput) {
+  const event = await getEvent(ctx, input.eventId, 'eventId', true);
+  if (event.status !== 'published') throw new AppError('CONFLICT', 'This event is cancelled', { reason: 'EVENT_CANCELLED' });
+  if (event.endsAt.getTime() <= Date.now()) throw new AppError('CONFLICT', 'This event is over', { reason: 'EVENT_ENDED' });
+  const name = requireText('name', input.name, 200);
+  const email = input.email ? normalizeEmail('email', input.email) : null;
+  const phone = input.phone ? normalizePhone('phone', input.phone) : null;
+  const p = ctx.principal;
+  if (!email && !phone && p.kind !== 'customer') throw badInput('email', 'an email or a phone is needed to send the confirmation');
+  const quantity = input.quantity ?? 1;
+  if (!Number.isInteger(quantity) || quantity < 1 || quantity > 50) throw badInput('quantity', 'must be 1 to 50');
+  const { name: companyName } = await tenantSettings(ctx);
+  return ctx.em.transactional(async (em) => {
+    const tx = ctx.within(em as typeof ctx.em);
+    await em.getConnection().execute('select id from content.event where id = ? for update', [event.id], 'all', em.getTransactionContext());
+    if (event.capacity != null) {
+      const [taken] = await seatsTaken(tx, [event.id]);
+      if (taken + quantity > event.capacity) {
+        const left = Math.max(0, event.capacity - taken);
+        throw new AppError('CONFLICT', left ? `Only ${left} place(s) left` : 'This event is sold out', { reason: 'SOLD_OUT', placesLeft: left });
+      }
+    }
+    const paid = event.priceMinor > 0;
+    const registration = em.create(EventRegistration, {
+      id: newId(),
+      companyId: ctx.companyId,
+      eventId: event.id,
+      customerId: p.kind === 'customer' ? p.customerId : null,
+      name,
+      email,
+      phone,
+      quantity,
+      status: paid ? 'PENDING_PAYMENT' : 'CONFIRMED',
+      amountMinor: event.priceMinor * quantity,
+      currency: event.currency,
+    } as any);
+    const to = email ?? phone;
+    if (to) enqueueMessage(em as typeof ctx.em, {
+      companyId: ctx.companyId,
+      channel: email ? 'email' : 'sms',
+      to,
+      subject: `${companyName}: ${paid ? 'registration received' : 'you are registered'} for ${event.title}`,
+      body: paid
+        ? `We received your registration for ${event.title} (${quantity} place(s)). It is confirmed once paid. Reference: ${registration.id}.`
+        : `You are registered for ${event.title} (${quantity} place(s)). Reference: ${registration.id}.`,
+    });
+    await em.flush();
+    return registration;
+  });
+}
+
+/** Whether a registration lets its holder in, and why not. */
+export async function access(ctx: RequestContext, registrationId: unknown) {
+  if (!isUuid(registrationId)) throw badInput('id', 'must be a registration id');
+  const registration = await ctx.em.findOne(EventRegistration, { id: registrationId });
+  if (!registration) throw notFound('Registration');
+  const event = await ctx.em.findOneOrFail(Event, { id: registration.eventId });
+  const reason =
+    registration.status === 'CANCELLED'
+      ? 'REGISTRATION_CANCELLED'
+      : registration.status === 'PENDING_PAYMENT'
+        ? 'PAYMENT_PENDING'
+        : event.status === 'cancelled'
+          ? 'EVENT_CANCELLED'
+          : event.endsAt.getTime() <= Date.now()
+            ? 'EVENT_ENDED'
+            : null;
+  return { registrationId: registration.id, granted: reason === null, reason, quantity: registration.quantity, status: registration.status, event };
+}
+
+export async function listRegistrations(ctx: RequestContext, eventId: unknown, args: { page?: number | null; limit?: number | null; search?: string | null }) {
+  const event = await getEvent(ctx, eventId, 'eventId', false);
+  const req = pageRequest(args);
+  const where: Record<string, unknown> = { eventId: event.id };
+  if (req.search) where.$or = [{ name: { $ilike: likePattern(req.search) } }, { email: { $ilike: likePattern(req.search) } }];
+  const [items, total] = await ctx.em.findAndCount(EventRegistration, where, { orderBy: { createdAt: 'asc', id: 'asc' }, limit: req.limit, offset: req.offset });
+  return toPage(items, total, req);
+}

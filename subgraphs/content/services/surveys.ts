@@ -1,0 +1,194 @@
+import type { RequestContext } from '../../kernel/context.ts';
+import { AppError, badInput, conflict, notFound } from '../../kernel/errors.ts';
+import { isUuid, newId } from '../../kernel/ids.ts';
+import { enqueueMessage } from '../../kernel/outbox/index.ts';
+import { pageRequest, toPage } from '../../kernel/pagination.ts';
+import { tenantSettings } from '../../kernel/tenant.ts';
+import { parseDate } from '../../kernel/time.ts';
+import { randomToken, sha256 } from '../../kernel/tokens.ts';
+import { normalizeEmail, optionalText, requireText } from '../../kernel/validation.ts';
+import { QUESTION_TYPES, Survey, SURVEY_STATES, SurveyInvitation, SurveyResponse, type Question, type QuestionType, type SurveyState } from '../entities/engagement.ts';
+import { chooseSlug } from './slugs.ts';
+
+export interface SurveyInput {
+  title?: string | null;
+  slug?: string | null;
+  description?: string | null;
+  status?: string | null;
+  questions?: { id?: string | null; type?: string; label?: string; required?: boolean | null; options?: string[] | null }[] | null;
+}
+
+function questionsOf(input: NonNullable<SurveyInput['questions']>): Question[] {
+  const ids = new Set<string>();
+  return input.map((q, i) => {
+    const at = `questions[${i}]`;
+    const id = q.id?.trim() || `q${i + 1}`;
+    if (!/^[A-Za-z0-9_-]{1,40}$/.test(id)) throw badInput(`${at}.id`, 'must be letters, digits, _ or -');
+    if (ids.has(id)) throw badInput(`${at}.id`, `"${id}" appears twice`);
+    ids.add(id);
+    if (!QUESTION_TYPES.includes(q.type as QuestionType)) throw badInput(`${at}.type`, `must be one of ${QUESTION_TYPES.join(', ')}`);
+    const choice = q.type === 'single_choice' || q.type === 'multi_choice';
+    const options = q.options?.map((o, j) => requireText(`${at}.options[${j}]`, o, 200));
+    if (choice && (!options || options.length < 2)) throw badInput(`${at}.options`, 'a choice question needs at least two options');
+    return { id, type: q.type as QuestionType, label: requireText(`${at}.label`, q.label, 500), required: !!q.required, ...(choice ? { options } : {}) };
+  });
+}
+
+async function apply(ctx: RequestContext, survey: Survey, input: SurveyInput) {
+  if (input.title != null) survey.title = requireText('title', input.title, 300);
+  if (input.slug != null) survey.slug = await chooseSlug(ctx.em, Survey, { explicit: input.slug, title: survey.title, exceptId: survey.id });
+  if (input.description !== undefined) survey.description = optionalText('description', input.description, 5000) ?? null;
+  if (input.questions != null) {
+    if (await ctx.em.count(SurveyResponse, { surveyId: survey.id })) throw conflict('The questions cannot change once responses exist; create a new survey');
+    survey.questions = questionsOf(input.questions);
+  }
+  if (input.status != null) {
+    const status = String(input.status).toLowerCase() as SurveyState;
+    if (!SURVEY_STATES.includes(status)) throw badInput('status', `must be one of ${SURVEY_STATES.join(', ')}`);
+    if (status === 'published' && !survey.questions.length) throw badInput('questions', 'a published survey needs at least one question');
+    survey.status = status;
+  }
+}
+
+export async function createSurvey(ctx: RequestContext, input: SurveyInput) {
+  const title = requireText('title', input.title, 300);
+  const survey = ctx.em.create(Survey, { id: newId(), companyId: ctx.companyId, title, slug: await chooseSlug(ctx.em, Survey, { explicit: input.slug, title }), status: 'draft', questions: [] } as any);
+  await apply(ctx, survey, { ...input, slug: undefined });
+  await ctx.em.flush();
+  return survey;
+}
+
+export async function updateSurvey(ctx: RequestContext, surveyId: unknown, input: SurveyInput) {
+  const survey = await getSurvey(ctx, surveyId, 'surveyId', false);
+  await apply(ctx, survey, input);
+  await ctx.em.flush();
+  return survey;
+}
+
+export async function getSurvey(ctx: RequestContext, idOrSlug: unknown, field: string, publishedOnly: boolean): Promise<Survey> {
+  const key = requireText(field, idOrSlug, 200);
+  const slug = key.toLowerCase();
+  const survey = await ctx.em.findOne(Survey, { ...(isUuid(key) ? { id: key } : { slug }), ...(publishedOnly ? { status: 'published' } : {}) });
+  if (!survey) throw notFound('Survey');
+  return survey;
+}
+
+/**
+ * One magic link per recipient (a customer id or an email). The tokens are returned once; emailed
+ * recipients also get their link through the outbox.
+ */
+export async function createInvitations(ctx: RequestContext, surveyId: unknown, recipients: string[]) {
+  const survey = await getSurvey(ctx, surveyId, 'surveyId', false);
+  if (survey.status !== 'published') throw new AppError('CONFLICT', 'Publish the survey before inviting people', { status: survey.status });
+  if (!recipients?.length || recipients.length > 500) throw badInput('recipients', 'must list 1 to 500 customer ids or emails');
+  const parsed = recipients.map((r, i) => (isUuid(r) ? { customerId: r, email: null } : { customerId: null, email: normalizeEmail(`recipients[${i}]`, r) }));
+  const { name: companyName } = await tenantSettings(ctx);
+  const issued = parsed.map((r) => ({ ...r, id: newId(), token: randomToken(24) }));
+  await ctx.em.transactional(async (em) => {
+    for (const r of issued) {
+      em.create(SurveyInvitation, { id: r.id, companyId: ctx.companyId, surveyId: survey.id, tokenHash: sha256(r.token), customerId: r.customerId, email: r.email } as any);
+      if (r.email) {
+        enqueueMessage(em as typeof ctx.em, {
+          companyId: ctx.companyId,
+          channel: 'email',
+          to: r.email,
+          subject: `${companyName}: ${survey.title}`,
+          body: `We would value your answers to "${survey.title}": ${ctx.config.publicUrl}/surveys/${r.token}\nYour token: ${r.token}`,
+        });
+      }
+    }
+  });
+  return issued.map((r) => ({ invitationId: r.id, token: r.token, customerId: r.customerId, email: r.email, surveyId: survey.id }));
+}
+
+/** A magic token's invitation, across tenants (the token names its company), then scoped to it. */
+export async function invitationByToken(ctx: RequestContext, token: unknown) {
+  const value = requireText('token', token, 200);
+  const invitation = await ctx.em.findOne(SurveyInvitation, { tokenHash: sha256(value) }, { filters: { tenant: false } });
+  if (!invitation) throw notFound('Invitation');
+  ctx.scopeTo(invitation.companyId);
+  const survey = await ctx.em.findOneOrFail(Survey, { id: invitation.surveyId });
+  return { invitation, survey };
+}
+
+/** Answers checked against the questions; each problem names the question. */
+function validateAnswers(survey: Survey, answers: Record<string, unknown>): Record<string, unknown> {
+  const byId = new Map(survey.questions.map((q) => [q.id, q]));
+  for (const key of Object.keys(answers)) if (!byId.has(key)) throw badInput(`answers.${key}`, 'is not a question of this survey');
+  const out: Record<string, unknown> = {};
+  for (const q of survey.questions) {
+    const at = `answers.${q.id}`;
+    const v = answers[q.id];
+    if (v === undefined || v === null || v === '' || (Array.isArray(v) && !v.length)) {
+      if (q.required) throw badInput(at, `is required (${q.label})`, { questionId: q.id });
+      continue;
+    }
+    const fail = (why: string) => badInput(at, why, { questionId: q.id });
+    switch (q.type) {
+      case 'text':
+        if (typeof v !== 'string' || v.length > 10000) throw fail('must be text');
+        break;
+      case 'number':
+        if (typeof v !== 'number' || !Number.isFinite(v)) throw fail('must be a number');
+        break;
+      case 'rating':
+        if (!Number.isInteger(v) || (v as number) < 1 || (v as number) > 5) throw fail('must be a rating from 1 to 5');
+        break;
+      case 'email':
+        normalizeEmail(at, v);
+        break;
+      case 'date':
+        parseDate(at, v);
+        break;
+      case 'single_choice':
+        if (!q.options!.includes(v as string)) throw fail(`must be one of ${q.options!.join(', ')}`);
+        break;
+      case 'multi_choice':
+        if (!Array.isArray(v) || v.some((x) => !q.options!.includes(x)) || new Set(v).size !== v.length) throw fail(`must be a list of distinct options from ${q.options!.join(', ')}`);
+        break;
+    }
+    out[q.id] = v;
+  }
+  return out;
+}
+
+export const alreadyAnswered = () => conflict('This invitation has already been answered');
+
+export async function respond(ctx: RequestContext, survey: Survey, input: { answers?: Record<string, unknown> | null; customerId?: string | null; metadata?: Record<string, unknown> | null }, invitation?: SurveyInvitation) {
+  if (survey.status !== 'published') throw new AppError('CONFLICT', 'This survey is not open for responses', { status: survey.status });
+  if (!input.answers || typeof input.answers !== 'object') throw badInput('answers', 'is required: an object of question ids to answers');
+  const answers = validateAnswers(survey, input.answers);
+  const p = ctx.principal;
+  // A signed-in customer answers as themself; an invitation answers for its recipient.
+  const customerId =
+    p.kind === 'customer' && p.companyId === survey.companyId ? p.customerId : (invitation?.customerId ?? (input.customerId && isUuid(input.customerId) ? input.customerId : null));
+  return ctx.em.transactional(async (em) => {
+    if (invitation) {
+      const claimed = await em.nativeUpdate(SurveyInvitation, { id: invitation.id, respondedAt: null }, { respondedAt: new Date() });
+      if (claimed !== 1) throw alreadyAnswered();
+    }
+    return em.create(SurveyResponse, { id: newId(), companyId: survey.companyId, surveyId: survey.id, invitationId: invitation?.id ?? null, customerId, answers, metadata: input.metadata ?? null } as any);
+  });
+}
+
+/** Responses with per-question aggregates: counts per option, average rating and number. */
+export async function responsesOf(ctx: RequestContext, surveyId: unknown, args: { page?: number | null; limit?: number | null }) {
+  const survey = await getSurvey(ctx, surveyId, 'surveyId', false);
+  const req = pageRequest(args);
+  const [items, total] = await ctx.em.findAndCount(SurveyResponse, { surveyId: survey.id }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: req.limit, offset: req.offset });
+  const all = await ctx.em.find(SurveyResponse, { surveyId: survey.id }, { fields: ['answers'] as any });
+  const summary = survey.questions.map((q) => {
+    const values = all.map((r) => r.answers[q.id]).filter((v) => v !== undefined && v !== null);
+    const counts = q.options?.map((option) => ({ option, count: values.filter((v) => (Array.isArray(v) ? v.includes(option) : v === option)).length }));
+    const numeric = values.filter((v): v is number => typeof v === 'number');
+    return {
+      questionId: q.id,
+      label: q.label,
+      type: q.type,
+      answered: values.length,
+      optionCounts: counts ?? null,
+      average: (q.type === 'rating' || q.type === 'number') && numeric.length ? Math.round((numeric.reduce((a, b) => a + b, 0) / numeric.length) * 100) / 100 : null,
+    };
+  });
+  return { survey, summary, responses: toPage(items, total, req) };
+}
