@@ -69,9 +69,10 @@ const BLOCKS: Record<string, Check> = {
 
 export const BLOCK_TYPES = Object.keys(BLOCKS);
 
-export function blockData(type: unknown, data: unknown, at: string): { type: string; data: Data } {
-  if (typeof type !== 'string' || !BLOCKS[type]) throw badInput(`${at}.type`, `must be one of ${BLOCK_TYPES.join(', ')}`);
-  return { type, data: BLOCKS[type](object(data ?? {}, `${at}.data`), `${at}.data`) };
+/** Validates one block; errors name `typeField` or a path under `dataField` (e.g. props.level). */
+export function blockData(type: unknown, data: unknown, typeField: string, dataField: string): { type: string; data: Data } {
+  if (typeof type !== 'string' || !BLOCKS[type]) throw badInput(typeField, `must be one of ${BLOCK_TYPES.join(', ')}`);
+  return { type, data: BLOCKS[type](object(data ?? {}, dataField), dataField) };
 }
 
 /**
@@ -84,7 +85,7 @@ export function newBlocks(input: unknown, field = 'blocks'): Block[] {
   if (input.length > 500) throw badInput(field, 'at most 500 blocks');
   return input.map((raw, i) => {
     const b = object(raw, `${field}[${i}]`);
-    const { type, data } = blockData(b.type, b.data ?? b.props, `${field}[${i}]`);
+    const { type, data } = blockData(b.type, b.data ?? b.props, `${field}[${i}].type`, `${field}[${i}].data`);
     return { id: newId(), version: 1, type, data };
   });
 }

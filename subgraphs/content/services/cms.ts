@@ -196,7 +196,7 @@ async function editPost(ctx: RequestContext, postId: unknown, change: (post: Pos
 
 export async function appendBlock(ctx: RequestContext, postId: unknown, type: unknown, props: unknown) {
   return editPost(ctx, postId, (post) => {
-    const { type: t, data } = blockData(type, props ?? {}, 'props');
+    const { type: t, data } = blockData(type, props ?? {}, 'type', 'props');
     post.blocks = [...post.blocks, { id: newId(), version: 1, type: t, data }];
   });
 }
@@ -220,7 +220,7 @@ export async function replaceBlock(ctx: RequestContext, postId: unknown, index: 
       throw badInput('index', post.blocks.length ? `must be 0 to ${post.blocks.length - 1}` : 'the post has no blocks');
     }
     const old = post.blocks[index as number];
-    const { type: t, data } = blockData(type ?? old.type, props ?? {}, 'props');
+    const { type: t, data } = blockData(type ?? old.type, props ?? {}, 'type', 'props');
     const blocks: Block[] = [...post.blocks];
     blocks[index as number] = { id: old.id, version: old.version + 1, type: t, data };
     post.blocks = blocks;
