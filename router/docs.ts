@@ -7,6 +7,7 @@ const GUIDES: Record<string, string> = {
   '/docs/sign-in.md': 'sign-in.md',
   '/docs/merchant-signup.md': 'merchant-signup.md',
   '/docs/booking.md': 'booking.md',
+  '/docs/content.md': 'content.md',
 };
 
 /** /llms.txt and the Markdown guides it points to; null for other paths. */
