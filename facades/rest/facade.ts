@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { getNamedType, isInputObjectType, print, type GraphQLSchema } from 'graphql';
+import { getNamedType, isInputObjectType, type GraphQLSchema } from 'graphql';
 import { filterSchema, pruneSchema } from '@graphql-tools/utils';
 import type { GatewayRuntime } from '@graphql-hive/gateway-runtime';
 import { createServerAdapter } from '@whatwg-node/server';
@@ -45,18 +45,14 @@ export function createRestFacade(gateway: GatewayRuntime, apiSchema: GraphQLSche
     routes: Object.fromEntries(ROUTES.map((r) => [r.field, { method: r.method, path: r.path, responseStatus: r.status ?? 200 }])),
     openAPI: { endpoint: false },
     swaggerUI: { endpoint: false },
+    // Runs in-process through the gateway's own pipeline (parsing, validation, masking, planning),
+    // with a request carrying only the headers a subgraph may see.
     async execute({ document, variableValues, operationName, contextValue }) {
       const { request } = contextValue as { request: Request };
-      const headers = new Headers({ 'content-type': 'application/json', accept: 'application/graphql-response+json' });
+      const headers = new Headers();
       for (const [name, value] of Object.entries(forwardedHeaders(request))) if (value) headers.set(name, value);
-      const res = await gateway.fetch('http://router.internal/graphql', {
-        method: 'POST',
-        headers,
-        body: JSON.stringify({ query: print(document), variables: variableValues, operationName }),
-      });
-      const result = await res.json();
-      if (result.errors && !res.ok) for (const e of result.errors) (e.extensions ??= {}).http ??= { status: res.status };
-      return result;
+      const { execute, contextFactory, schema: gatewaySchema } = gateway.getEnveloped({ request: new Request('http://router.internal/graphql', { headers }) });
+      return execute({ schema: gatewaySchema, document, variableValues, operationName, contextValue: await contextFactory() });
     },
     errorHandler(errors) {
       const mapped = errors.map((e: any) => toErrorBody(e, e?.extensions?.http?.status));
