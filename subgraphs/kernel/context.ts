@@ -14,7 +14,6 @@ export class RequestContext {
   private resolved?: Promise<Principal>;
   private current?: Principal;
   private readonly loaders = new Map<string, DataLoader<any, any>>();
-  private scoped?: string;
 
   constructor(
     readonly db: Database,
@@ -41,18 +40,20 @@ export class RequestContext {
 
   /** The caller's company; resolvers that reach here have passed a tenant requirement. */
   get companyId(): string {
-    const id = this.scoped ?? this.principal.companyId;
+    const id = this.principal.companyId;
     if (!id) throw new AppError('INTERNAL', 'No company in this request');
     return id;
   }
 
   /**
-   * Scopes the request to the company a magic token belongs to (survey invitations): the token,
-   * not a header, names the tenant of such routes.
+   * A separate view of this request scoped to the company a magic token belongs to (survey
+   * invitations name their tenant, not a header). The request's own scope is left untouched, so
+   * other fields of the same operation keep the caller's company.
    */
-  scopeTo(companyId: string): void {
-    this.scoped = companyId;
-    this.em.setFilterParams('tenant', { companyId });
+  scopedTo(companyId: string): RequestContext {
+    const em = this.db.orm.em.fork() as EntityManager;
+    em.setFilterParams('tenant', { companyId });
+    return Object.create(this, { em: { value: em }, companyId: { get: () => companyId }, loaders: { value: new Map() } });
   }
 
   /**

@@ -38,6 +38,8 @@ export const rateLimited = (message: string, retryAfterSeconds?: number) =>
 /** PostgreSQL error codes the services translate into catalogue errors. */
 export const PG_UNIQUE_VIOLATION = '23505';
 export const PG_EXCLUSION_VIOLATION = '23P01';
+/** Text or JSON PostgreSQL cannot store (a NUL character, an invalid escape): the client's input. */
+export const PG_BAD_TEXT = new Set(['22021', '22P05', '22P02']);
 
 export function pgErrorCode(error: unknown): string | undefined {
   let e: any = error;

@@ -4,7 +4,7 @@ import { printSchemaWithDirectives } from '@graphql-tools/utils';
 import { buildSchema, createResolversMap, type NonEmptyArray } from 'type-graphql';
 import { authChecker } from './access.ts';
 import type { RequestContext } from './context.ts';
-import { AppError, isErrorCode, pgErrorCode, PG_UNIQUE_VIOLATION } from './errors.ts';
+import { AppError, isErrorCode, pgErrorCode, PG_BAD_TEXT, PG_UNIQUE_VIOLATION } from './errors.ts';
 
 const FEDERATION_LINK =
   'extend schema @link(url: "https://specs.apollo.dev/federation/v2.7", import: ["@key", "@shareable", "@external", "@requires", "@provides", "@inaccessible", "@tag"])';
@@ -51,8 +51,12 @@ export function maskError(error: GraphQLError): GraphQLError {
   const original = error.originalError;
   if (!original || original instanceof AppError) return error;
   if (original instanceof GraphQLError) return isErrorCode(original.extensions?.code) ? withPath(original, error) : error;
-  if (pgErrorCode(original) === PG_UNIQUE_VIOLATION) {
+  const pgCode = pgErrorCode(original);
+  if (pgCode === PG_UNIQUE_VIOLATION) {
     return new GraphQLError('A record with these values already exists', { path: error.path, extensions: { code: 'CONFLICT' } });
+  }
+  if (pgCode && PG_BAD_TEXT.has(pgCode)) {
+    return new GraphQLError('The input contains characters or values that cannot be stored (such as NUL)', { path: error.path, extensions: { code: 'BAD_USER_INPUT' } });
   }
   console.error('[internal error]', original);
   return new GraphQLError('Internal server error', { path: error.path, extensions: { code: 'INTERNAL' } });

@@ -31,6 +31,7 @@ export function pageRequest(args: { page?: number | null; limit?: number | null;
   if (!Number.isInteger(page) || page < 1) throw badInput('page', 'must be an integer starting at 1');
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) throw badInput('limit', `must be between 1 and ${MAX_LIMIT}`);
   const search = args.search?.trim() || undefined;
+  if (search?.includes('\u0000')) throw badInput('search', 'must not contain NUL characters');
   return { page, limit, offset: (page - 1) * limit, search };
 }
 

@@ -5,6 +5,8 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export function requireText(field: string, value: unknown, max = 200): string {
   if (typeof value !== 'string' || !value.trim()) throw badInput(field, 'is required');
+  // PostgreSQL text cannot hold NUL; say so rather than fail on insert.
+  if (value.includes('\u0000')) throw badInput(field, 'must not contain NUL characters');
   const v = value.trim();
   if (v.length > max) throw badInput(field, `must be at most ${max} characters`);
   return v;
@@ -47,13 +49,21 @@ export function isValidCountry(code: string): boolean {
   return REGIONS.of(code) !== code;
 }
 
-/** A URL-safe slug from any text; non-Latin letters are kept (PostgreSQL and browsers handle them). */
+/**
+ * A URL-safe slug from any text: accents are dropped from Latin letters (Café → cafe), every other
+ * script is kept as it is written (NFC, with its combining marks), words joined by hyphens.
+ */
 export function slugify(text: string): string {
   return text
     .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/([A-Za-z])[\u0300-\u036f]+/g, '$1')
+    .normalize('NFC')
     .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, '-')
+    .replace(/[^\p{L}\p{M}\p{N}]+/gu, '-')
     .replace(/^-+|-+$/g, '')
-    .slice(0, 80);
+    .slice(0, 80)
+    .replace(/-+$/, '');
 }
+
+/** A slug as given in a URL or input: NFC and lower case, so it matches what slugify stored. */
+export const normalizeSlug = (value: string) => value.trim().normalize('NFC').toLowerCase();

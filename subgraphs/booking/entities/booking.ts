@@ -31,7 +31,7 @@ export const Booking = defineEntity({
     blockStart: p.datetime(),
     blockEnd: p.datetime(),
     status: p.string().$type<BookingStatus>(),
-    priceMinor: p.integer(),
+    priceMinor: p.bigint('number'),
     currency: p.string(),
     source: p.string().$type<'customer' | 'guest' | 'merchant'>(),
     cancellationReason: p.text().nullable(),

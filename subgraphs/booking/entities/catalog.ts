@@ -36,7 +36,7 @@ export const Service = defineEntity({
     description: p.text().nullable(),
     prepNotes: p.text().nullable(),
     durationMinutes: p.integer(),
-    priceMinor: p.integer(),
+    priceMinor: p.bigint('number'),
     currency: p.string(),
     capacity: p.integer(),
     requiresStaff: p.boolean(),

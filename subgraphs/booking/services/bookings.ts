@@ -5,7 +5,7 @@ import { AppError, badInput, notFound, pgErrorCode, PG_EXCLUSION_VIOLATION, unau
 import { isUuid, newId } from '../../kernel/ids.ts';
 import { toMoney } from '../../kernel/money.ts';
 import { enqueueMessage } from '../../kernel/outbox/index.ts';
-import { pageRequest, toPage } from '../../kernel/pagination.ts';
+import { likePattern, pageRequest, toPage } from '../../kernel/pagination.ts';
 import { tenantSettings, type TenantSettings } from '../../kernel/tenant.ts';
 import { addDays, checkInstant, parseDate, wallClock, zonedInstantAfter } from '../../kernel/time.ts';
 import { normalizeEmail, normalizePhone, requireText } from '../../kernel/validation.ts';
@@ -187,7 +187,7 @@ export async function listBookings(
     const date = parseDate('date', args.date);
     where.startsAt = { $gte: zonedInstantAfter(date, 0, timeZone), $lt: zonedInstantAfter(addDays(date, 1), 0, timeZone) };
   }
-  if (req.search) where.customerName = { $ilike: `%${req.search}%` };
+  if (req.search) where.customerName = { $ilike: likePattern(req.search) };
   const [items, total] = await ctx.em.findAndCount(Booking, where, { orderBy: { startsAt: 'asc', id: 'asc' }, limit: req.limit, offset: req.offset });
   return toPage(items, total, req);
 }

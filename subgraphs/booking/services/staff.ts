@@ -1,7 +1,7 @@
 import type { RequestContext } from '../../kernel/context.ts';
 import { badInput, notFound } from '../../kernel/errors.ts';
 import { isUuid, newId } from '../../kernel/ids.ts';
-import { pageRequest, toPage } from '../../kernel/pagination.ts';
+import { likePattern, pageRequest, toPage } from '../../kernel/pagination.ts';
 import { formatTime, parseDate, parseTime } from '../../kernel/time.ts';
 import { normalizeEmail, normalizePhone, optionalText, requireText } from '../../kernel/validation.ts';
 import { AvailabilityRule, Resource, StaffMember } from '../entities/staff.ts';
@@ -29,7 +29,7 @@ export async function createResource(ctx: RequestContext, input: { name?: string
 
 export async function listStaff(ctx: RequestContext, args: { page?: number | null; limit?: number | null; search?: string | null }) {
   const req = pageRequest(args);
-  const [items, total] = await ctx.em.findAndCount(StaffMember, req.search ? { name: { $ilike: `%${req.search}%` } } : {}, { orderBy: { name: 'asc' }, limit: req.limit, offset: req.offset });
+  const [items, total] = await ctx.em.findAndCount(StaffMember, req.search ? { name: { $ilike: likePattern(req.search) } } : {}, { orderBy: { name: 'asc' }, limit: req.limit, offset: req.offset });
   return toPage(items, total, req);
 }
 

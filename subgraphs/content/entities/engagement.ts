@@ -20,7 +20,7 @@ export const Event = defineEntity({
     venue: p.string().nullable(),
     /** Seats or tickets in all; null for no limit. */
     capacity: p.integer().nullable(),
-    priceMinor: p.integer(),
+    priceMinor: p.bigint('number'),
     currency: p.string(),
     status: p.string().$type<EventState>(),
     createdAt: p.datetime().onCreate(() => new Date()),
@@ -46,7 +46,7 @@ export const EventRegistration = defineEntity({
     phone: p.string().nullable(),
     quantity: p.integer(),
     status: p.string().$type<RegistrationState>(),
-    amountMinor: p.integer(),
+    amountMinor: p.bigint('number'),
     currency: p.string(),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),

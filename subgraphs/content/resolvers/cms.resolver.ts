@@ -1,7 +1,7 @@
 import { Arg, Args, Ctx, Field, FieldResolver, ID, InputType, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { Requires } from '../../kernel/access.ts';
 import type { RequestContext } from '../../kernel/context.ts';
-import { ListArgs, pageRequest, toPage } from '../../kernel/pagination.ts';
+import { ListArgs } from '../../kernel/pagination.ts';
 import { JSONObject } from '../../kernel/scalars.ts';
 import type { Post } from '../entities/cms.ts';
 import * as cms from '../services/cms.ts';
@@ -73,9 +73,8 @@ export class CmsResolver {
 
   @Requires('public')
   @Query(() => ContentCategoryPage, { description: 'Content categories.' })
-  async contentCategories(@Ctx() ctx: RequestContext) {
-    const items = await cms.listCategories(ctx);
-    return toPage(items, items.length, pageRequest({ limit: Math.max(1, Math.min(100, items.length || 1)) }));
+  async contentCategories(@Ctx() ctx: RequestContext, @Args(() => ListArgs) args: ListArgs) {
+    return cms.listCategories(ctx, { ...args, limit: args.limit ?? 100 });
   }
 
   @Requires('public')

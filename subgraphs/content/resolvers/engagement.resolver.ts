@@ -134,9 +134,9 @@ export class SurveyResolver {
   @Requires('anyone')
   @Mutation(() => SurveyResponseNode, { description: 'Answers through a magic invitation link; one response per token.' })
   async respondToInvitation(@Ctx() ctx: RequestContext, @Arg('token', () => String) token: string, @Arg('input', () => SurveyResponseInput) input: SurveyResponseInput) {
-    const { invitation, survey } = await surveys.invitationByToken(ctx, token);
+    const { invitation, survey, ctx: scoped } = await surveys.invitationByToken(ctx, token);
     if (invitation.respondedAt) throw surveys.alreadyAnswered();
-    return surveys.respond(ctx, survey, input, invitation);
+    return surveys.respond(scoped, survey, input, invitation);
   }
 
   @Requires('merchant')

@@ -117,10 +117,10 @@ export class EventRegistrationNode {
 export class RegistrationAccessNode {
   @Field(() => ID) registrationId!: string;
   @Field(() => Boolean) granted!: boolean;
-  @Field(() => String, { nullable: true, description: 'PAYMENT_PENDING, REGISTRATION_CANCELLED, EVENT_CANCELLED or EVENT_ENDED' }) reason?: string | null;
+  @Field(() => String, { nullable: true, description: 'PAYMENT_PENDING, REGISTRATION_CANCELLED, EVENT_CANCELLED, EVENT_ENDED or EVENT_UNAVAILABLE' }) reason?: string | null;
   @Field(() => String) status!: string;
   @Field(() => Int) quantity!: number;
-  @Field(() => EventNode) event!: EventNode;
+  @Field(() => EventNode, { nullable: true }) event?: EventNode | null;
 }
 
 @ObjectType('SurveyQuestion')

@@ -71,7 +71,7 @@ export const BLOCK_TYPES = Object.keys(BLOCKS);
 
 /** Validates one block; errors name `typeField` or a path under `dataField` (e.g. props.level). */
 export function blockData(type: unknown, data: unknown, typeField: string, dataField: string): { type: string; data: Data } {
-  if (typeof type !== 'string' || !BLOCKS[type]) throw badInput(typeField, `must be one of ${BLOCK_TYPES.join(', ')}`);
+  if (typeof type !== 'string' || !Object.hasOwn(BLOCKS, type)) throw badInput(typeField, `must be one of ${BLOCK_TYPES.join(', ')}`);
   return { type, data: BLOCKS[type](object(data ?? {}, dataField), dataField) };
 }
 

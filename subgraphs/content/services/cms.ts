@@ -4,10 +4,10 @@ import { badInput, conflict, notFound } from '../../kernel/errors.ts';
 import { isUuid, newId } from '../../kernel/ids.ts';
 import { likePattern, pageRequest, toPage } from '../../kernel/pagination.ts';
 import { parseDate } from '../../kernel/time.ts';
-import { optionalText, requireText } from '../../kernel/validation.ts';
+import { normalizeSlug, optionalText, requireText } from '../../kernel/validation.ts';
 import { ContentCategory, FIELD_TYPES, Post, PostType, PostTypeField, PUBLISH_STATES, type Block, type FieldType, type PublishState } from '../entities/cms.ts';
 import { blockData, newBlocks } from './blocks.ts';
-import { chooseSlug } from './slugs.ts';
+import { chooseSlug, flushWithSlug, RESERVED_KEYS } from './slugs.ts';
 
 export const DEFAULT_TYPE = { key: 'post', label: 'Post' };
 
@@ -15,11 +15,16 @@ export async function createCategory(ctx: RequestContext, input: { name?: string
   const name = requireText('name', input.name, 100);
   const slug = await chooseSlug(ctx.em, ContentCategory, { explicit: input.slug, title: name });
   const category = ctx.em.create(ContentCategory, { id: newId(), companyId: ctx.companyId, name, slug } as any);
-  await ctx.em.flush();
+  await flushWithSlug(ctx.em, ContentCategory, category, { explicit: input.slug, title: name });
   return category;
 }
 
-export const listCategories = (ctx: RequestContext) => ctx.em.find(ContentCategory, {}, { orderBy: { name: 'asc' } });
+export async function listCategories(ctx: RequestContext, args: { page?: number | null; limit?: number | null; search?: string | null }) {
+  const req = pageRequest(args);
+  const where = req.search ? { name: { $ilike: likePattern(req.search) } } : {};
+  const [items, total] = await ctx.em.findAndCount(ContentCategory, where, { orderBy: { name: 'asc', id: 'asc' }, limit: req.limit, offset: req.offset });
+  return toPage(items, total, req);
+}
 
 /** The company's `post` type, created on first use (every company has it). */
 export async function defaultPostType(ctx: RequestContext): Promise<PostType> {
@@ -53,7 +58,7 @@ export async function createPostTypeField(ctx: RequestContext, input: { postType
   const type = await ctx.em.findOne(PostType, { id: input.postTypeId });
   if (!type) throw notFound('Post type');
   const key = requireText('key', input.key, 40);
-  if (!/^[a-zA-Z][a-zA-Z0-9_]*$/.test(key)) throw badInput('key', 'must be letters, digits or _ starting with a letter');
+  if (!/^[a-zA-Z][a-zA-Z0-9_]*$/.test(key) || RESERVED_KEYS.has(key)) throw badInput('key', 'must be letters, digits or _ starting with a letter (not a reserved name)');
   if (!FIELD_TYPES.includes(input.fieldType as FieldType)) throw badInput('fieldType', `must be one of ${FIELD_TYPES.join(', ')}`);
   const options = input.options?.map((o, i) => requireText(`options[${i}]`, o, 100));
   if (input.fieldType === 'select' && !options?.length) throw badInput('options', 'a select field needs options');
@@ -101,7 +106,7 @@ function validateFields(defs: PostTypeField[], values: Record<string, unknown>, 
     if (def.fieldType === 'select' && !def.options?.includes(value as string)) throw badInput(at, `must be one of ${def.options?.join(', ')}`);
     out[key] = value;
   }
-  for (const def of defs) if (def.required && (out[def.key] === undefined || out[def.key] === '')) throw badInput(`fields.${def.key}`, 'is required');
+  for (const def of defs) if (def.required && (!Object.hasOwn(out, def.key) || out[def.key] === undefined || out[def.key] === '')) throw badInput(`fields.${def.key}`, 'is required');
   return out;
 }
 
@@ -157,7 +162,7 @@ export async function createPost(ctx: RequestContext, input: PostInput) {
     excerpt: optionalText('excerpt', input.excerpt, 1000) ?? null,
     publishedAt: status === 'published' ? new Date() : null,
   } as any);
-  await ctx.em.flush();
+  await flushWithSlug(ctx.em, Post, post, { explicit: input.slug, title });
   return post;
 }
 
@@ -228,7 +233,7 @@ export async function replaceBlock(ctx: RequestContext, postId: unknown, index: 
 }
 
 export async function findPost(ctx: RequestContext, slug: unknown, publishedOnly: boolean) {
-  const value = requireText('slug', slug, 200).toLowerCase();
+  const value = normalizeSlug(requireText('slug', slug, 200));
   const post = await ctx.em.findOne(Post, { slug: value, ...(publishedOnly ? { status: 'published' } : {}) });
   if (!post) throw notFound('Post');
   return post;

@@ -2,7 +2,7 @@ import type { RequestContext } from '../../kernel/context.ts';
 import { badInput, rateLimited } from '../../kernel/errors.ts';
 import { newId } from '../../kernel/ids.ts';
 import { enqueueMessage } from '../../kernel/outbox/index.ts';
-import { pageRequest, toPage } from '../../kernel/pagination.ts';
+import { likePattern, pageRequest, toPage } from '../../kernel/pagination.ts';
 import { tenantSettings } from '../../kernel/tenant.ts';
 import { normalizeEmail, normalizePhone, requireText } from '../../kernel/validation.ts';
 import { ContactInquiry } from '../entities/engagement.ts';
@@ -17,19 +17,22 @@ export async function submitInquiry(ctx: RequestContext, input: { name?: string;
   const email = input.email ? normalizeEmail('email', input.email) : null;
   const phone = input.phone ? normalizePhone('phone', input.phone) : null;
   if (!email && !phone) throw badInput('email', 'an email or a phone is required so the business can answer');
-  const address = (email ?? phone)!;
+  const addresses = [email, phone].filter((a): a is string => !!a).sort();
   const settings = await tenantSettings(ctx);
   return ctx.em.transactional(async (em) => {
     const conn = em.getConnection();
     const tx = em.getTransactionContext();
-    await conn.execute('select pg_advisory_xact_lock(hashtext(?))', [`contact:${ctx.companyId}:${address}`], 'all', tx);
-    const [row] = await conn.execute<{ n: string | number }[]>(
-      'select count(*) as n from content.contact_inquiry where company_id = ? and (email = ? or phone = ?) and created_at > ?',
-      [ctx.companyId, address, address, new Date(Date.now() - WINDOW_MS)],
-      'all',
-      tx,
-    );
-    if (Number(row.n) >= MAX_PER_WINDOW) throw rateLimited('Too many messages from this address; try again later', 3600);
+    // Each given address has its own limit (locks taken in a fixed order).
+    for (const address of addresses) {
+      await conn.execute('select pg_advisory_xact_lock(hashtext(?))', [`contact:${ctx.companyId}:${address}`], 'all', tx);
+      const [row] = await conn.execute<{ n: string | number }[]>(
+        'select count(*) as n from content.contact_inquiry where company_id = ? and (email = ? or phone = ?) and created_at > ?',
+        [ctx.companyId, address, address, new Date(Date.now() - WINDOW_MS)],
+        'all',
+        tx,
+      );
+      if (Number(row.n) >= MAX_PER_WINDOW) throw rateLimited('Too many messages from this address; try again later', 3600);
+    }
     const inquiry = em.create(ContactInquiry, { id: newId(), companyId: ctx.companyId, name, email, phone, message } as any);
     enqueueMessage(em as typeof ctx.em, {
       companyId: ctx.companyId,
@@ -44,7 +47,7 @@ export async function submitInquiry(ctx: RequestContext, input: { name?: string;
 
 export async function listInquiries(ctx: RequestContext, args: { page?: number | null; limit?: number | null; search?: string | null }) {
   const req = pageRequest(args);
-  const where = req.search ? { $or: [{ name: { $ilike: `%${req.search}%` } }, { email: { $ilike: `%${req.search}%` } }, { message: { $ilike: `%${req.search}%` } }] } : {};
+  const where = req.search ? { $or: [{ name: { $ilike: likePattern(req.search) } }, { email: { $ilike: likePattern(req.search) } }, { message: { $ilike: likePattern(req.search) } }] } : {};
   const [items, total] = await ctx.em.findAndCount(ContactInquiry, where, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: req.limit, offset: req.offset });
   return toPage(items, total, req);
 }

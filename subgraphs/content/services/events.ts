@@ -1,3 +1,4 @@
+import { LockMode } from '@mikro-orm/core';
 import type { RequestContext } from '../../kernel/context.ts';
 import { AppError, badInput, notFound } from '../../kernel/errors.ts';
 import { isUuid, newId } from '../../kernel/ids.ts';
@@ -6,9 +7,9 @@ import { enqueueMessage } from '../../kernel/outbox/index.ts';
 import { likePattern, pageRequest, toPage } from '../../kernel/pagination.ts';
 import { tenantSettings } from '../../kernel/tenant.ts';
 import { checkInstant } from '../../kernel/time.ts';
-import { normalizeEmail, normalizePhone, optionalText, requireText } from '../../kernel/validation.ts';
+import { normalizeEmail, normalizePhone, normalizeSlug, optionalText, requireText } from '../../kernel/validation.ts';
 import { Event, EVENT_STATES, EventRegistration, type EventState } from '../entities/engagement.ts';
-import { chooseSlug } from './slugs.ts';
+import { chooseSlug, flushWithSlug } from './slugs.ts';
 
 export interface EventInput {
   title?: string | null;
@@ -60,7 +61,7 @@ export async function createEvent(ctx: RequestContext, input: EventInput) {
     status: 'draft',
   } as any);
   await apply(ctx, event, { ...input, slug: undefined }, currency);
-  await ctx.em.flush();
+  await flushWithSlug(ctx.em, Event, event, { explicit: input.slug, title });
   return event;
 }
 
@@ -74,7 +75,7 @@ export async function updateEvent(ctx: RequestContext, eventId: unknown, input: 
 /** An event by id or slug; storefronts see published (and cancelled, to say so) events only. */
 export async function getEvent(ctx: RequestContext, idOrSlug: unknown, field: string, publicOnly: boolean): Promise<Event> {
   const key = requireText(field, idOrSlug, 200);
-  const slug = key.toLowerCase();
+  const slug = normalizeSlug(key);
   const where = isUuid(key) ? { id: key } : { slug };
   const event = await ctx.em.findOne(Event, { ...where, ...(publicOnly ? { status: { $in: ['published', 'cancelled'] } } : {}) });
   if (!event) throw notFound('Event');
@@ -129,9 +130,7 @@ export interface RegistrationInput {
  * for payment.
  */
 export async function register(ctx: RequestContext, input: RegistrationInput) {
-  const event = await getEvent(ctx, input.eventId, 'eventId', true);
-  if (event.status !== 'published') throw new AppError('CONFLICT', 'This event is cancelled', { reason: 'EVENT_CANCELLED' });
-  if (event.endsAt.getTime() <= Date.now()) throw new AppError('CONFLICT', 'This event is over', { reason: 'EVENT_ENDED' });
+  const { id: eventId } = await getEvent(ctx, input.eventId, 'eventId', true);
   const name = requireText('name', input.name, 200);
   const email = input.email ? normalizeEmail('email', input.email) : null;
   const phone = input.phone ? normalizePhone('phone', input.phone) : null;
@@ -142,7 +141,10 @@ export async function register(ctx: RequestContext, input: RegistrationInput) {
   const { name: companyName } = await tenantSettings(ctx);
   return ctx.em.transactional(async (em) => {
     const tx = ctx.within(em as typeof ctx.em);
-    await em.getConnection().execute('select id from content.event where id = ? for update', [event.id], 'all', em.getTransactionContext());
+    // Status, end and capacity are read under the row lock, so concurrent changes are seen.
+    const event = await em.findOneOrFail(Event, { id: eventId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+    if (event.status !== 'published') throw new AppError('CONFLICT', 'This event is not open for registration', { reason: event.status === 'cancelled' ? 'EVENT_CANCELLED' : 'EVENT_UNAVAILABLE' });
+    if (event.endsAt.getTime() <= Date.now()) throw new AppError('CONFLICT', 'This event is over', { reason: 'EVENT_ENDED' });
     if (event.capacity != null) {
       const [taken] = await seatsTaken(tx, [event.id]);
       if (taken + quantity > event.capacity) {
@@ -184,9 +186,12 @@ export async function access(ctx: RequestContext, registrationId: unknown) {
   if (!isUuid(registrationId)) throw badInput('id', 'must be a registration id');
   const registration = await ctx.em.findOne(EventRegistration, { id: registrationId });
   if (!registration) throw notFound('Registration');
-  const event = await ctx.em.findOneOrFail(Event, { id: registration.eventId });
-  const reason =
-    registration.status === 'CANCELLED'
+  const found = await ctx.em.findOneOrFail(Event, { id: registration.eventId });
+  // An event taken back to draft is not shown; the registration then grants nothing.
+  const event = found.status === 'draft' ? null : found;
+  const reason = !event
+    ? 'EVENT_UNAVAILABLE'
+    : registration.status === 'CANCELLED'
       ? 'REGISTRATION_CANCELLED'
       : registration.status === 'PENDING_PAYMENT'
         ? 'PAYMENT_PENDING'

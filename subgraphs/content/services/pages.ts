@@ -1,11 +1,11 @@
 import type { RequestContext } from '../../kernel/context.ts';
 import { badInput, notFound } from '../../kernel/errors.ts';
 import { isUuid, newId } from '../../kernel/ids.ts';
-import { pageRequest, toPage } from '../../kernel/pagination.ts';
-import { optionalText, requireText } from '../../kernel/validation.ts';
+import { likePattern, pageRequest, toPage } from '../../kernel/pagination.ts';
+import { normalizeSlug, optionalText, requireText } from '../../kernel/validation.ts';
 import { Menu, Page, Post, PUBLISH_STATES, type MenuItem, type PublishState } from '../entities/cms.ts';
 import { newBlocks } from './blocks.ts';
-import { chooseSlug } from './slugs.ts';
+import { chooseSlug, flushWithSlug } from './slugs.ts';
 
 export interface PageInput {
   title?: string | null;
@@ -39,7 +39,7 @@ export async function createPage(ctx: RequestContext, input: PageInput) {
   const title = requireText('title', input.title, 300);
   const page = ctx.em.create(Page, { id: newId(), companyId: ctx.companyId, title, slug: await chooseSlug(ctx.em, Page, { explicit: input.slug, title }), status: 'draft', blocks: [] } as any);
   await apply(ctx, page, { ...input, slug: undefined });
-  await ctx.em.flush();
+  await flushWithSlug(ctx.em, Page, page, { explicit: input.slug, title });
   return page;
 }
 
@@ -55,13 +55,13 @@ export async function updatePage(ctx: RequestContext, pageId: unknown, input: Pa
 export async function listPages(ctx: RequestContext, args: { page?: number | null; limit?: number | null; search?: string | null }, publishedOnly: boolean) {
   const req = pageRequest({ ...args, limit: args.limit ?? 100 });
   const where: Record<string, unknown> = publishedOnly ? { status: 'published' } : {};
-  if (req.search) where.title = { $ilike: `%${req.search}%` };
+  if (req.search) where.title = { $ilike: likePattern(req.search) };
   const [items, total] = await ctx.em.findAndCount(Page, where, { orderBy: { title: 'asc', id: 'asc' }, limit: req.limit, offset: req.offset });
   return toPage(items, total, req);
 }
 
 export async function findPage(ctx: RequestContext, slug: unknown, publishedOnly: boolean) {
-  const page = await ctx.em.findOne(Page, { slug: requireText('slug', slug, 200).toLowerCase(), ...(publishedOnly ? { status: 'published' } : {}) });
+  const page = await ctx.em.findOne(Page, { slug: normalizeSlug(requireText('slug', slug, 200)), ...(publishedOnly ? { status: 'published' } : {}) });
   if (!page) throw notFound('Page');
   return page;
 }

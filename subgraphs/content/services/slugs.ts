@@ -1,8 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { badInput, conflict } from '../../kernel/errors.ts';
-import { slugify } from '../../kernel/validation.ts';
+import { badInput, conflict, pgErrorCode, PG_UNIQUE_VIOLATION } from '../../kernel/errors.ts';
+import { normalizeSlug, slugify } from '../../kernel/validation.ts';
 
-const SLUG = /^[\p{Ll}\p{Lo}\p{N}]+(?:-[\p{Ll}\p{Lo}\p{N}]+)*$/u;
+const SLUG = /^[\p{Ll}\p{Lo}\p{Lm}\p{M}\p{N}]+(?:-[\p{Ll}\p{Lo}\p{Lm}\p{M}\p{N}]+)*$/u;
+
+/** Keys that would collide with JavaScript object internals in stored JSON. */
+export const RESERVED_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 /**
  * A slug for a titled row: the explicit one (409 when taken) or one made from the title,
@@ -15,7 +18,7 @@ export async function chooseSlug(
 ): Promise<string> {
   const field = options.field ?? 'slug';
   if (options.explicit != null && options.explicit !== '') {
-    const slug = options.explicit.trim().toLowerCase();
+    const slug = normalizeSlug(options.explicit);
     if (slug.length > 120 || !SLUG.test(slug)) throw badInput(field, 'must be lower-case letters or digits separated by single hyphens');
     const taken = await em.findOne(entity, { slug, ...(options.exceptId ? { id: { $ne: options.exceptId } } : {}) });
     if (taken) throw conflict(`The slug "${slug}" is already used`, { field });
@@ -27,4 +30,22 @@ export async function chooseSlug(
   let slug = base;
   for (let n = 2; taken.has(slug); n++) slug = `${base}-${n}`;
   return slug;
+}
+
+/**
+ * Flushes a new titled row. The unique index on (company, slug) decides races: when a concurrent
+ * insert took a generated slug first, the next free one is chosen and the flush retried; an
+ * explicit slug that is taken answers 409 naming the field.
+ */
+export async function flushWithSlug(em: EntityManager, entity: any, row: { id: string; slug: string }, options: { explicit?: string | null; title: string; field?: string }): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await em.flush();
+      return;
+    } catch (error: any) {
+      if (pgErrorCode(error) !== PG_UNIQUE_VIOLATION || !String(error.constraint ?? error.message).includes('slug')) throw error;
+      if (options.explicit || attempt >= 5) throw conflict(`The slug "${row.slug}" is already used`, { field: options.field ?? 'slug' });
+      row.slug = await chooseSlug(em, entity, { title: options.title, exceptId: row.id });
+    }
+  }
 }

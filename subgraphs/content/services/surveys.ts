@@ -6,9 +6,9 @@ import { pageRequest, toPage } from '../../kernel/pagination.ts';
 import { tenantSettings } from '../../kernel/tenant.ts';
 import { parseDate } from '../../kernel/time.ts';
 import { randomToken, sha256 } from '../../kernel/tokens.ts';
-import { normalizeEmail, optionalText, requireText } from '../../kernel/validation.ts';
+import { normalizeEmail, normalizeSlug, optionalText, requireText } from '../../kernel/validation.ts';
 import { QUESTION_TYPES, Survey, SURVEY_STATES, SurveyInvitation, SurveyResponse, type Question, type QuestionType, type SurveyState } from '../entities/engagement.ts';
-import { chooseSlug } from './slugs.ts';
+import { chooseSlug, flushWithSlug, RESERVED_KEYS } from './slugs.ts';
 
 export interface SurveyInput {
   title?: string | null;
@@ -23,7 +23,7 @@ function questionsOf(input: NonNullable<SurveyInput['questions']>): Question[] {
   return input.map((q, i) => {
     const at = `questions[${i}]`;
     const id = q.id?.trim() || `q${i + 1}`;
-    if (!/^[A-Za-z0-9_-]{1,40}$/.test(id)) throw badInput(`${at}.id`, 'must be letters, digits, _ or -');
+    if (!/^[A-Za-z0-9_-]{1,40}$/.test(id) || RESERVED_KEYS.has(id)) throw badInput(`${at}.id`, 'must be letters, digits, _ or - (not a reserved name)');
     if (ids.has(id)) throw badInput(`${at}.id`, `"${id}" appears twice`);
     ids.add(id);
     if (!QUESTION_TYPES.includes(q.type as QuestionType)) throw badInput(`${at}.type`, `must be one of ${QUESTION_TYPES.join(', ')}`);
@@ -54,7 +54,7 @@ export async function createSurvey(ctx: RequestContext, input: SurveyInput) {
   const title = requireText('title', input.title, 300);
   const survey = ctx.em.create(Survey, { id: newId(), companyId: ctx.companyId, title, slug: await chooseSlug(ctx.em, Survey, { explicit: input.slug, title }), status: 'draft', questions: [] } as any);
   await apply(ctx, survey, { ...input, slug: undefined });
-  await ctx.em.flush();
+  await flushWithSlug(ctx.em, Survey, survey, { explicit: input.slug, title });
   return survey;
 }
 
@@ -67,7 +67,7 @@ export async function updateSurvey(ctx: RequestContext, surveyId: unknown, input
 
 export async function getSurvey(ctx: RequestContext, idOrSlug: unknown, field: string, publishedOnly: boolean): Promise<Survey> {
   const key = requireText(field, idOrSlug, 200);
-  const slug = key.toLowerCase();
+  const slug = normalizeSlug(key);
   const survey = await ctx.em.findOne(Survey, { ...(isUuid(key) ? { id: key } : { slug }), ...(publishedOnly ? { status: 'published' } : {}) });
   if (!survey) throw notFound('Survey');
   return survey;
@@ -101,14 +101,18 @@ export async function createInvitations(ctx: RequestContext, surveyId: unknown, 
   return issued.map((r) => ({ invitationId: r.id, token: r.token, customerId: r.customerId, email: r.email, surveyId: survey.id }));
 }
 
-/** A magic token's invitation, across tenants (the token names its company), then scoped to it. */
+/**
+ * A magic token's invitation, found across tenants (the token names its company), with a context
+ * scoped to that company for everything that follows. Unpublished surveys stay hidden.
+ */
 export async function invitationByToken(ctx: RequestContext, token: unknown) {
   const value = requireText('token', token, 200);
   const invitation = await ctx.em.findOne(SurveyInvitation, { tokenHash: sha256(value) }, { filters: { tenant: false } });
   if (!invitation) throw notFound('Invitation');
-  ctx.scopeTo(invitation.companyId);
-  const survey = await ctx.em.findOneOrFail(Survey, { id: invitation.surveyId });
-  return { invitation, survey };
+  const scoped = ctx.scopedTo(invitation.companyId);
+  const survey = await scoped.em.findOne(Survey, { id: invitation.surveyId, status: { $in: ['published', 'closed'] } });
+  if (!survey) throw notFound('Survey');
+  return { invitation, survey, ctx: scoped };
 }
 
 /** Answers checked against the questions; each problem names the question. */
@@ -118,7 +122,7 @@ function validateAnswers(survey: Survey, answers: Record<string, unknown>): Reco
   const out: Record<string, unknown> = {};
   for (const q of survey.questions) {
     const at = `answers.${q.id}`;
-    const v = answers[q.id];
+    const v = Object.hasOwn(answers, q.id) ? answers[q.id] : undefined;
     if (v === undefined || v === null || v === '' || (Array.isArray(v) && !v.length)) {
       if (q.required) throw badInput(at, `is required (${q.label})`, { questionId: q.id });
       continue;
@@ -159,15 +163,17 @@ export async function respond(ctx: RequestContext, survey: Survey, input: { answ
   if (!input.answers || typeof input.answers !== 'object') throw badInput('answers', 'is required: an object of question ids to answers');
   const answers = validateAnswers(survey, input.answers);
   const p = ctx.principal;
-  // A signed-in customer answers as themself; an invitation answers for its recipient.
-  const customerId =
-    p.kind === 'customer' && p.companyId === survey.companyId ? p.customerId : (invitation?.customerId ?? (input.customerId && isUuid(input.customerId) ? input.customerId : null));
+  // A signed-in customer answers as themself and an invitation for its recipient; a customerId in
+  // an anonymous body is only a claim, kept in the metadata.
+  const signedIn = p.kind === 'customer' && p.companyId === survey.companyId ? p.customerId : null;
+  const customerId = signedIn ?? invitation?.customerId ?? null;
+  const metadata = !customerId && input.customerId ? { ...(input.metadata ?? {}), claimedCustomerId: input.customerId } : (input.metadata ?? null);
   return ctx.em.transactional(async (em) => {
     if (invitation) {
       const claimed = await em.nativeUpdate(SurveyInvitation, { id: invitation.id, respondedAt: null }, { respondedAt: new Date() });
       if (claimed !== 1) throw alreadyAnswered();
     }
-    return em.create(SurveyResponse, { id: newId(), companyId: survey.companyId, surveyId: survey.id, invitationId: invitation?.id ?? null, customerId, answers, metadata: input.metadata ?? null } as any);
+    return em.create(SurveyResponse, { id: newId(), companyId: survey.companyId, surveyId: survey.id, invitationId: invitation?.id ?? null, customerId, answers, metadata } as any);
   });
 }
 

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../kernel/context.ts';
 import { badInput, notFound } from '../../kernel/errors.ts';
 import { isUuid, newId } from '../../kernel/ids.ts';
-import { pageRequest, toPage } from '../../kernel/pagination.ts';
+import { likePattern, pageRequest, toPage } from '../../kernel/pagination.ts';
 import { invalidatePrincipals } from '../../kernel/principal.ts';
 import { API_KEY_PREFIX, randomToken, sha256 } from '../../kernel/tokens.ts';
 import { requireText } from '../../kernel/validation.ts';
@@ -33,7 +33,7 @@ export async function createApiKey(ctx: RequestContext, name: unknown) {
 
 export async function listApiKeys(ctx: RequestContext, args: { page?: number | null; limit?: number | null; search?: string | null }) {
   const req = pageRequest(args);
-  const where = req.search ? { name: { $ilike: `%${req.search}%` } } : {};
+  const where = req.search ? { name: { $ilike: likePattern(req.search) } } : {};
   const [rows, total] = await ctx.em.findAndCount(ApiKey, where, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: req.limit, offset: req.offset });
   const used = await lastUses(ctx.em, rows.map((r) => r.id));
   return toPage(rows.map((r) => view(r, used.get(r.id) ?? null)), total, req);
