@@ -16,11 +16,12 @@ const freePort = () =>
     });
   });
 
-function start(dataDir: string, port: number): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
+function start(dataDir: string, port: number, extra: NodeJS.ProcessEnv = {}): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
   let out = '';
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), NODE_ENV: 'development', OUTBOX_LOG: 'silent' };
   delete env.DATABASE_URL;
   delete env.JWT_SECRET;
+  Object.assign(env, extra);
   const child = spawn(join(root, 'node_modules/.bin/tsx'), [join(root, 'router/main.ts')], { cwd: root, env });
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
@@ -58,10 +59,12 @@ describe.runIf(!inject('databaseUrl'))('the embedded server process', () => {
     expect(await first.exited).toBe(0);
     expect(existsSync(join(dataDir, 'server.lock'))).toBe(false);
 
-    // A restart keeps the data and does not seed again.
-    const third = start(dataDir, port);
+    // A restart keeps the data and does not seed again; in production the dev outbox is gone.
+    const third = start(dataDir, port, { NODE_ENV: 'production', JWT_SECRET: readFileSync(join(dataDir, 'jwt-secret'), 'utf8') });
     await waitReady(port);
     expect(third.output()).not.toContain('Demo company created');
+    const devOutbox = await fetch(`http://127.0.0.1:${port}/dev/outbox?to=a@b.example`);
+    expect(devOutbox.status).toBe(404);
     const company = await fetch(`http://127.0.0.1:${port}/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${credentials.apiKey}` },
