@@ -12,6 +12,16 @@ export function requireText(field: string, value: unknown, max = 200): string {
   return v;
 }
 
+/** A value from a fixed list (states, types), compared in the list's case; 400 naming the field otherwise. */
+export function oneOf<T extends string>(field: string, value: unknown, allowed: readonly T[], normalize: (v: string) => string = (v) => v): T {
+  const v = normalize(String(value ?? '')) as T;
+  if (!allowed.includes(v)) throw badInput(field, `must be one of ${allowed.join(', ')}`);
+  return v;
+}
+
+const lower = (v: string) => v.toLowerCase();
+export { lower as lowerCase };
+
 export function optionalText(field: string, value: unknown, max = 200): string | undefined {
   if (value === undefined || value === null || value === '') return undefined;
   return requireText(field, value, max);

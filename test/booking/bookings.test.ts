@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { graphql, http, lastMessage, uniqueEmail } from '../support/client.ts';
 import { bearer, signInCustomer, signupCompany } from '../support/fixtures.ts';
-import { callTool, mcpClient, toolError } from '../support/mcp.ts';
+import { callTool, toolError } from '../support/mcp.ts';
 import { dayFromNow, setupSalon } from '../support/booking.ts';
 
 const P = '/v6/customer-portal';

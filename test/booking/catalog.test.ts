@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sqlLog } from '../../subgraphs/kernel/database.ts';
+import { statementsOf } from '../support/sql.ts';
 import { http } from '../support/client.ts';
 import { bearer, signupCompany } from '../support/fixtures.ts';
 import { callTool, mcpClient, toolError } from '../support/mcp.ts';
@@ -141,14 +141,8 @@ describe('service catalogue', () => {
       const room = await callTool(merchant, 'create_resource', { name: 'Room', type: 'room' });
       for (let i = 1; i < count; i++) await callTool(merchant, 'create_service', { name: `Service ${i}`, durationMinutes: 30, price: '10', capacity: 1, staffIds: staff.map((s) => s.id), resourceIds: [room.id] });
       const query = '{ services(limit: 50) { items { id staff { id name } resources { id name } category { id } } } }';
-      const run = () => fetchGraphql(query, company.companyId);
-      await run();
-      sqlLog.recent = [];
-      sqlLog.keep = true;
-      const body = await run();
-      sqlLog.keep = false;
-      expect(body.data.services.items).toHaveLength(count);
-      return sqlLog.recent.filter((s) => !s.includes('outbox_message')).length;
+      expect((await fetchGraphql(query, company.companyId)).data.services.items).toHaveLength(count);
+      return (await statementsOf(() => fetchGraphql(query, company.companyId))).length;
     };
     const few = await measure(2);
     const many = await measure(20);

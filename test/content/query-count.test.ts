@@ -1,20 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { sqlLog } from '../../subgraphs/kernel/database.ts';
+import { statementsOf } from '../support/sql.ts';
 import { http } from '../support/client.ts';
 import { bearer, signInCustomer, signupCompany } from '../support/fixtures.ts';
 import { callTool, mcpClient } from '../support/mcp.ts';
-
-async function statements(run: () => Promise<unknown>) {
-  await run();
-  sqlLog.recent = [];
-  sqlLog.keep = true;
-  try {
-    await run();
-  } finally {
-    sqlLog.keep = false;
-  }
-  return sqlLog.recent.filter((s) => !s.includes('outbox_message')).length;
-}
 
 describe('SQL statements of content lists', () => {
   it('posts (type, category) and events (places left, registered) do not grow with the list', async () => {
@@ -29,8 +17,8 @@ describe('SQL statements of content lists', () => {
       }
       const customer = await signInCustomer(company.companyId);
       const h = { 'x-company-id': company.companyId };
-      const posts = await statements(() => http('/graphql', { body: { query: '{ cmsPosts(limit: 50) { items { id type category { name } blocks { id } } } }' }, headers: h }));
-      const events = await statements(() => http('/v6/customer-portal/events?limit=50', { headers: { ...h, ...bearer(customer.token) } }));
+      const posts = (await statementsOf(() => http('/graphql', { body: { query: '{ cmsPosts(limit: 50) { items { id type category { name } blocks { id } } } }' }, headers: h }))).length;
+      const events = (await statementsOf(() => http('/v6/customer-portal/events?limit=50', { headers: { ...h, ...bearer(customer.token) } }))).length;
       return { posts, events };
     };
     const few = await measure(2);

@@ -1,19 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { sqlLog } from '../../subgraphs/kernel/database.ts';
+import { statementsOf } from '../support/sql.ts';
 import { signupCompany } from '../support/fixtures.ts';
 import { callTool, mcpClient } from '../support/mcp.ts';
-
-/** Statements sent for one call, leaving out the outbox dispatcher's own polling. */
-async function statementsOf(run: () => Promise<unknown>): Promise<string[]> {
-  sqlLog.recent = [];
-  sqlLog.keep = true;
-  try {
-    await run();
-  } finally {
-    sqlLog.keep = false;
-  }
-  return sqlLog.recent.filter((sql) => !sql.includes('outbox_message'));
-}
 
 describe('SQL statements per operation', () => {
   it('list_api_keys sends the same statements for 2 keys as for 25 (no per-key query)', async () => {
@@ -23,10 +11,6 @@ describe('SQL statements per operation', () => {
     const clientLarge = await mcpClient(large.apiKey);
     await callTool(clientSmall, 'create_api_key', { name: 'one more' });
     for (let i = 0; i < 24; i++) await callTool(clientLarge, 'create_api_key', { name: `key ${i}` });
-    // Warm the principal cache for both credentials so only the listing itself is measured.
-    await callTool(clientSmall, 'list_api_keys');
-    await callTool(clientLarge, 'list_api_keys', { limit: 100 });
-
     const few = await statementsOf(() => callTool(clientSmall, 'list_api_keys'));
     const many = await statementsOf(() => callTool(clientLarge, 'list_api_keys', { limit: 100 }));
     expect((await callTool(clientLarge, 'list_api_keys', { limit: 100 })).items).toHaveLength(25);

@@ -21,7 +21,7 @@ describe('entities and migrations', () => {
     const metas: any[] = all instanceof Map ? [...all.values()] : Object.values(all);
     for (const meta of metas) {
       if (!meta.tableName || meta.embeddable) continue;
-      for (const prop of Object.values(meta.properties)) {
+      for (const prop of Object.values(meta.properties) as any[]) {
         if ((prop as any).persist === false || !prop.fieldNames?.length) continue;
         const key = `${meta.schema}.${meta.tableName}.${prop.fieldNames[0]}`;
         checked++;

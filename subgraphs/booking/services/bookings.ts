@@ -8,7 +8,7 @@ import { enqueueMessage } from '../../kernel/outbox/index.ts';
 import { likePattern, pageRequest, toPage } from '../../kernel/pagination.ts';
 import { tenantSettings, type TenantSettings } from '../../kernel/tenant.ts';
 import { addDays, checkInstant, parseDate, wallClock, zonedInstantAfter } from '../../kernel/time.ts';
-import { normalizeEmail, normalizePhone, requireText } from '../../kernel/validation.ts';
+import { normalizeEmail, normalizePhone, oneOf, requireText } from '../../kernel/validation.ts';
 import { Booking, BOOKING_STATUSES, BookingEvent, type BookingStatus } from '../entities/booking.ts';
 import type { Service } from '../entities/catalog.ts';
 import { getService } from './catalog.ts';
@@ -168,9 +168,7 @@ export async function findBooking(ctx: RequestContext, id: unknown, field: strin
 
 export function parseStatus(value: string | null | undefined): BookingStatus | undefined {
   if (value == null || value === '') return undefined;
-  const status = value.toUpperCase() as BookingStatus;
-  if (!BOOKING_STATUSES.includes(status)) throw badInput('status', `must be one of ${BOOKING_STATUSES.join(', ')}`);
-  return status;
+  return oneOf('status', value, BOOKING_STATUSES, (v) => v.toUpperCase());
 }
 
 export async function listBookings(

@@ -4,8 +4,8 @@ import { badInput, conflict, notFound } from '../../kernel/errors.ts';
 import { isUuid, newId } from '../../kernel/ids.ts';
 import { likePattern, pageRequest, toPage } from '../../kernel/pagination.ts';
 import { parseDate } from '../../kernel/time.ts';
-import { normalizeSlug, optionalText, requireText } from '../../kernel/validation.ts';
-import { ContentCategory, FIELD_TYPES, Post, PostType, PostTypeField, PUBLISH_STATES, type Block, type FieldType, type PublishState } from '../entities/cms.ts';
+import { lowerCase, normalizeSlug, oneOf, optionalText, requireText } from '../../kernel/validation.ts';
+import { ContentCategory, FIELD_TYPES, Post, PostType, PostTypeField, PUBLISH_STATES, type Block, type PublishState } from '../entities/cms.ts';
 import { blockData, newBlocks } from './blocks.ts';
 import { chooseSlug, flushWithSlug, RESERVED_KEYS } from './slugs.ts';
 
@@ -59,7 +59,7 @@ export async function createPostTypeField(ctx: RequestContext, input: { postType
   if (!type) throw notFound('Post type');
   const key = requireText('key', input.key, 40);
   if (!/^[a-zA-Z][a-zA-Z0-9_]*$/.test(key) || RESERVED_KEYS.has(key)) throw badInput('key', 'must be letters, digits or _ starting with a letter (not a reserved name)');
-  if (!FIELD_TYPES.includes(input.fieldType as FieldType)) throw badInput('fieldType', `must be one of ${FIELD_TYPES.join(', ')}`);
+  oneOf('fieldType', input.fieldType, FIELD_TYPES);
   const options = input.options?.map((o, i) => requireText(`options[${i}]`, o, 100));
   if (input.fieldType === 'select' && !options?.length) throw badInput('options', 'a select field needs options');
   if (await ctx.em.findOne(PostTypeField, { postTypeId: type.id, key })) throw conflict(`The field "${key}" exists on ${type.key}`, { field: 'key' });
@@ -123,11 +123,7 @@ async function checkCategory(ctx: RequestContext, categoryId: unknown) {
   return categoryId;
 }
 
-function parseStatus(value: unknown): PublishState {
-  const status = String(value).toLowerCase() as PublishState;
-  if (!PUBLISH_STATES.includes(status)) throw badInput('status', `must be one of ${PUBLISH_STATES.join(', ')}`);
-  return status;
-}
+const parseStatus = (value: unknown): PublishState => oneOf('status', value, PUBLISH_STATES, lowerCase);
 
 export interface PostInput {
   type?: string | null;

@@ -7,8 +7,8 @@ import { enqueueMessage } from '../../kernel/outbox/index.ts';
 import { likePattern, pageRequest, toPage } from '../../kernel/pagination.ts';
 import { tenantSettings } from '../../kernel/tenant.ts';
 import { checkInstant } from '../../kernel/time.ts';
-import { normalizeEmail, normalizePhone, normalizeSlug, optionalText, requireText } from '../../kernel/validation.ts';
-import { Event, EVENT_STATES, EventRegistration, type EventState } from '../entities/engagement.ts';
+import { lowerCase, normalizeEmail, normalizePhone, normalizeSlug, oneOf, optionalText, requireText } from '../../kernel/validation.ts';
+import { Event, EVENT_STATES, EventRegistration } from '../entities/engagement.ts';
 import { chooseSlug, flushWithSlug } from './slugs.ts';
 
 export interface EventInput {
@@ -37,9 +37,7 @@ async function apply(ctx: RequestContext, event: Event, input: EventInput, curre
   }
   if (input.price != null) event.priceMinor = parseAmount('price', input.price, currency);
   if (input.status != null) {
-    const status = String(input.status).toLowerCase() as EventState;
-    if (!EVENT_STATES.includes(status)) throw badInput('status', `must be one of ${EVENT_STATES.join(', ')}`);
-    event.status = status;
+    event.status = oneOf('status', input.status, EVENT_STATES, lowerCase);
   }
 }
 

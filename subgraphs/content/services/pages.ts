@@ -2,7 +2,7 @@ import type { RequestContext } from '../../kernel/context.ts';
 import { badInput, notFound } from '../../kernel/errors.ts';
 import { isUuid, newId } from '../../kernel/ids.ts';
 import { likePattern, pageRequest, toPage } from '../../kernel/pagination.ts';
-import { normalizeSlug, optionalText, requireText } from '../../kernel/validation.ts';
+import { lowerCase, normalizeSlug, oneOf, optionalText, requireText } from '../../kernel/validation.ts';
 import { Menu, Page, Post, PUBLISH_STATES, type MenuItem, type PublishState } from '../entities/cms.ts';
 import { newBlocks } from './blocks.ts';
 import { chooseSlug, flushWithSlug } from './slugs.ts';
@@ -16,11 +16,7 @@ export interface PageInput {
   seoDescription?: string | null;
 }
 
-function status(value: unknown): PublishState {
-  const s = String(value).toLowerCase() as PublishState;
-  if (!PUBLISH_STATES.includes(s)) throw badInput('status', `must be one of ${PUBLISH_STATES.join(', ')}`);
-  return s;
-}
+const status = (value: unknown): PublishState => oneOf('status', value, PUBLISH_STATES, lowerCase);
 
 async function apply(ctx: RequestContext, page: Page, input: PageInput) {
   if (input.title != null) page.title = requireText('title', input.title, 300);

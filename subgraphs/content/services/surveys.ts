@@ -6,8 +6,8 @@ import { pageRequest, toPage } from '../../kernel/pagination.ts';
 import { tenantSettings } from '../../kernel/tenant.ts';
 import { parseDate } from '../../kernel/time.ts';
 import { randomToken, sha256 } from '../../kernel/tokens.ts';
-import { normalizeEmail, normalizeSlug, optionalText, requireText } from '../../kernel/validation.ts';
-import { QUESTION_TYPES, Survey, SURVEY_STATES, SurveyInvitation, SurveyResponse, type Question, type QuestionType, type SurveyState } from '../entities/engagement.ts';
+import { lowerCase, normalizeEmail, normalizeSlug, oneOf, optionalText, requireText } from '../../kernel/validation.ts';
+import { QUESTION_TYPES, Survey, SURVEY_STATES, SurveyInvitation, SurveyResponse, type Question, type QuestionType } from '../entities/engagement.ts';
 import { chooseSlug, flushWithSlug, RESERVED_KEYS } from './slugs.ts';
 
 export interface SurveyInput {
@@ -26,7 +26,7 @@ function questionsOf(input: NonNullable<SurveyInput['questions']>): Question[] {
     if (!/^[A-Za-z0-9_-]{1,40}$/.test(id) || RESERVED_KEYS.has(id)) throw badInput(`${at}.id`, 'must be letters, digits, _ or - (not a reserved name)');
     if (ids.has(id)) throw badInput(`${at}.id`, `"${id}" appears twice`);
     ids.add(id);
-    if (!QUESTION_TYPES.includes(q.type as QuestionType)) throw badInput(`${at}.type`, `must be one of ${QUESTION_TYPES.join(', ')}`);
+    oneOf(`${at}.type`, q.type, QUESTION_TYPES);
     const choice = q.type === 'single_choice' || q.type === 'multi_choice';
     const options = q.options?.map((o, j) => requireText(`${at}.options[${j}]`, o, 200));
     if (choice && (!options || options.length < 2)) throw badInput(`${at}.options`, 'a choice question needs at least two options');
@@ -43,8 +43,7 @@ async function apply(ctx: RequestContext, survey: Survey, input: SurveyInput) {
     survey.questions = questionsOf(input.questions);
   }
   if (input.status != null) {
-    const status = String(input.status).toLowerCase() as SurveyState;
-    if (!SURVEY_STATES.includes(status)) throw badInput('status', `must be one of ${SURVEY_STATES.join(', ')}`);
+    const status = oneOf('status', input.status, SURVEY_STATES, lowerCase);
     if (status === 'published' && !survey.questions.length) throw badInput('questions', 'a published survey needs at least one question');
     survey.status = status;
   }

@@ -4,8 +4,8 @@ import { badInput, conflict, notFound, pgErrorCode, PG_UNIQUE_VIOLATION } from '
 import { newId } from '../../kernel/ids.ts';
 import { invalidateTenantSettings } from '../../kernel/tenant.ts';
 import { invalidatePrincipals } from '../../kernel/principal.ts';
-import { isValidCountry, isValidCurrency, isValidTimeZone, requireText, slugify } from '../../kernel/validation.ts';
-import { Company, DEFAULT_REGISTRATION_FIELDS, FIELD_TYPES, LOGIN_CHANNELS, StorefrontDomain, type LoginChannel, type RegistrationField } from '../entities/company.ts';
+import { isValidCountry, isValidCurrency, isValidTimeZone, oneOf, requireText, slugify } from '../../kernel/validation.ts';
+import { Company, DEFAULT_REGISTRATION_FIELDS, FIELD_TYPES, LOGIN_CHANNELS, StorefrontDomain, type RegistrationField } from '../entities/company.ts';
 
 /** Sensible first settings for a new company's country; the merchant changes them in settings. */
 const COUNTRY_DEFAULTS: Record<string, { timeZone: string; currency: string }> = {
@@ -92,8 +92,7 @@ export async function updateCompanySettings(ctx: RequestContext, input: CompanyS
     company.currency = currency;
   }
   if (input.loginChannel != null) {
-    if (!LOGIN_CHANNELS.includes(input.loginChannel as LoginChannel)) throw badInput('loginChannel', `must be one of ${LOGIN_CHANNELS.join(', ')}`);
-    company.loginChannel = input.loginChannel as LoginChannel;
+    company.loginChannel = oneOf('loginChannel', input.loginChannel, LOGIN_CHANNELS);
   }
   if (input.registrationFields != null) company.registrationFields = validateFields(input.registrationFields);
   await ctx.em.flush();
@@ -108,7 +107,7 @@ function validateFields(fields: NonNullable<CompanySettingsInput['registrationFi
     if (!/^[a-zA-Z][a-zA-Z0-9_]{0,39}$/.test(f.key ?? '')) throw badInput(`${at}.key`, 'must be a letter followed by letters, digits or _');
     if (keys.has(f.key)) throw badInput(`${at}.key`, `"${f.key}" appears twice`);
     keys.add(f.key);
-    if (!FIELD_TYPES.includes(f.type)) throw badInput(`${at}.type`, `must be one of ${FIELD_TYPES.join(', ')}`);
+    oneOf(`${at}.type`, f.type, FIELD_TYPES);
     if (f.type === 'select' && !f.options?.length) throw badInput(`${at}.options`, 'a select field needs options');
     return { key: f.key, label: requireText(`${at}.label`, f.label), type: f.type, required: !!f.required, ...(f.options?.length ? { options: f.options } : {}) };
   });
