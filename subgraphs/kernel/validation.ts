@@ -19,8 +19,7 @@ export function oneOf<T extends string>(field: string, value: unknown, allowed: 
   return v;
 }
 
-const lower = (v: string) => v.toLowerCase();
-export { lower as lowerCase };
+export const lowerCase = (v: string) => v.toLowerCase();
 
 export function optionalText(field: string, value: unknown, max = 200): string | undefined {
   if (value === undefined || value === null || value === '') return undefined;

@@ -1,8 +1,7 @@
 import { toMoney } from '../../kernel/money.ts';
-import type { Booking } from '../entities/booking.ts';
 import type { Service } from '../entities/catalog.ts';
 import type { Resource, StaffMember } from '../entities/staff.ts';
-import type { BookingNode, ResourceNode, ServiceNode, StaffMemberNode } from './types.ts';
+import type { ResourceNode, ServiceNode, StaffMemberNode } from './types.ts';
 
 export const serviceNode = (s: Service): ServiceNode => ({
   id: s.id,
@@ -27,6 +26,3 @@ export const serviceNode = (s: Service): ServiceNode => ({
 
 export const staffNode = (m: StaffMember): StaffMemberNode => ({ id: m.id, name: m.name, title: m.title ?? null, email: m.email ?? null, phone: m.phone ?? null });
 export const resourceNode = (r: Resource): ResourceNode => ({ id: r.id, name: r.name, type: r.type });
-
-/** The row itself carries what the node shows; the rest are field resolvers (service, staff, refund…). */
-export const bookingNode = (b: Booking): BookingNode & Booking => b as BookingNode & Booking;

@@ -1,5 +1,4 @@
 import { Field, Float, ID, InputType, Int, ObjectType } from 'type-graphql';
-import { Money } from '../../kernel/money.ts';
 import { PageOf } from '../../kernel/pagination.ts';
 import { DateTime, Decimal, JSONObject } from '../../kernel/scalars.ts';
 
@@ -309,4 +308,3 @@ export class ContactInput {
   @Field(() => String) message!: string;
 }
 
-export { Money };
