@@ -2,30 +2,31 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { createApp, type App } from '../../router/app.ts';
-import { moduleNamed } from '../../router/modules.ts';
+import { MODULES } from '../../router/modules.ts';
 import { startSubgraphServer } from '../../router/subgraph-server.ts';
 import { lastCode, uniqueEmail } from '../support/client.ts';
 import { testServer } from '../support/server.ts';
 
 const databaseUrl = inject('databaseUrl');
 
-/** The distributed topology: the members subgraph as an HTTP server, the router over HTTP. PostgreSQL only. */
+/** The distributed topology: every subgraph as its own HTTP server, the router over HTTP. PostgreSQL only. */
 describe.runIf(databaseUrl)('distributed topology', () => {
-  let subgraph: Awaited<ReturnType<typeof startSubgraphServer>>;
+  let subgraphs: Awaited<ReturnType<typeof startSubgraphServer>>[] = [];
   let router: App;
   let url: string;
 
   beforeAll(async () => {
     const { config } = await testServer();
-    subgraph = await startSubgraphServer(config, moduleNamed('members'), 0 as number);
-    router = await createApp(config, { topology: 'distributed', subgraphUrls: { members: subgraph.url.replace('0.0.0.0', '127.0.0.1') } });
+    subgraphs = await Promise.all(MODULES.map((m) => startSubgraphServer(config, m, 0)));
+    const subgraphUrls = Object.fromEntries(MODULES.map((m, i) => [m.name, subgraphs[i].url]));
+    router = await createApp(config, { topology: 'distributed', subgraphUrls });
     await new Promise<void>((r) => router.server.listen(0, '127.0.0.1', r));
     url = `http://127.0.0.1:${(router.server.address() as AddressInfo).port}`;
   });
 
   afterAll(async () => {
     await router?.close();
-    await subgraph?.stop();
+    await Promise.all(subgraphs.map((s) => s.stop()));
   });
 
   const call = async (path: string, body?: unknown, headers: Record<string, string> = {}) => {
@@ -33,7 +34,7 @@ describe.runIf(databaseUrl)('distributed topology', () => {
     return { status: res.status, body: await res.json() };
   };
 
-  it('serves signup, sign-in and merchant GraphQL with headers propagated to the subgraph', async () => {
+  it('serves members, booking and content over HTTP with headers propagated, and joins subgraphs', async () => {
     const email = uniqueEmail('dist-owner');
     const since = Date.now();
     const request = await call('/v6/dev/signup', { email, organisationName: 'Distributed Spa', industry: 'spa', country: 'FR' });
@@ -56,5 +57,26 @@ describe.runIf(databaseUrl)('distributed topology', () => {
     expect(valid.body.data.customer.email).toBe(customerEmail);
     const unknown = await call('/v6/customer-portal/auth/login-channel', undefined, { 'x-company-id': '01900000-0000-7000-8000-000000000000' });
     expect(unknown.status).toBe(404);
+
+    // Booking and content over HTTP, and a query joining members and booking.
+    const merchant = { authorization: `Bearer ${apiKey}` };
+    const gql = async (query: string, variables: Record<string, unknown> = {}, headers: Record<string, string> = merchant) => {
+      const res = await call('/graphql', { query, variables }, headers);
+      if (res.body.errors) throw new Error(JSON.stringify(res.body.errors));
+      return res.body.data;
+    };
+    const { createStaffMember } = await gql('mutation { createStaffMember(input: { name: "Dina" }) { id } }');
+    for (let d = 0; d < 7; d++) await gql('mutation($m: ID!, $d: Int) { setStaffAvailability(input: { memberId: $m, dayOfWeek: $d, startTime: "09:00", endTime: "17:00" }) { id } }', { m: createStaffMember.id, d });
+    const { createService } = await gql('mutation($s: [ID!]) { createService(input: { name: "Facial", durationMinutes: 60, price: "70", capacity: 1, staffIds: $s, minimumNoticeMinutes: 0 }) { id } }', { s: [createStaffMember.id] });
+    const day = new Date(Date.now() + 4 * 86400000).toISOString().slice(0, 10);
+    const slots = await call(`/v6/customer-portal/services/${createService.id}/slots?date=${day}`, undefined, { 'x-company-id': companyId });
+    const slot = slots.body.data.items[0];
+    const booked = await call('/v6/customer-portal/bookings/guest', { serviceId: createService.id, occurrenceStart: slot.start, occurrenceEnd: slot.end, customerName: 'Cy', customerPhone: '+15550001234' }, { 'x-company-id': companyId, authorization: `Bearer ${session.body.data.token}` });
+    expect(booked.status).toBe(201);
+    const joined = await gql('{ currentCustomer { email bookings { id service { name } } } }', {}, { authorization: `Bearer ${session.body.data.token}` });
+    expect(joined.currentCustomer).toEqual({ email: customerEmail, bookings: [{ id: booked.body.data.id, service: { name: 'Facial' } }] });
+    await gql('mutation { createPost(input: { title: "Over the wire", status: "published" }) { id } }');
+    const posts = await call('/v6/customer-portal/cms/posts', undefined, { 'x-company-id': companyId });
+    expect(posts.body.data.items.map((p: any) => p.slug)).toEqual(['over-the-wire']);
   });
 });
