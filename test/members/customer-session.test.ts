@@ -87,6 +87,23 @@ describe('member session routes', () => {
     expect(exhausted.body.error).toMatchObject({ code: 'RATE_LIMITED', details: { reason: 'ATTEMPTS_EXHAUSTED' } });
   });
 
+  it('stops guessing at 10 wrong codes per address per hour, across codes', async () => {
+    const email = uniqueEmail('slow-brute');
+    for (let round = 0; round < 2; round++) {
+      const since = Date.now();
+      await http(`${P}/auth/otp`, { body: { email }, headers: tenant });
+      const code = await lastCode(email, since);
+      const wrong = code === '000000' ? '111111' : '000000';
+      for (let i = 0; i < 5; i++) expect((await http(`${P}/auth/otp/verify`, { body: { email, code: wrong }, headers: tenant })).status).toBe(401);
+    }
+    const since = Date.now();
+    await http(`${P}/auth/otp`, { body: { email }, headers: tenant });
+    const code = await lastCode(email, since);
+    const locked = await http(`${P}/auth/otp/verify`, { body: { email, code }, headers: tenant });
+    expect(locked.status).toBe(429);
+    expect(locked.body.error.code).toBe('RATE_LIMITED');
+  });
+
   it('refuses an expired code', async () => {
     const email = uniqueEmail('expired');
     const since = Date.now();

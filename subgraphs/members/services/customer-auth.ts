@@ -7,7 +7,7 @@ import { normalizeEmail, normalizePhone, optionalText, requireText } from '../..
 import type { Company as CompanyRow } from '../entities/company.ts';
 import { Customer, OtpChallenge, Session } from '../entities/customer.ts';
 import { getCompany } from './companies.ts';
-import { enforceRequestLimit, OTP_TTL_MS, OTP_WINDOW_MS, requireCode, spendAttempt } from './otp-policy.ts';
+import { enforceGuessLimit, enforceRequestLimit, OTP_TTL_MS, OTP_WINDOW_MS, requireCode, spendAttempt } from './otp-policy.ts';
 import { issueSession, revokeCustomerSessions, revokeSession, type IssuedSession } from './sessions.ts';
 import { invalidatePrincipals } from '../../kernel/principal.ts';
 
@@ -60,6 +60,11 @@ export async function verifyOtp(ctx: RequestContext, input: { email?: string | n
   const challenge = await ctx.em.findOne(OtpChallenge, { address: target.address, consumedAt: null }, { orderBy: { createdAt: 'desc' } });
   if (!challenge) throw new AppError('UNAUTHENTICATED', 'The code is invalid or has expired; request a new one', { reason: 'INVALID_CODE' });
   if (challenge.expiresAt.getTime() <= Date.now()) throw new AppError('UNAUTHENTICATED', 'The code has expired; request a new one', { reason: 'EXPIRED_CODE' });
+  await enforceGuessLimit(
+    ctx.em,
+    'select sum(attempts) as n from members.otp_challenge where company_id = ? and address = ? and created_at > ?',
+    [company.id, target.address, new Date(Date.now() - 3600_000)],
+  );
   const attempt = await spendAttempt(ctx.em, 'otp_challenge', challenge.id, code);
   if (attempt.result === 'exhausted') throw new AppError('RATE_LIMITED', 'Too many wrong attempts; request a new code', { reason: 'ATTEMPTS_EXHAUSTED' });
   if (attempt.result === 'wrong') {

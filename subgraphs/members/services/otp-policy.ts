@@ -30,6 +30,20 @@ export async function enforceRequestLimit(em: EntityManager, lockKey: string, co
   }
 }
 
+/** Wrong guesses allowed per address per hour, across all its codes (a slow brute force stops here). */
+export const OTP_MAX_GUESSES_PER_HOUR = 10;
+
+/**
+ * Refuses verification once an address has used up its hourly guesses over all its codes.
+ * `countSql` sums the attempts of the address's challenges created in the last hour.
+ */
+export async function enforceGuessLimit(em: EntityManager, countSql: string, params: unknown[]): Promise<void> {
+  const [row] = await em.getConnection().execute<{ n: string | number | null }[]>(countSql, params);
+  if (Number(row?.n ?? 0) >= OTP_MAX_GUESSES_PER_HOUR) {
+    throw rateLimited('Too many wrong codes for this address; try again in an hour', 3600);
+  }
+}
+
 export type AttemptResult = 'ok' | 'wrong' | 'exhausted';
 
 /**

@@ -8,7 +8,7 @@ import { normalizeEmail, requireText } from '../../kernel/validation.ts';
 import { LoginLink, SignupRequest } from '../entities/merchant.ts';
 import { mintApiKey } from './api-keys.ts';
 import { createCompany, validateCountry } from './companies.ts';
-import { enforceRequestLimit, OTP_TTL_MS, OTP_WINDOW_MS, requireCode, spendAttempt } from './otp-policy.ts';
+import { enforceGuessLimit, enforceRequestLimit, OTP_TTL_MS, OTP_WINDOW_MS, requireCode, spendAttempt } from './otp-policy.ts';
 import { issueSession } from './sessions.ts';
 
 const LOGIN_LINK_TTL_MS = 15 * 60 * 1000;
@@ -49,6 +49,7 @@ export async function verifySignup(em: EntityManager, config: Config, input: { r
   if (!request) throw notFound('Signup request');
   if (request.completedAt) throw conflict('This signup has already been verified');
   if (request.expiresAt.getTime() <= Date.now()) throw new AppError('UNAUTHENTICATED', 'The code has expired; start the signup again', { reason: 'EXPIRED_CODE' });
+  await enforceGuessLimit(em, 'select sum(attempts) as n from members.signup_request where email = ? and created_at > ?', [request.email, new Date(Date.now() - 3600_000)]);
   const attempt = await spendAttempt(em, 'signup_request', request.id, code);
   if (attempt.result === 'exhausted') throw new AppError('RATE_LIMITED', 'Too many wrong attempts; start the signup again', { reason: 'ATTEMPTS_EXHAUSTED' });
   if (attempt.result === 'wrong') throw new AppError('UNAUTHENTICATED', 'The code is invalid', { reason: 'INVALID_CODE', attemptsRemaining: attempt.attemptsRemaining });
