@@ -83,7 +83,8 @@ export async function recentMessages(em: EntityManager, to: string) {
   const since = new Date(Date.now() - 60 * 60 * 1000);
   const rows = await em.find(
     OutboxMessage,
-    { to: to.toLowerCase() === to ? to : { $in: [to, to.toLowerCase()] }, status: 'delivered', createdAt: { $gte: since } },
+    // Addresses are stored as normalised (emails lower-cased); accept the address as typed too.
+    { to: { $in: [...new Set([to, to.toLowerCase()])] }, status: 'delivered', createdAt: { $gte: since } },
     { orderBy: { createdAt: 'desc' }, limit: 100 },
   );
   return rows.map((m) => ({ channel: m.channel, to: m.to, subject: m.subject, body: m.body, createdAt: m.createdAt.toISOString() }));
