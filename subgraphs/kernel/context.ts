@@ -1,8 +1,10 @@
 import DataLoader from 'dataloader';
+import type { EntityName, FilterQuery } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from './config.ts';
 import type { Database } from './database.ts';
 import { AppError } from './errors.ts';
+import { isUuid } from './ids.ts';
 import { resolvePrincipal, type HeaderReader, type Principal } from './principal.ts';
 
 /**
@@ -62,6 +64,19 @@ export class RequestContext {
    */
   within(em: EntityManager): RequestContext {
     return Object.create(this, { em: { value: em } });
+  }
+
+  /**
+   * A row of an entity by id, batched with the other lookups of this request into one query
+   * (null when absent or another tenant's).
+   */
+  byId<T extends { id: string }>(entity: EntityName<T>, id: string): Promise<T | null> {
+    const name = (entity as { meta?: { className: string } }).meta?.className ?? String((entity as { name?: string }).name);
+    return this.loader<string, T | null>(`byId:${name}`, async (ids) => {
+      const rows = (await this.em.find(entity, { id: { $in: ids.filter(isUuid) } } as unknown as FilterQuery<T>)) as T[];
+      const found = new Map(rows.map((r) => [r.id, r]));
+      return ids.map((key) => found.get(key) ?? null);
+    }).load(id);
   }
 
   /** One DataLoader per name and request, so list fields batch their lookups. */

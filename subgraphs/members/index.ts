@@ -8,7 +8,6 @@ import { CompanyResolver } from './resolvers/company.resolver.ts';
 import { CustomerAuthResolver } from './resolvers/customer-auth.resolver.ts';
 import { customerNode } from './resolvers/mappers.ts';
 import { OrganisationResolver } from './resolvers/organisation.resolver.ts';
-import { customersByIds } from './services/customer-auth.ts';
 import { seedDemoCompany } from './services/demo.ts';
 
 /** Tenants, customers and their sessions, merchant API keys, organisation signup. */
@@ -25,7 +24,7 @@ export const members: SubgraphModule = {
         Customer: async (ref: { id: string }, ctx) => {
           const p = ctx.principal;
           if (p.kind !== 'merchant' && !(p.kind === 'customer' && p.customerId === ref.id)) return null;
-          const customer = await ctx.loader('members.customer', (ids: readonly string[]) => customersByIds(ctx, ids)).load(ref.id).catch(() => null);
+          const customer = await ctx.byId(Customer, ref.id);
           return customer && customerNode(customer);
         },
       },

@@ -174,22 +174,21 @@ export class BookingResolver {
 
   @FieldResolver(() => ServiceNode)
   async service(@Ctx() ctx: RequestContext, @Root() booking: Booking) {
-    const service = await ctx.loader('booking.serviceById', (ids: readonly string[]) => byIds(ctx, Service, ids)).load(booking.serviceId);
-    return serviceNode(service as Service);
+    return serviceNode((await ctx.byId(Service, booking.serviceId))!);
   }
 
   @FieldResolver(() => StaffMemberNode, { nullable: true })
   async staff(@Ctx() ctx: RequestContext, @Root() booking: Booking) {
     if (!booking.staffId) return null;
-    const member = await ctx.loader('booking.staffById', (ids: readonly string[]) => byIds(ctx, StaffMember, ids)).load(booking.staffId);
-    return member && staffNode(member as StaffMember);
+    const member = await ctx.byId(StaffMember, booking.staffId);
+    return member && staffNode(member);
   }
 
   @FieldResolver(() => ResourceNode, { nullable: true })
   async resource(@Ctx() ctx: RequestContext, @Root() booking: Booking) {
     if (!booking.resourceId) return null;
-    const resource = await ctx.loader('booking.resourceById', (ids: readonly string[]) => byIds(ctx, Resource, ids)).load(booking.resourceId);
-    return resource && resourceNode(resource as Resource);
+    const resource = await ctx.byId(Resource, booking.resourceId);
+    return resource && resourceNode(resource);
   }
 
   @FieldResolver(() => CustomerRef, { nullable: true, description: 'The signed-in customer who booked, when known (resolved by members).' })
@@ -212,10 +211,3 @@ export class BookingResolver {
     return ctx.loader('booking.events', (ids: readonly string[]) => bookings.bookingEvents(ctx, ids)).load(booking.id);
   }
 }
-
-async function byIds(ctx: RequestContext, entity: any, ids: readonly string[]) {
-  const rows: { id: string }[] = await ctx.em.find(entity, { id: { $in: [...ids] } });
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  return ids.map((id) => byId.get(id) ?? null);
-}
-

@@ -3,6 +3,7 @@ import { Requires } from '../../kernel/access.ts';
 import type { RequestContext } from '../../kernel/context.ts';
 import { ListArgs, toPage, pageRequest } from '../../kernel/pagination.ts';
 import { tenantSettings } from '../../kernel/tenant.ts';
+import { ServiceCategory } from '../entities/catalog.ts';
 import * as catalog from '../services/catalog.ts';
 import { resourceNode, serviceNode, staffNode } from './mappers.ts';
 import { ResourceNode, ResourcePage, ServiceCategoryNode, ServiceInput, ServiceNode, ServicePage, StaffMemberNode, StaffMemberPage } from './types.ts';
@@ -93,7 +94,7 @@ export class ServiceResolver {
   @FieldResolver(() => ServiceCategoryNode, { nullable: true })
   async category(@Ctx() ctx: RequestContext, @Root() service: ServiceNode) {
     if (!service.categoryId) return null;
-    return ctx.loader('booking.category', (ids: readonly string[]) => catalog.categoriesByIds(ctx, ids)).load(service.categoryId);
+    return ctx.byId(ServiceCategory, service.categoryId);
   }
 
   @FieldResolver(() => [StaffMemberNode])

@@ -173,9 +173,3 @@ export async function resourcesOfServices(ctx: RequestContext, serviceIds: reado
     return rows.filter((r) => mine.has(r.id));
   });
 }
-
-export async function categoriesByIds(ctx: RequestContext, ids: readonly string[]) {
-  const rows = await ctx.em.find(ServiceCategory, { id: { $in: [...ids] } });
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  return ids.map((id) => byId.get(id) ?? null);
-}

@@ -3,7 +3,7 @@ import { Requires } from '../../kernel/access.ts';
 import type { RequestContext } from '../../kernel/context.ts';
 import { ListArgs } from '../../kernel/pagination.ts';
 import { JSONObject } from '../../kernel/scalars.ts';
-import type { Post } from '../entities/cms.ts';
+import { ContentCategory, PostType, type Post } from '../entities/cms.ts';
 import * as cms from '../services/cms.ts';
 import * as pages from '../services/pages.ts';
 import {
@@ -189,13 +189,13 @@ export class CmsResolver {
 
   @FieldResolver(() => String, { description: 'The post type key.' })
   async type(@Ctx() ctx: RequestContext, @Root() post: Post) {
-    const type = await ctx.loader('content.postType', (ids: readonly string[]) => cms.postTypesByIds(ctx, ids)).load(post.postTypeId);
+    const type = await ctx.byId(PostType, post.postTypeId);
     return type?.key ?? cms.DEFAULT_TYPE.key;
   }
 
   @FieldResolver(() => ContentCategoryNode, { nullable: true })
   async category(@Ctx() ctx: RequestContext, @Root() post: Post) {
-    return post.categoryId ? ctx.loader('content.category', (ids: readonly string[]) => cms.categoriesByIds(ctx, ids)).load(post.categoryId) : null;
+    return post.categoryId ? ctx.byId(ContentCategory, post.categoryId) : null;
   }
 }
 

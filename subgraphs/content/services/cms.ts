@@ -255,13 +255,3 @@ export async function listPosts(
   const [items, total] = await ctx.em.findAndCount(Post, where, { orderBy: { publishedAt: 'desc', createdAt: 'desc', id: 'desc' }, limit: req.limit, offset });
   return toPage(items, total, { ...req, offset, page: Math.floor(offset / req.limit) + 1 });
 }
-
-export async function postTypesByIds(ctx: RequestContext, ids: readonly string[]) {
-  const rows = await ctx.em.find(PostType, { id: { $in: [...ids] } });
-  return ids.map((id) => rows.find((r) => r.id === id) ?? null);
-}
-
-export async function categoriesByIds(ctx: RequestContext, ids: readonly string[]) {
-  const rows = await ctx.em.find(ContentCategory, { id: { $in: [...ids] } });
-  return ids.map((id) => rows.find((r) => r.id === id) ?? null);
-}

@@ -1,6 +1,6 @@
 import type { RequestContext } from '../../kernel/context.ts';
-import { AppError, badInput, conflict, notFound, pgErrorCode, PG_UNIQUE_VIOLATION, unauthenticated } from '../../kernel/errors.ts';
-import { isUuid, newId } from '../../kernel/ids.ts';
+import { AppError, badInput, conflict, pgErrorCode, PG_UNIQUE_VIOLATION, unauthenticated } from '../../kernel/errors.ts';
+import { newId } from '../../kernel/ids.ts';
 import { enqueueMessage } from '../../kernel/outbox/index.ts';
 import { otpCode, sha256 } from '../../kernel/tokens.ts';
 import { normalizeEmail, normalizePhone, optionalText, requireText } from '../../kernel/validation.ts';
@@ -184,12 +184,6 @@ export async function loginChannel(ctx: RequestContext) {
 export async function registrationForm(ctx: RequestContext) {
   const company = await getCompany(ctx);
   return { companyId: company.id, fields: company.registrationFields };
-}
-
-export async function customersByIds(ctx: RequestContext, ids: readonly string[]): Promise<(Customer | Error)[]> {
-  const rows = await ctx.em.find(Customer, { id: { $in: ids.filter(isUuid) } });
-  const byId = new Map(rows.map((c) => [c.id, c]));
-  return ids.map((id) => byId.get(id) ?? notFound('Customer'));
 }
 
 const verifiedContacts = (c: Customer) => ({ email: c.emailVerifiedAt ? (c.email ?? undefined) : undefined, phone: c.phoneVerifiedAt ? (c.phone ?? undefined) : undefined });
