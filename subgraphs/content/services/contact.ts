@@ -1,7 +1,8 @@
 import type { RequestContext } from '../../kernel/context.ts';
-import { badInput, rateLimited } from '../../kernel/errors.ts';
+import { badInput } from '../../kernel/errors.ts';
 import { newId } from '../../kernel/ids.ts';
 import { enqueueMessage } from '../../kernel/outbox/index.ts';
+import { enforceWindowLimit } from '../../kernel/rate-limit.ts';
 import { likePattern, pageRequest, toPage } from '../../kernel/pagination.ts';
 import { tenantSettings } from '../../kernel/tenant.ts';
 import { normalizeEmail, normalizePhone, requireText } from '../../kernel/validation.ts';
@@ -20,18 +21,16 @@ export async function submitInquiry(ctx: RequestContext, input: { name?: string;
   const addresses = [email, phone].filter((a): a is string => !!a).sort();
   const settings = await tenantSettings(ctx);
   return ctx.em.transactional(async (em) => {
-    const conn = em.getConnection();
-    const tx = em.getTransactionContext();
     // Each given address has its own limit (locks taken in a fixed order).
     for (const address of addresses) {
-      await conn.execute('select pg_advisory_xact_lock(hashtext(?))', [`contact:${ctx.companyId}:${address}`], 'all', tx);
-      const [row] = await conn.execute<{ n: string | number }[]>(
-        'select count(*) as n from content.contact_inquiry where company_id = ? and (email = ? or phone = ?) and created_at > ?',
-        [ctx.companyId, address, address, new Date(Date.now() - WINDOW_MS)],
-        'all',
-        tx,
-      );
-      if (Number(row.n) >= MAX_PER_WINDOW) throw rateLimited('Too many messages from this address; try again later', 3600);
+      await enforceWindowLimit(em as typeof ctx.em, {
+        lockKey: `contact:${ctx.companyId}:${address}`,
+        countSql: 'select count(*) as n, min(created_at) as oldest from content.contact_inquiry where company_id = ? and (email = ? or phone = ?) and created_at > ?',
+        params: [ctx.companyId, address, address, new Date(Date.now() - WINDOW_MS)],
+        max: MAX_PER_WINDOW,
+        windowMs: WINDOW_MS,
+        message: 'Too many messages from this address',
+      });
     }
     const inquiry = em.create(ContactInquiry, { id: newId(), companyId: ctx.companyId, name, email, phone, message } as any);
     enqueueMessage(em as typeof ctx.em, {

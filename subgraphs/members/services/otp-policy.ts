@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { rateLimited } from '../../kernel/errors.ts';
+import { badInput, rateLimited } from '../../kernel/errors.ts';
+import { enforceWindowLimit } from '../../kernel/rate-limit.ts';
 import { sha256, sameHash } from '../../kernel/tokens.ts';
-import { badInput } from '../../kernel/errors.ts';
 
 /** One policy for every emailed or texted code: customer sign-in and organisation signup. */
 export const OTP_TTL_MS = 10 * 60 * 1000;
@@ -14,20 +14,9 @@ export function requireCode(code: unknown): string {
   return code.trim();
 }
 
-/**
- * Serialises requests for one address (an advisory lock held until the transaction ends) and
- * refuses a sixth request within the window. Call inside the transaction that records the request.
- */
-export async function enforceRequestLimit(em: EntityManager, lockKey: string, countSql: string, params: unknown[]): Promise<void> {
-  const conn = em.getConnection();
-  const ctx = em.getTransactionContext();
-  await conn.execute('select pg_advisory_xact_lock(hashtext(?))', [lockKey], 'all', ctx);
-  const [row] = await conn.execute<{ n: string | number; oldest: Date | string | null }[]>(countSql, params, 'all', ctx);
-  if (Number(row.n) >= OTP_MAX_REQUESTS) {
-    const oldest = row.oldest ? new Date(row.oldest).getTime() : Date.now();
-    const retryAfterSeconds = Math.max(1, Math.ceil((oldest + OTP_WINDOW_MS - Date.now()) / 1000));
-    throw rateLimited(`Too many codes requested for this address; try again in ${retryAfterSeconds} seconds`, retryAfterSeconds);
-  }
+/** Refuses a sixth code for one address within the window. Call inside the transaction that records it. */
+export function enforceRequestLimit(em: EntityManager, lockKey: string, countSql: string, params: unknown[]): Promise<void> {
+  return enforceWindowLimit(em, { lockKey, countSql, params, max: OTP_MAX_REQUESTS, windowMs: OTP_WINDOW_MS, message: 'Too many codes requested for this address' });
 }
 
 /** Wrong guesses allowed per address per hour, across all its codes (a slow brute force stops here). */
