@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { badInput, conflict, pgErrorCode, PG_UNIQUE_VIOLATION } from '../../kernel/errors.ts';
-import { normalizeSlug, slugify } from '../../kernel/validation.ts';
+import { freeSlug } from '../../kernel/slugs.ts';
+import { normalizeSlug } from '../../kernel/validation.ts';
 
 const SLUG = /^[\p{Ll}\p{Lo}\p{Lm}\p{M}\p{N}]+(?:-[\p{Ll}\p{Lo}\p{Lm}\p{M}\p{N}]+)*$/u;
 
@@ -24,12 +25,7 @@ export async function chooseSlug(
     if (taken) throw conflict(`The slug "${slug}" is already used`, { field });
     return slug;
   }
-  const base = slugify(options.title) || 'untitled';
-  const rows: { slug: string }[] = await em.find(entity, { slug: { $like: `${base}%` }, ...(options.exceptId ? { id: { $ne: options.exceptId } } : {}) }, { fields: ['slug'] });
-  const taken = new Set(rows.map((r) => r.slug));
-  let slug = base;
-  for (let n = 2; taken.has(slug); n++) slug = `${base}-${n}`;
-  return slug;
+  return freeSlug(em, entity, options.title, { fallback: 'untitled', exceptId: options.exceptId });
 }
 
 /**

@@ -4,7 +4,8 @@ import { badInput, conflict, notFound, pgErrorCode, PG_UNIQUE_VIOLATION } from '
 import { newId } from '../../kernel/ids.ts';
 import { invalidateTenantSettings } from '../../kernel/tenant.ts';
 import { invalidatePrincipals } from '../../kernel/principal.ts';
-import { isValidCountry, isValidCurrency, isValidTimeZone, oneOf, requireText, slugify } from '../../kernel/validation.ts';
+import { freeSlug } from '../../kernel/slugs.ts';
+import { isValidCountry, isValidCurrency, isValidTimeZone, oneOf, requireText } from '../../kernel/validation.ts';
 import { Company, DEFAULT_REGISTRATION_FIELDS, FIELD_TYPES, LOGIN_CHANNELS, StorefrontDomain, type RegistrationField } from '../entities/company.ts';
 
 /** Sensible first settings for a new company's country; the merchant changes them in settings. */
@@ -45,12 +46,7 @@ export interface NewCompany {
 /** Creates a tenant with a unique slug (suffixing -2, -3… when the name's slug is taken). */
 export async function createCompany(em: EntityManager, input: NewCompany): Promise<Company> {
   const defaults = COUNTRY_DEFAULTS[input.country] ?? { timeZone: 'UTC', currency: 'USD' };
-  const base = slugify(input.name) || 'company';
-  const taken = new Set(
-    (await em.find(Company, { slug: { $like: `${base}%` } }, { fields: ['slug'] })).map((c) => c.slug),
-  );
-  let slug = base;
-  for (let n = 2; taken.has(slug); n++) slug = `${base}-${n}`;
+  const slug = await freeSlug(em, Company, input.name, { fallback: 'company' });
   return em.create(Company, {
     id: newId(),
     name: input.name,
