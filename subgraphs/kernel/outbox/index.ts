@@ -4,7 +4,7 @@ import { committed } from '../transactions.ts';
 import { OutboxMessage, type Channel } from './entity.ts';
 import type { Transport } from './transports.ts';
 
-export { OutboxMessage, outboxMigration, CHANNELS, type Channel } from './entity.ts';
+export { OutboxMessage, CHANNELS, type Channel } from './entity.ts';
 
 /** Queues a message in the caller's unit of work: it is sent only if the surrounding transaction commits. */
 export function enqueueMessage(
