@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../kernel/context.ts';
 import { AppError, badInput, notFound, pgErrorCode, PG_EXCLUSION_VIOLATION, unauthenticated } from '../../kernel/errors.ts';
 import { isUuid, newId } from '../../kernel/ids.ts';
-import { toMoney } from '../../kernel/money.ts';
+import { amount, percentOf, toMoney } from '../../kernel/money.ts';
 import { enqueueMessage } from '../../kernel/outbox/index.ts';
 import { likePattern, pageRequest, toPage } from '../../kernel/pagination.ts';
 import { tenantSettings, type TenantSettings } from '../../kernel/tenant.ts';
@@ -285,7 +285,7 @@ export async function markOutcome(ctx: RequestContext, booking: Booking, status:
 export function refundOf(booking: Booking) {
   if (booking.status !== 'CANCELLED' || booking.refundPercent == null) return null;
   const total = booking.priceMinor * booking.participants;
-  return { eligible: booking.refundPercent > 0 && total > 0, percent: booking.refundPercent, amount: toMoney(Math.round((total * booking.refundPercent) / 100), booking.currency) };
+  return { eligible: booking.refundPercent > 0 && total > 0, percent: booking.refundPercent, amount: toMoney(percentOf(amount(total, booking.currency), booking.refundPercent).minor, booking.currency) };
 }
 
 export async function bookingEvents(ctx: RequestContext, bookingIds: readonly string[]) {
