@@ -1,9 +1,8 @@
 import { execute, type GraphQLSchema } from 'graphql';
 import { createGatewayRuntime, type GatewayRuntime } from '@graphql-hive/gateway-runtime';
 import type { Executor } from '@graphql-tools/utils';
-import type { Config } from '../subgraphs/kernel/config.ts';
 import { RequestContext } from '../subgraphs/kernel/context.ts';
-import type { Database } from '../subgraphs/kernel/database.ts';
+import type { Runtime } from '../subgraphs/kernel/runtime.ts';
 import { maskError } from '../subgraphs/kernel/federation.ts';
 
 /** The headers a subgraph needs to resolve the principal; the host travels as x-forwarded-host. */
@@ -19,11 +18,11 @@ export function forwardedHeaders(request: Request): Record<string, string | null
  * Executes a subgraph schema in this process. The subgraph gets a context of its own, built from
  * the client's request headers exactly as a subgraph server builds it from forwarded headers.
  */
-export function inProcessExecutor(schema: GraphQLSchema, db: Database, config: Config): Executor {
+export function inProcessExecutor(schema: GraphQLSchema, runtime: Runtime): Executor {
   return async (request) => {
     const incoming: Request | undefined = request.context?.request;
     const headers = incoming ? forwardedHeaders(incoming) : {};
-    const contextValue = new RequestContext(db, config, (name) => (headers as Record<string, string | null>)[name] ?? undefined);
+    const contextValue = new RequestContext(runtime, (name) => (headers as Record<string, string | null>)[name] ?? undefined);
     const result = await execute({ schema, document: request.document, variableValues: request.variables, operationName: request.operationName, contextValue, rootValue: request.rootValue });
     return (result.errors ? { ...result, errors: result.errors.map(maskError) } : result) as any;
   };

@@ -11,7 +11,7 @@ const topology = process.env.TOPOLOGY ?? 'embedded';
 if (topology !== 'embedded' && topology !== 'distributed') throw new Error(`TOPOLOGY must be embedded or distributed, got ${topology}`);
 const app = await createApp(config, { topology });
 app.server.listen(config.port, () => {
-  console.log(`Router on ${config.publicUrl} (GraphQL /graphql, REST /v6, MCP /mcp) — ${app.platform.db.kind}`);
+  console.log(`Router on ${config.publicUrl} (GraphQL /graphql, REST /v6, MCP /mcp) — ${app.platform.runtime.db.kind}`);
 });
 
 let stopping = false;

@@ -1,37 +1,62 @@
 import 'reflect-metadata';
 import type { PGlite } from '@electric-sql/pglite';
 import type { GraphQLSchema } from 'graphql';
+import { systemClock, type Clock } from '../subgraphs/kernel/clock.ts';
 import type { Config } from '../subgraphs/kernel/config.ts';
-import { openDatabase, type Database } from '../subgraphs/kernel/database.ts';
+import { declareConstraints } from '../subgraphs/kernel/constraints.ts';
+import { openDatabase } from '../subgraphs/kernel/database.ts';
+import { Jobs } from '../subgraphs/kernel/jobs/index.ts';
 import { runMigrations } from '../subgraphs/kernel/migrate.ts';
 import { KERNEL_MIGRATIONS } from '../subgraphs/kernel/migrations/index.ts';
 import type { SubgraphModule } from '../subgraphs/kernel/module.ts';
-import { OutboxMessage, startOutboxDispatcher } from '../subgraphs/kernel/outbox/index.ts';
-import { transportsFor } from '../subgraphs/kernel/outbox/transports.ts';
+import { OutboxMessage } from '../subgraphs/kernel/outbox/index.ts';
+import type { Runtime } from '../subgraphs/kernel/runtime.ts';
 
 export interface Platform {
-  db: Database;
+  runtime: Runtime;
   schemas: Map<string, GraphQLSchema>;
   stop(): Promise<void>;
 }
 
+export interface PlatformOptions {
+  pglite?: PGlite;
+  /** Run the workers of these modules' subscriptions and jobs, and deliver messages (default: yes). */
+  consume?: boolean;
+  clock?: Clock;
+  /** pg-boss's schema (a test with its own clock takes its own). */
+  jobsSchema?: string;
+}
+
 /**
  * Brings up what a process needs to serve some subgraphs: the database with the kernel's and
- * those subgraphs' migrations applied, their start-up hooks, the outbox dispatcher and the schemas.
+ * those subgraphs' migrations applied, the job queue and its workers, their start-up hooks and
+ * their schemas.
  */
-export async function startPlatform(config: Config, modules: SubgraphModule[], options: { pglite?: PGlite; dispatch?: boolean } = {}): Promise<Platform> {
-  const db = await openDatabase(config, { entities: [OutboxMessage, ...modules.flatMap((m) => m.entities)], pglite: options.pglite });
+export async function startPlatform(config: Config, modules: SubgraphModule[], options: PlatformOptions = {}): Promise<Platform> {
+  const clock = options.clock ?? systemClock;
+  // A test clock makes pg-boss read time from a table on sessions that opt in.
+  const sessionStatements = clock === systemClock ? [] : ["SET pgboss.test_clock = 'on'"];
+  const db = await openDatabase(config, { entities: [OutboxMessage, ...modules.flatMap((m) => m.entities)], pglite: options.pglite, sessionStatements });
   try {
     await runMigrations(db, [{ name: 'kernel', migrations: KERNEL_MIGRATIONS }, ...modules]);
-    for (const m of modules) await m.onStart?.(db, config);
+    for (const m of modules) declareConstraints(m.constraints);
+    const runtime = { db, config, clock } as Runtime;
+    const consume = options.consume !== false;
+    runtime.jobs = await Jobs.start(runtime, {
+      consume: consume ? modules : [],
+      deliverMessages: consume && modules.length > 0,
+      clock,
+      schema: options.jobsSchema,
+      sessionStatements,
+    });
+    for (const m of modules) await m.onStart?.(runtime);
     const schemas = new Map<string, GraphQLSchema>();
     for (const m of modules) schemas.set(m.name, await m.buildSchema());
-    const dispatcher = options.dispatch === false ? null : startOutboxDispatcher(db, transportsFor(config));
     return {
-      db,
+      runtime,
       schemas,
       async stop() {
-        await dispatcher?.stop();
+        await runtime.jobs.stop();
         await db.close();
       },
     };

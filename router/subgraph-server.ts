@@ -28,7 +28,7 @@ export async function startSubgraphServer(config: Config, module: SubgraphModule
   });
   const { url } = await startStandaloneServer(server, {
     listen: { port, host: process.env.HOST ?? '127.0.0.1' },
-    context: async ({ req }) => new RequestContext(platform.db, config, headerReader(req.headers)),
+    context: async ({ req }) => new RequestContext(platform.runtime, headerReader(req.headers)),
   });
   return {
     url,

@@ -86,7 +86,7 @@ async function measure(name: string, op: (i: number) => Promise<unknown>) {
   console.log(`${name.padEnd(42)} ${(latencies.length / seconds).toFixed(0).padStart(6)} req/s   p50 ${q(0.5).padStart(6)} ms   p95 ${q(0.95).padStart(6)} ms${failures ? `   (${failures} refused)` : ''}`);
 }
 
-console.log(`${app.platform.db.kind}, ${concurrency} concurrent clients, ${seconds} s each`);
+console.log(`${app.platform.runtime.db.kind}, ${concurrency} concurrent clients, ${seconds} s each`);
 await measure('GET /healthz', () => call('/healthz'));
 await measure('GET services (20, with staff)', () => call('/v6/customer-portal/services', { headers: tenant }));
 await measure('GET slots of a day', () => call(`/v6/customer-portal/services/${serviceId}/slots?date=${day}`, { headers: tenant }));

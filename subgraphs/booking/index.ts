@@ -4,6 +4,7 @@ import { isUuid } from '../kernel/ids.ts';
 import { Booking, BookingEvent } from './entities/booking.ts';
 import { Service, ServiceCategory, ServiceResource, ServiceStaff } from './entities/catalog.ts';
 import { AvailabilityRule, Resource, StaffMember } from './entities/staff.ts';
+import { bookingConstraints } from './constraints.ts';
 import { booking0001 } from './migrations/0001_booking.ts';
 import { booking0002 } from './migrations/0002_availability_unique.ts';
 import { BookingResolver } from './resolvers/booking.resolver.ts';
@@ -18,6 +19,7 @@ export const booking: SubgraphModule = {
   schema: 'booking',
   entities: [ServiceCategory, Service, ServiceStaff, ServiceResource, StaffMember, Resource, AvailabilityRule, Booking, BookingEvent],
   migrations: [booking0001, booking0002],
+  constraints: bookingConstraints,
   buildSchema: () =>
     buildFederatedSchema({
       resolvers: [ServiceResolver, StaffResolver, BookingResolver, CustomerBookingsResolver],

@@ -1,28 +1,65 @@
 import DataLoader from 'dataloader';
 import type { EntityName, FilterQuery } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Transaction } from 'kysely';
 import type { Config } from './config.ts';
+import { constraintError } from './constraints.ts';
 import type { Database } from './database.ts';
 import { AppError } from './errors.ts';
-import { isUuid } from './ids.ts';
+import type { DomainEvents, EventName } from './events.ts';
+import { isUuid, newId } from './ids.ts';
+import type { PendingJob } from './jobs/index.ts';
 import { resolvePrincipal, type HeaderReader, type Principal } from './principal.ts';
+import type { Runtime } from './runtime.ts';
+
+/** What a transaction collects for its commit: jobs and events to write with it, work to do after it. */
+interface TransactionState {
+  trx: Transaction<any>;
+  jobs: PendingJob[];
+  after: (() => void | Promise<void>)[];
+  /** Queues the commit wrote to, whose local workers are woken after it. */
+  queues: string[];
+}
 
 /**
  * What a resolver and a service see of one request: its entity manager (scoped to the caller's
- * company), its principal, and per-request DataLoaders.
+ * company), its principal, per-request DataLoaders, the clock, and `transaction()`, the one way
+ * to write.
  */
 export class RequestContext {
   readonly em: EntityManager;
   private resolved?: Promise<Principal>;
   private current?: Principal;
-  private readonly loaders = new Map<string, DataLoader<any, any>>();
+  private loaders = new Map<string, DataLoader<any, any>>();
+  private tx?: TransactionState;
 
   constructor(
-    readonly db: Database,
-    readonly config: Config,
+    readonly runtime: Runtime,
     readonly header: HeaderReader,
   ) {
-    this.em = db.orm.em.fork() as EntityManager;
+    this.em = runtime.db.orm.em.fork() as EntityManager;
+  }
+
+  /** Background work (event handlers, jobs): the system itself, scoped to one company when given. */
+  static system(runtime: Runtime, companyId: string | null): RequestContext {
+    const ctx = new RequestContext(runtime, () => undefined);
+    ctx.current = companyId ? { kind: 'system', companyId } : { kind: 'anonymous', companyId: null };
+    ctx.resolved = Promise.resolve(ctx.current);
+    if (companyId) ctx.em.setFilterParams('tenant', { companyId });
+    return ctx;
+  }
+
+  get db(): Database {
+    return this.runtime.db;
+  }
+
+  get config(): Config {
+    return this.runtime.config;
+  }
+
+  /** The current time from the process's clock (a test moves it instead of sleeping). */
+  now(): Date {
+    return new Date(this.runtime.clock.now());
   }
 
   /** Resolves the principal once and scopes the entity manager to its company. */
@@ -58,12 +95,61 @@ export class RequestContext {
     return Object.create(this, { em: { value: em }, companyId: { get: () => companyId }, loaders: { value: new Map() } });
   }
 
+  get inTransaction(): boolean {
+    return this.tx !== undefined;
+  }
+
   /**
-   * This request seen through another entity manager (a transaction's fork): services called
-   * inside a transaction take it, so they never touch a second connection (PGlite has one).
+   * Runs `work` in one database transaction and gives it `tx`: this request bound to the
+   * transaction (its entity manager, its own DataLoaders, `publish`, `runAt`, `afterCommit`).
+   * Inside it, use only `tx`: PGlite has one connection, and another path into it would wait for
+   * this transaction forever. Changes are flushed, then the jobs and events written, then it
+   * commits; a violated constraint declared by a subgraph becomes its catalogue error. Nested
+   * calls join the open transaction.
    */
-  within(em: EntityManager): RequestContext {
-    return Object.create(this, { em: { value: em } });
+  async transaction<T>(work: (tx: RequestContext) => Promise<T>): Promise<T> {
+    if (this.tx) return work(this);
+    let state!: TransactionState;
+    try {
+      const result = await this.em.transactional(async (em) => {
+        state = { trx: em.getTransactionContext() as Transaction<any>, jobs: [], after: [], queues: [] };
+        const tx: RequestContext = Object.create(this, { em: { value: em }, loaders: { value: new Map() }, tx: { value: state } });
+        const value = await work(tx);
+        await em.flush();
+        state.queues = await this.runtime.jobs.write(state.trx, state.jobs);
+        return value;
+      });
+      this.runtime.jobs.nudge(state.queues);
+      for (const fn of state.after) await fn();
+      return result;
+    } catch (error) {
+      throw constraintError(error) ?? error;
+    }
+  }
+
+  private requireTx(what: string): TransactionState {
+    if (!this.tx) throw new AppError('INTERNAL', `${what} needs a transaction: call it on the tx of ctx.transaction()`);
+    return this.tx;
+  }
+
+  /** Publishes a domain event with this transaction: delivered to every subscriber if, and only if, it commits. */
+  publish<N extends EventName>(name: N, payload: DomainEvents[N]): void {
+    this.requireTx('publish').jobs.push({ event: { id: newId(), name, companyId: this.companyId, occurredAt: this.now().toISOString(), payload } });
+  }
+
+  /** Queues a job with this transaction, to run at `at` (now when absent). */
+  runAt(queue: string, at: Date | null, data: object): void {
+    this.requireTx('runAt').jobs.push({ queue, data, ...(at ? { startAfter: at } : {}) });
+  }
+
+  /** Runs after this transaction commits (never when it rolls back). */
+  afterCommit(fn: () => void | Promise<void>): void {
+    this.requireTx('afterCommit').after.push(fn);
+  }
+
+  /** Raw SQL (`?` placeholders) on this context's connection: inside its transaction when it has one. */
+  sql<R = any>(text: string, params: unknown[] = []): Promise<R[]> {
+    return this.em.getConnection().execute<R[]>(text, params, 'all', this.tx?.trx as any);
   }
 
   /**
@@ -79,7 +165,7 @@ export class RequestContext {
     }).load(id);
   }
 
-  /** One DataLoader per name and request, so list fields batch their lookups. */
+  /** One DataLoader per name and request (and per transaction), so list fields batch their lookups. */
   loader<K, V>(name: string, batch: (keys: readonly K[]) => Promise<(V | Error)[]>): DataLoader<K, V> {
     let loader = this.loaders.get(name);
     if (!loader) {

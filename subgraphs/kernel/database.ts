@@ -6,7 +6,7 @@ import { MikroORM as PgliteORM } from '@mikro-orm/pglite';
 import { MikroORM as PostgresORM, type EntityManager } from '@mikro-orm/postgresql';
 import type { EntitySchema } from '@mikro-orm/core';
 import type { Config } from './config.ts';
-import { TransactionSubscriber } from './transactions.ts';
+import { CompiledQuery } from 'kysely';
 
 export type { EntityManager };
 
@@ -23,6 +23,8 @@ export interface OpenOptions {
   /** An already created PGlite instance (tests restore one from a snapshot). */
   pglite?: PGlite;
   debug?: boolean;
+  /** Statements every connection runs when it opens (a test clock's opt-in). */
+  sessionStatements?: string[];
 }
 
 /** Creates an embedded PGlite with the extensions our migrations need. */
@@ -46,7 +48,9 @@ export async function openDatabase(config: Config, options: OpenOptions): Promis
   const common = {
     entities: options.entities,
     debug: options.debug ?? process.env.SQL_DEBUG === '1',
-    subscribers: [new TransactionSubscriber()],
+    ...(options.sessionStatements?.length
+      ? { onCreateConnection: async (c: any) => { for (const s of options.sessionStatements!) await c.executeQuery(CompiledQuery.raw(s)); } }
+      : {}),
     onQuery,
     // Entities are defined with defineEntity; no reflection or discovery from files.
     discovery: { warnWhenNoEntities: false },

@@ -8,7 +8,9 @@ export type Principal =
   | { kind: 'anonymous'; companyId: null; tenantError?: AppError }
   | { kind: 'public'; companyId: string }
   | { kind: 'customer'; companyId: string; customerId: string; sessionId: string; verifiedEmail?: string; verifiedPhone?: string }
-  | { kind: 'merchant'; companyId: string; credentialId: string; via: 'api_key' | 'session' };
+  | { kind: 'merchant'; companyId: string; credentialId: string; via: 'api_key' | 'session' }
+  /** The platform itself: event handlers and jobs, never a request. */
+  | { kind: 'system'; companyId: string };
 
 /** Reads a request header by lower-case name, whatever carries the request (fetch Request, node, router context). */
 export type HeaderReader = (name: string) => string | undefined;

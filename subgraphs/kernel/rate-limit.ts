@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { RequestContext } from './context.ts';
 import { rateLimited } from './errors.ts';
 
 /**
@@ -7,16 +7,15 @@ import { rateLimited } from './errors.ts';
  * key, then `countSql` (selecting `n` and `oldest` over the window) decides.
  */
 export async function enforceWindowLimit(
-  em: EntityManager,
+  tx: RequestContext,
   limit: { lockKey: string; countSql: string; params: unknown[]; max: number; windowMs: number; message: string },
 ): Promise<void> {
-  const conn = em.getConnection();
-  const tx = em.getTransactionContext();
-  await conn.execute('select pg_advisory_xact_lock(hashtext(?))', [limit.lockKey], 'all', tx);
-  const [row] = await conn.execute<{ n: string | number; oldest: Date | string | null }[]>(limit.countSql, limit.params, 'all', tx);
+  await tx.sql('select pg_advisory_xact_lock(hashtext(?))', [limit.lockKey]);
+  const [row] = await tx.sql<{ n: string | number; oldest: Date | string | null }>(limit.countSql, limit.params);
   if (Number(row.n) >= limit.max) {
-    const oldest = row.oldest ? new Date(row.oldest).getTime() : Date.now();
-    const retryAfterSeconds = Math.max(1, Math.ceil((oldest + limit.windowMs - Date.now()) / 1000));
+    const now = tx.now().getTime();
+    const oldest = row.oldest ? new Date(row.oldest).getTime() : now;
+    const retryAfterSeconds = Math.max(1, Math.ceil((oldest + limit.windowMs - now) / 1000));
     throw rateLimited(`${limit.message}; try again in ${retryAfterSeconds} seconds`, retryAfterSeconds);
   }
 }

@@ -27,9 +27,9 @@ export function tenantSettings(ctx: RequestContext): Promise<TenantSettings> {
   const companyId = ctx.companyId;
   const hit = cache.get(companyId);
   if (hit && Date.now() - hit.at < TTL_MS) return hit.settings;
-  const settings = ctx.db.orm.em
-    .getConnection()
-    .execute<any[]>('select id, name, time_zone, currency, owner_email from members.company where id = ?', [companyId])
+  // Through the context's connection: inside a transaction, that transaction (PGlite has one connection).
+  const settings = ctx
+    .sql('select id, name, time_zone, currency, owner_email from members.company where id = ?', [companyId])
     .then(([row]) => {
       if (!row) throw notFound('Company');
       return { companyId: row.id, name: row.name, timeZone: row.time_zone, currency: row.currency.trim(), ownerEmail: row.owner_email };

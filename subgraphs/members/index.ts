@@ -8,6 +8,7 @@ import { CompanyResolver } from './resolvers/company.resolver.ts';
 import { CustomerAuthResolver } from './resolvers/customer-auth.resolver.ts';
 import { customerNode } from './resolvers/mappers.ts';
 import { OrganisationResolver } from './resolvers/organisation.resolver.ts';
+import { membersConstraints } from './constraints.ts';
 import { seedDemoCompany } from './services/demo.ts';
 
 /** Tenants, customers and their sessions, merchant API keys, organisation signup. */
@@ -29,5 +30,6 @@ export const members: SubgraphModule = {
         },
       },
     }),
+  constraints: membersConstraints,
   onStart: seedDemoCompany,
 };

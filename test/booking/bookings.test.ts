@@ -239,7 +239,7 @@ describe('booking outcomes', () => {
     // Let the appointments be in the past (the database is the clock's only stand-in here).
     const { testServer } = await import('../support/server.ts');
     const { app } = await testServer();
-    await app.platform.db.orm.em.getConnection().execute(
+    await app.platform.runtime.db.orm.em.getConnection().execute(
       `update booking.booking set starts_at = starts_at - interval '30 days', ends_at = ends_at - interval '30 days', block_start = block_start - interval '30 days', block_end = block_end - interval '30 days' where id in (?, ?)`,
       [first.id, second.id],
     );

@@ -110,7 +110,7 @@ describe('member session routes', () => {
     await http(`${P}/auth/otp`, { body: { email }, headers: tenant });
     const code = await lastCode(email, since);
     const { app } = await testServer();
-    await app.platform.db.orm.em.getConnection().execute(`update members.otp_challenge set expires_at = now() - interval '1 second' where address = ?`, [email]);
+    await app.platform.runtime.db.orm.em.getConnection().execute(`update members.otp_challenge set expires_at = now() - interval '1 second' where address = ?`, [email]);
     const res = await http(`${P}/auth/otp/verify`, { body: { email, code }, headers: tenant });
     expect(res.status).toBe(401);
     expect(res.body.error).toMatchObject({ code: 'UNAUTHENTICATED', details: { reason: 'EXPIRED_CODE' } });

@@ -8,7 +8,7 @@ import { testServer } from '../support/server.ts';
 describe('entities and migrations', () => {
   it('agree on every table and column', async () => {
     const { app } = await testServer();
-    const orm = app.platform.db.orm;
+    const orm = app.platform.runtime.db.orm;
     const rows = await orm.em
       .getConnection()
       .execute<{ table_schema: string; table_name: string; column_name: string; is_nullable: string }[]>(

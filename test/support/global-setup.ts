@@ -36,7 +36,7 @@ export default async function setup(project: TestProject) {
     const url = new URL(base);
     url.pathname = `/${name}`;
     databaseUrl = url.toString();
-    const platform = await startPlatform({ ...config, databaseUrl }, MODULES, { dispatch: false });
+    const platform = await startPlatform({ ...config, databaseUrl }, MODULES, { consume: false });
     await platform.stop();
     drop = async () => {
       const c = new pg.Client({ connectionString: base });
@@ -47,7 +47,7 @@ export default async function setup(project: TestProject) {
     project.provide('snapshotFile', undefined);
   } else {
     const pglite = await createPglite();
-    const platform = await startPlatform({ ...config, databaseUrl: undefined }, MODULES, { pglite, dispatch: false });
+    const platform = await startPlatform({ ...config, databaseUrl: undefined }, MODULES, { pglite, consume: false });
     await platform.stop();
     const dump = await pglite.dumpDataDir('none');
     await pglite.close();

@@ -1,12 +1,11 @@
 import { LockMode } from '@mikro-orm/core';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../kernel/context.ts';
-import { AppError, badInput, notFound, pgErrorCode, PG_EXCLUSION_VIOLATION, unauthenticated } from '../../kernel/errors.ts';
+import { AppError, badInput, notFound, unauthenticated } from '../../kernel/errors.ts';
 import { isUuid, newId } from '../../kernel/ids.ts';
 import { amount, percentOf, toMoney } from '../../kernel/money.ts';
 import { enqueueMessage } from '../../kernel/outbox/index.ts';
 import { likePattern, pageRequest, toPage } from '../../kernel/pagination.ts';
-import { tenantSettings, type TenantSettings } from '../../kernel/tenant.ts';
+import { tenantSettings } from '../../kernel/tenant.ts';
 import { addDays, checkInstant, parseDate, wallClock, zonedInstantAfter } from '../../kernel/time.ts';
 import { normalizeEmail, normalizePhone, oneOf, requireText } from '../../kernel/validation.ts';
 import { Booking, BOOKING_STATUSES, BookingEvent, type BookingStatus } from '../entities/booking.ts';
@@ -84,9 +83,9 @@ export async function createBooking(ctx: RequestContext, req: BookingRequest, ac
   const principal = ctx.principal;
   const customerId = principal.kind === 'customer' ? principal.customerId : null;
 
-  const booking = await inTransaction(ctx, async (em, tenant) => {
-    await lockSeats(em, service, key, participants, null);
-    const row = em.create(Booking, {
+  const booking = await ctx.transaction(async (tx) => {
+    await lockSeats(tx, service, key, participants, null);
+    const row = tx.em.create(Booking, {
       id: newId(),
       companyId: ctx.companyId,
       serviceId: service.id,
@@ -107,45 +106,22 @@ export async function createBooking(ctx: RequestContext, req: BookingRequest, ac
       currency: service.currency,
       source: actor,
     } as any);
-    em.create(BookingEvent, { id: newId(), companyId: ctx.companyId, bookingId: row.id, type: 'CREATED', toStart: slot.start, actor } as any);
-    notify(ctx, em, tenant, row, service, 'confirmed');
+    tx.em.create(BookingEvent, { id: newId(), companyId: ctx.companyId, bookingId: row.id, type: 'CREATED', toStart: slot.start, actor } as any);
+    await notify(tx, row, service, 'confirmed');
     return row;
   });
   return booking;
 }
 
 /**
- * Runs a booking write; an exclusion-constraint violation (double booking) becomes SLOT_TAKEN.
- * The tenant's settings are read before the transaction opens: inside it only its own entity
- * manager may be used (PGlite has one connection).
- */
-async function inTransaction<T>(ctx: RequestContext, work: (em: EntityManager, tenant: TenantSettings) => Promise<T>): Promise<T> {
-  const tenant = await tenantSettings(ctx);
-  try {
-    return await ctx.em.transactional(async (em) => {
-      const result = await work(em as EntityManager, tenant);
-      await em.flush();
-      return result;
-    });
-  } catch (error) {
-    if (pgErrorCode(error) === PG_EXCLUSION_VIOLATION) throw slotTaken();
-    throw error;
-  }
-}
-
-/**
  * Seats are counted under a lock on the service row, so concurrent bookings of one occurrence
  * take turns and never sell more than the capacity.
  */
-async function lockSeats(em: EntityManager, service: Service, key: string, participants: number, exceptBookingId: string | null) {
-  const conn = em.getConnection();
-  const tx = em.getTransactionContext();
-  await conn.execute('select id from booking.service where id = ? for update', [service.id], 'all', tx);
-  const [row] = await conn.execute<{ taken: string | number }[]>(
+async function lockSeats(tx: RequestContext, service: Service, key: string, participants: number, exceptBookingId: string | null) {
+  await tx.sql('select id from booking.service where id = ? for update', [service.id]);
+  const [row] = await tx.sql<{ taken: string | number }>(
     `select coalesce(sum(participants), 0) as taken from booking.booking where occurrence_key = ? and status = 'CONFIRMED'${exceptBookingId ? ' and id <> ?' : ''}`,
     exceptBookingId ? [key, exceptBookingId] : [key],
-    'all',
-    tx,
   );
   if (Number(row.taken) + participants > service.capacity) throw slotTaken();
 }
@@ -191,10 +167,10 @@ export async function listBookings(
 }
 
 /** A cancel or a move must happen before the policy's cut-off; the policy travels with the refusal. */
-function enforcePolicy(service: Service, booking: Booking, action: 'cancel' | 'reschedule') {
+function enforcePolicy(ctx: RequestContext, service: Service, booking: Booking, action: 'cancel' | 'reschedule') {
   const policy = service.cancellationPolicy;
   const cutoff = booking.startsAt.getTime() - policy.hoursBefore * 3600000;
-  if (Date.now() > cutoff) {
+  if (ctx.now().getTime() > cutoff) {
     throw new AppError('CANCELLATION_NOT_ALLOWED', `This booking can no longer be ${action === 'cancel' ? 'cancelled' : 'rescheduled'}: ${policy.description ?? ''}`.trim(), {
       cancellationPolicy: policy,
       cutoff: new Date(cutoff).toISOString(),
@@ -209,19 +185,19 @@ function requireConfirmed(booking: Booking) {
 export async function cancelBooking(ctx: RequestContext, booking: Booking, reason: string | null | undefined, actor: Actor) {
   const service = await getService(ctx, booking.serviceId, 'serviceId');
   const note = reason?.trim() ? reason.trim().slice(0, 500) : null;
-  return inTransaction(ctx, async (em, tenant) => {
-    const row = await lockBooking(em, booking.id);
-    enforcePolicy(service, row, 'cancel');
-    Object.assign(row, { status: 'CANCELLED', cancelledAt: new Date(), cancellationReason: note, refundPercent: service.cancellationPolicy.refundPercent });
-    em.create(BookingEvent, { id: newId(), companyId: ctx.companyId, bookingId: row.id, type: 'CANCELLED', fromStart: row.startsAt, note, actor } as any);
-    notify(ctx, em, tenant, row, service, 'cancelled');
+  return ctx.transaction(async (tx) => {
+    const row = await lockBooking(tx, booking.id);
+    enforcePolicy(tx, service, row, 'cancel');
+    Object.assign(row, { status: 'CANCELLED', cancelledAt: tx.now(), cancellationReason: note, refundPercent: service.cancellationPolicy.refundPercent });
+    tx.em.create(BookingEvent, { id: newId(), companyId: ctx.companyId, bookingId: row.id, type: 'CANCELLED', fromStart: row.startsAt, note, actor } as any);
+    await notify(tx, row, service, 'cancelled');
     return row;
   });
 }
 
 /** The booking row, locked for this transaction and still CONFIRMED; else CONFLICT with its state. */
-async function lockBooking(em: EntityManager, id: string): Promise<Booking> {
-  const row = await em.findOne(Booking, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+async function lockBooking(tx: RequestContext, id: string): Promise<Booking> {
+  const row = await tx.em.findOne(Booking, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
   if (!row) throw notFound('Booking');
   requireConfirmed(row);
   return row;
@@ -236,7 +212,7 @@ export async function rescheduleBooking(
   checkInstant(req.fields.start, req.start);
   requireConfirmed(booking);
   const service = await getService(ctx, booking.serviceId, 'serviceId');
-  enforcePolicy(service, booking, 'reschedule');
+  enforcePolicy(ctx, service, booking, 'reschedule');
   if (req.end && req.end.getTime() !== req.start.getTime() + service.durationMinutes * 60000) {
     throw badInput(req.fields.end ?? 'end', `must be ${service.durationMinutes} minutes after the start`);
   }
@@ -245,13 +221,13 @@ export async function rescheduleBooking(
   // Keep the same staff member and resource when they are free at the new time.
   const keep = (id: string | null | undefined) => (id && slot.offers.some((o) => o.staff?.id === id || o.resources.some((r) => r.id === id)) ? id : null);
   const { staffId, resourceId } = pickOffer(slot, service, booking.participants, { staffId: req.staffId ?? keep(booking.staffId), resourceId: req.resourceId ?? keep(booking.resourceId) });
-  return inTransaction(ctx, async (em, tenant) => {
+  return ctx.transaction(async (tx) => {
     const key = occurrenceKey(service.id, slot.start, staffId, resourceId);
-    await lockSeats(em, service, key, booking.participants, booking.id);
+    await lockSeats(tx, service, key, booking.participants, booking.id);
     // Checked again on the locked row: a concurrent cancel or move wins, this one answers CONFLICT.
-    const row = await lockBooking(em, booking.id);
+    const row = await lockBooking(tx, booking.id);
     if (row.startsAt.getTime() !== booking.startsAt.getTime()) throw new AppError('CONFLICT', 'The booking was changed meanwhile; read it again');
-    enforcePolicy(service, row, 'reschedule');
+    enforcePolicy(tx, service, row, 'reschedule');
     const from = row.startsAt;
     Object.assign(row, {
       startsAt: slot.start,
@@ -262,8 +238,8 @@ export async function rescheduleBooking(
       staffId,
       resourceId,
     });
-    em.create(BookingEvent, { id: newId(), companyId: ctx.companyId, bookingId: row.id, type: 'RESCHEDULED', fromStart: from, toStart: slot.start, actor } as any);
-    notify(ctx, em, tenant, row, service, 'rescheduled', from);
+    tx.em.create(BookingEvent, { id: newId(), companyId: ctx.companyId, bookingId: row.id, type: 'RESCHEDULED', fromStart: from, toStart: slot.start, actor } as any);
+    await notify(tx, row, service, 'rescheduled', from);
     return row;
   });
 }
@@ -273,11 +249,11 @@ export async function markOutcome(ctx: RequestContext, booking: Booking, status:
   const outcome = parseStatus(status);
   if (outcome !== 'COMPLETED' && outcome !== 'NO_SHOW') throw badInput('status', 'must be COMPLETED or NO_SHOW');
   requireConfirmed(booking);
-  if (booking.startsAt.getTime() > Date.now()) throw badInput('status', 'can be recorded once the booking has started');
-  return inTransaction(ctx, async (em) => {
-    const row = await lockBooking(em, booking.id);
+  if (booking.startsAt.getTime() > ctx.now().getTime()) throw badInput('status', 'can be recorded once the booking has started');
+  return ctx.transaction(async (tx) => {
+    const row = await lockBooking(tx, booking.id);
     row.status = outcome;
-    em.create(BookingEvent, { id: newId(), companyId: ctx.companyId, bookingId: row.id, type: 'STATUS_CHANGED', note: outcome, actor: 'merchant' } as any);
+    tx.em.create(BookingEvent, { id: newId(), companyId: ctx.companyId, bookingId: row.id, type: 'STATUS_CHANGED', note: outcome, actor: 'merchant' } as any);
     return row;
   });
 }
@@ -294,18 +270,18 @@ export async function bookingEvents(ctx: RequestContext, bookingIds: readonly st
 }
 
 /** Confirmation, cancellation and reschedule messages, written to the outbox in the booking's transaction. */
-function notify(ctx: RequestContext, em: EntityManager, tenant: TenantSettings, booking: Booking, service: Service, what: 'confirmed' | 'cancelled' | 'rescheduled', from?: Date) {
+async function notify(tx: RequestContext, booking: Booking, service: Service, what: 'confirmed' | 'cancelled' | 'rescheduled', from?: Date) {
   const to = booking.customerEmail ?? booking.customerPhone;
   if (!to) return;
-  const { name: companyName, timeZone } = tenant;
+  const { name: companyName, timeZone } = await tenantSettings(tx);
   const when = (d: Date) => new Intl.DateTimeFormat('en-GB', { timeZone, dateStyle: 'full', timeStyle: 'short' }).format(d);
   const lines = {
     confirmed: `Your booking of ${service.name} on ${when(booking.startsAt)} is confirmed.`,
     cancelled: `Your booking of ${service.name} on ${when(booking.startsAt)} is cancelled.`,
     rescheduled: `Your booking of ${service.name} moved from ${from ? when(from) : ''} to ${when(booking.startsAt)}.`,
   };
-  enqueueMessage(em, {
-    companyId: ctx.companyId,
+  enqueueMessage(tx, {
+    companyId: tx.companyId,
     channel: booking.customerEmail ? 'email' : 'sms',
     to,
     subject: `${companyName}: booking ${what}`,

@@ -1,5 +1,5 @@
 import type { RequestContext } from '../../kernel/context.ts';
-import { badInput, conflict, notFound, pgErrorCode, PG_UNIQUE_VIOLATION } from '../../kernel/errors.ts';
+import { badInput, notFound } from '../../kernel/errors.ts';
 import { isUuid, newId } from '../../kernel/ids.ts';
 import { parseAmount } from '../../kernel/money.ts';
 import { likePattern, pageRequest, toPage } from '../../kernel/pagination.ts';
@@ -10,14 +10,8 @@ import { Resource, StaffMember } from '../entities/staff.ts';
 export const DEFAULT_POLICY: CancellationPolicy = { hoursBefore: 24, refundPercent: 100, description: 'Free cancellation up to 24 hours before the start.' };
 
 export async function createCategory(ctx: RequestContext, name: unknown) {
-  const category = ctx.em.create(ServiceCategory, { id: newId(), companyId: ctx.companyId, name: requireText('name', name, 100) } as any);
-  try {
-    await ctx.em.flush();
-  } catch (error) {
-    if (pgErrorCode(error) === PG_UNIQUE_VIOLATION) throw conflict(`A service category named "${category.name}" exists`, { field: 'name' });
-    throw error;
-  }
-  return category;
+  const value = requireText('name', name, 100);
+  return ctx.transaction(async (tx) => tx.em.create(ServiceCategory, { id: newId(), companyId: tx.companyId, name: value } as any));
 }
 
 export async function listCategories(ctx: RequestContext) {

@@ -62,9 +62,9 @@ export async function setAvailability(ctx: RequestContext, ownerType: 'staff' | 
   }
   const where = { ownerId, ...(date ? { date } : { dayOfWeek: input.dayOfWeek }) };
   // Replace that day's rule: delete then insert in one transaction (a unique index keeps one per day).
-  const rule = await ctx.em.transactional(async (em) => {
-    await em.nativeDelete(AvailabilityRule, where);
-    return em.create(AvailabilityRule, { id: newId(), companyId: ctx.companyId, ownerType, ownerId, dayOfWeek: date ? null : input.dayOfWeek, date, startMinute: start, endMinute: end } as any);
+  const rule = await ctx.transaction(async (tx) => {
+    await tx.em.nativeDelete(AvailabilityRule, where);
+    return tx.em.create(AvailabilityRule, { id: newId(), companyId: ctx.companyId, ownerType, ownerId, dayOfWeek: date ? null : input.dayOfWeek, date, startMinute: start, endMinute: end } as any);
   });
   return availabilityView(rule);
 }

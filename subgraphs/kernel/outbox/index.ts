@@ -1,81 +1,51 @@
+import type { JobWithMetadata } from 'pg-boss';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Database } from '../database.ts';
-import { committed } from '../transactions.ts';
+import type { RequestContext } from '../context.ts';
+import { newId } from '../ids.ts';
+import { MESSAGE_QUEUE } from '../jobs/queues.ts';
+import type { Runtime } from '../runtime.ts';
 import { OutboxMessage, type Channel } from './entity.ts';
-import type { Transport } from './transports.ts';
+import { transportsFor, type Transport } from './transports.ts';
 
 export { OutboxMessage, CHANNELS, type Channel } from './entity.ts';
 
-/** Queues a message in the caller's unit of work: it is sent only if the surrounding transaction commits. */
-export function enqueueMessage(
-  em: EntityManager,
-  message: { companyId: string | null; channel: Channel; to: string; subject?: string; body: string },
-): void {
-  em.create(OutboxMessage, { ...message, subject: message.subject ?? null, status: 'pending', attempts: 0 } as any);
+/**
+ * Queues a message with the transaction of the change that causes it: the message row (kept for
+ * /dev/outbox and for the record) and a delivery job, both gone if the transaction rolls back.
+ */
+export function enqueueMessage(tx: RequestContext, message: { companyId: string | null; channel: Channel; to: string; subject?: string; body: string }): void {
+  const row = tx.em.create(OutboxMessage, { id: newId(), ...message, subject: message.subject ?? null, status: 'pending', attempts: 0 } as any);
+  tx.runAt(MESSAGE_QUEUE, null, { id: row.id });
 }
 
-const MAX_ATTEMPTS = 5;
+const transports = new WeakMap<Runtime, Record<Channel, Transport>>();
 
 /**
- * Delivers pending messages. Rows are claimed with `for update skip locked`, so several processes
- * (distributed topology) can run a dispatcher each. Runs after every commit that wrote a message,
- * and on a slow poll for retries and for messages written by other processes.
+ * Delivers one queued message. A failure is recorded on the row and thrown, so the queue retries it
+ * with backoff; a job claimed by a process that died is retried when its claim expires, and a
+ * message already delivered is not sent again.
  */
-export function startOutboxDispatcher(db: Database, transports: Record<Channel, Transport>, pollMs = 2000): { stop(): Promise<void> } {
-  let running: Promise<void> | null = null;
-  let again = false;
-  let stopped = false;
-
-  const drain = async () => {
-    do {
-      again = false;
-      const conn = db.orm.em.getConnection();
-      const claimed = await conn.execute<any[]>(
-        `update kernel.outbox_message set status = 'sending', attempts = attempts + 1
-          where id in (select id from kernel.outbox_message where status = 'pending' order by created_at limit 20 for update skip locked)
-          returning id, channel, recipient, subject, body, attempts`,
-      );
-      for (const row of claimed) {
-        try {
-          await transports[row.channel as Channel].send({ channel: row.channel, to: row.recipient, subject: row.subject, body: row.body });
-          await conn.execute(`update kernel.outbox_message set status = 'delivered', delivered_at = now(), last_error = null where id = ?`, [row.id]);
-        } catch (error: any) {
-          const status = row.attempts >= MAX_ATTEMPTS ? 'failed' : 'pending';
-          await conn.execute(`update kernel.outbox_message set status = ?, last_error = ? where id = ?`, [status, String(error?.message ?? error), row.id]);
-        }
-      }
-      if (claimed.length === 20) again = true;
-    } while (again && !stopped);
-  };
-
-  const kick = () => {
-    if (stopped) return;
-    if (running) {
-      again = true;
-      return;
-    }
-    running = drain()
-      .catch((error) => {
-        if (!stopped) console.error('[outbox] delivery failed', error);
-      })
-      .finally(() => {
-        running = null;
-      });
-  };
-
-  const onCommit = () => kick();
-  committed.on('OutboxMessage', onCommit);
-  const timer = setInterval(kick, pollMs);
-  timer.unref();
-  kick();
-  return {
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      committed.off('OutboxMessage', onCommit);
-      await running;
-    },
-  };
+export async function deliverMessage(runtime: Runtime, job: JobWithMetadata<{ id: string }>): Promise<void> {
+  const conn = runtime.db.orm.em.getConnection();
+  const [row] = await conn.execute<any[]>('select id, channel, recipient, subject, body, status from kernel.outbox_message where id = ?', [job.data.id]);
+  if (!row || row.status === 'delivered') return;
+  let byChannel = transports.get(runtime);
+  if (!byChannel) transports.set(runtime, (byChannel = transportsFor(runtime.config)));
+  try {
+    await byChannel[row.channel as Channel].send({ channel: row.channel, to: row.recipient, subject: row.subject, body: row.body });
+  } catch (error: any) {
+    const last = job.retryCount >= job.retryLimit;
+    await conn.execute(`update kernel.outbox_message set status = ?, attempts = attempts + 1, last_error = ? where id = ?`, [
+      last ? 'failed' : 'pending',
+      String(error?.message ?? error),
+      row.id,
+    ]);
+    throw error;
+  }
+  await conn.execute(`update kernel.outbox_message set status = 'delivered', attempts = attempts + 1, delivered_at = ?, last_error = null where id = ?`, [
+    new Date(runtime.clock.now()),
+    row.id,
+  ]);
 }
 
 /** Messages delivered to an address in the last hour (development and tests only). */

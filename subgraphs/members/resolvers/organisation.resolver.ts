@@ -12,19 +12,19 @@ export class OrganisationResolver {
   @Requires('anyone')
   @Mutation(() => OrganisationSignupRequest, { description: 'Starts an organisation signup: emails a 6-digit code.' })
   async registerOrganisationRequest(@Ctx() ctx: RequestContext, @Arg('input', () => OrganisationSignupInput) input: OrganisationSignupInput) {
-    return requestSignup(ctx.em, input);
+    return requestSignup(ctx, input);
   }
 
   @Requires('anyone')
   @Mutation(() => OrganisationSignup, { description: 'Completes a signup: returns the first API key, the company id and a dashboard link.' })
   async registerOrganisationVerify(@Ctx() ctx: RequestContext, @Arg('input', () => OrganisationVerifyInput) input: OrganisationVerifyInput) {
-    return verifySignup(ctx.em, ctx.config, input);
+    return verifySignup(ctx, input);
   }
 
   @Requires('anyone')
   @Mutation(() => MerchantSession, { description: 'Exchanges a one-time dashboard link token for a merchant session token.' })
   async exchangeLoginLink(@Ctx() ctx: RequestContext, @Arg('token', () => String) token: string) {
-    return exchangeLoginLink(ctx.em, ctx.config, token);
+    return exchangeLoginLink(ctx, token);
   }
 
   @Requires('anyone')

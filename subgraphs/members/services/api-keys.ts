@@ -19,15 +19,15 @@ export interface ApiKeyView {
 }
 
 /** Creates a key in the caller's unit of work; the secret is returned here and never again. */
-export function mintApiKey(em: EntityManager, companyId: string, name: string): { key: string; row: ApiKey } {
+export function mintApiKey(tx: RequestContext, companyId: string, name: string): { key: string; row: ApiKey } {
   const key = `${API_KEY_PREFIX}${randomToken(32)}`;
-  const row = em.create(ApiKey, { id: newId(), companyId, name, prefix: key.slice(0, API_KEY_PREFIX.length + 6), keyHash: sha256(key) } as any);
+  const row = tx.em.create(ApiKey, { id: newId(), companyId, name, prefix: key.slice(0, API_KEY_PREFIX.length + 6), keyHash: sha256(key) } as any);
   return { key, row };
 }
 
 export async function createApiKey(ctx: RequestContext, name: unknown) {
-  const { key, row } = mintApiKey(ctx.em, ctx.companyId, requireText('name', name, 100));
-  await ctx.em.flush();
+  const label = requireText('name', name, 100);
+  const { key, row } = await ctx.transaction(async (tx) => mintApiKey(tx, tx.companyId, label));
   return { ...view(row, null), key };
 }
 
@@ -41,11 +41,13 @@ export async function listApiKeys(ctx: RequestContext, args: { page?: number | n
 
 export async function revokeApiKey(ctx: RequestContext, apiKeyId: unknown) {
   if (!isUuid(apiKeyId)) throw badInput('apiKeyId', 'must be an API key id');
-  const row = await ctx.em.findOne(ApiKey, { id: apiKeyId });
-  if (!row) throw notFound('API key');
-  row.revokedAt ??= new Date();
-  await ctx.em.flush();
-  invalidatePrincipals();
+  const row = await ctx.transaction(async (tx) => {
+    const key = await tx.em.findOne(ApiKey, { id: apiKeyId });
+    if (!key) throw notFound('API key');
+    key.revokedAt ??= tx.now();
+    tx.afterCommit(invalidatePrincipals);
+    return key;
+  });
   const used = await lastUses(ctx.em, [row.id]);
   return view(row, used.get(row.id) ?? null);
 }

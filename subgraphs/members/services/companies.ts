@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../kernel/context.ts';
-import { badInput, conflict, notFound, pgErrorCode, PG_UNIQUE_VIOLATION } from '../../kernel/errors.ts';
+import { badInput, notFound } from '../../kernel/errors.ts';
 import { newId } from '../../kernel/ids.ts';
 import { invalidateTenantSettings } from '../../kernel/tenant.ts';
 import { invalidatePrincipals } from '../../kernel/principal.ts';
@@ -44,10 +44,10 @@ export interface NewCompany {
 }
 
 /** Creates a tenant with a unique slug (suffixing -2, -3… when the name's slug is taken). */
-export async function createCompany(em: EntityManager, input: NewCompany): Promise<Company> {
+export async function createCompany(tx: RequestContext, input: NewCompany): Promise<Company> {
   const defaults = COUNTRY_DEFAULTS[input.country] ?? { timeZone: 'UTC', currency: 'USD' };
-  const slug = await freeSlug(em, Company, input.name, { fallback: 'company' });
-  return em.create(Company, {
+  const slug = await freeSlug(tx.em, Company, input.name, { fallback: 'company' });
+  return tx.em.create(Company, {
     id: newId(),
     name: input.name,
     slug,
@@ -75,8 +75,16 @@ export interface CompanySettingsInput {
   registrationFields?: (Omit<RegistrationField, 'required'> & { required?: boolean | null })[] | null;
 }
 
-export async function updateCompanySettings(ctx: RequestContext, input: CompanySettingsInput): Promise<Company> {
-  const company = await getCompany(ctx);
+export function updateCompanySettings(ctx: RequestContext, input: CompanySettingsInput): Promise<Company> {
+  return ctx.transaction(async (tx) => {
+    const company = await getCompany(tx);
+    applySettings(company, input);
+    tx.afterCommit(() => invalidateTenantSettings(company.id));
+    return company;
+  });
+}
+
+function applySettings(company: Company, input: CompanySettingsInput): void {
   if (input.name != null) company.name = requireText('name', input.name);
   if (input.timeZone != null) {
     if (!isValidTimeZone(input.timeZone)) throw badInput('timeZone', 'must be an IANA time zone such as Europe/Berlin');
@@ -91,9 +99,6 @@ export async function updateCompanySettings(ctx: RequestContext, input: CompanyS
     company.loginChannel = oneOf('loginChannel', input.loginChannel, LOGIN_CHANNELS);
   }
   if (input.registrationFields != null) company.registrationFields = validateFields(input.registrationFields);
-  await ctx.em.flush();
-  invalidateTenantSettings(company.id);
-  return company;
 }
 
 function validateFields(fields: NonNullable<CompanySettingsInput['registrationFields']>): RegistrationField[] {
@@ -128,16 +133,12 @@ function reservedHost(host: string, config: RequestContext['config']): boolean {
 export async function addStorefrontDomain(ctx: RequestContext, domain: unknown): Promise<StorefrontDomain> {
   const host = normalizeHost('domain', domain);
   if (reservedHost(host, ctx.config)) throw badInput('domain', 'is reserved; use a host name of your own');
-  const row = ctx.em.create(StorefrontDomain, { id: newId(), companyId: ctx.companyId, host } as any);
-  try {
-    await ctx.em.flush();
-  } catch (error) {
-    if (pgErrorCode(error) === PG_UNIQUE_VIOLATION) throw conflict(`The domain ${host} is already in use`, { field: 'domain' });
-    throw error;
-  }
-  // Requests on this host now belong to this company: cached resolutions must not outlive that.
-  invalidatePrincipals();
-  return row;
+  return ctx.transaction(async (tx) => {
+    const row = tx.em.create(StorefrontDomain, { id: newId(), companyId: tx.companyId, host } as any);
+    // Requests on this host now belong to this company: cached resolutions must not outlive that.
+    tx.afterCommit(invalidatePrincipals);
+    return row;
+  });
 }
 
 export async function listStorefrontDomains(ctx: RequestContext): Promise<StorefrontDomain[]> {

@@ -1,11 +1,12 @@
 import type { RequestContext } from '../../kernel/context.ts';
-import { AppError, badInput, conflict, pgErrorCode, PG_UNIQUE_VIOLATION, unauthenticated } from '../../kernel/errors.ts';
+import { AppError, badInput, unauthenticated } from '../../kernel/errors.ts';
 import { newId } from '../../kernel/ids.ts';
 import { enqueueMessage } from '../../kernel/outbox/index.ts';
 import { otpCode, sha256 } from '../../kernel/tokens.ts';
 import { normalizeEmail, normalizePhone, optionalText, requireText } from '../../kernel/validation.ts';
 import type { Company as CompanyRow } from '../entities/company.ts';
 import { Customer, OtpChallenge, Session } from '../entities/customer.ts';
+import { customerFacts } from '../events.ts';
 import { getCompany } from './companies.ts';
 import { enforceGuessLimit, enforceRequestLimit, OTP_TTL_MS, OTP_WINDOW_MS, requireCode, spendAttempt } from './otp-policy.ts';
 import { issueSession, revokeCustomerSessions, revokeSession, type IssuedSession } from './sessions.ts';
@@ -30,18 +31,19 @@ export async function requestOtp(ctx: RequestContext, input: { email?: string | 
   const company = await getCompany(ctx);
   const target = addressOf(company, input);
   const code = otpCode();
-  const expiresAt = new Date(Date.now() + OTP_TTL_MS);
-  await ctx.em.transactional(async (em) => {
+  const now = ctx.now();
+  const expiresAt = new Date(now.getTime() + OTP_TTL_MS);
+  await ctx.transaction(async (tx) => {
     await enforceRequestLimit(
-      em,
+      tx,
       `otp:${company.id}:${target.address}`,
       'select count(*) as n, min(created_at) as oldest from members.otp_challenge where company_id = ? and address = ? and created_at > ?',
-      [company.id, target.address, new Date(Date.now() - OTP_WINDOW_MS)],
+      [company.id, target.address, new Date(now.getTime() - OTP_WINDOW_MS)],
     );
     // A new code replaces any earlier one still open for the address.
-    await em.nativeUpdate(OtpChallenge, { address: target.address, consumedAt: null }, { consumedAt: new Date() });
-    em.create(OtpChallenge, { id: newId(), companyId: company.id, channel: target.channel, address: target.address, codeHash: sha256(code), attempts: 0, expiresAt } as any);
-    enqueueMessage(em, {
+    await tx.em.nativeUpdate(OtpChallenge, { address: target.address, consumedAt: null }, { consumedAt: now });
+    tx.em.create(OtpChallenge, { id: newId(), companyId: company.id, channel: target.channel, address: target.address, codeHash: sha256(code), attempts: 0, expiresAt, createdAt: now } as any);
+    enqueueMessage(tx, {
       companyId: company.id,
       channel: target.channel,
       to: target.address,
@@ -59,40 +61,41 @@ export async function verifyOtp(ctx: RequestContext, input: { email?: string | n
   const code = requireCode(input.code);
   const challenge = await ctx.em.findOne(OtpChallenge, { address: target.address, consumedAt: null }, { orderBy: { createdAt: 'desc' } });
   if (!challenge) throw new AppError('UNAUTHENTICATED', 'The code is invalid or has expired; request a new one', { reason: 'INVALID_CODE' });
-  if (challenge.expiresAt.getTime() <= Date.now()) throw new AppError('UNAUTHENTICATED', 'The code has expired; request a new one', { reason: 'EXPIRED_CODE' });
+  if (challenge.expiresAt.getTime() <= ctx.now().getTime()) throw new AppError('UNAUTHENTICATED', 'The code has expired; request a new one', { reason: 'EXPIRED_CODE' });
   await enforceGuessLimit(
-    ctx.em,
+    ctx,
     'select sum(attempts) as n from members.otp_challenge where company_id = ? and address = ? and created_at > ?',
-    [company.id, target.address, new Date(Date.now() - 3600_000)],
+    [company.id, target.address, new Date(ctx.now().getTime() - 3600_000)],
   );
-  const attempt = await spendAttempt(ctx.em, 'otp_challenge', challenge.id, code);
+  const attempt = await spendAttempt(ctx, 'otp_challenge', challenge.id, code);
   if (attempt.result === 'exhausted') throw new AppError('RATE_LIMITED', 'Too many wrong attempts; request a new code', { reason: 'ATTEMPTS_EXHAUSTED' });
   if (attempt.result === 'wrong') {
     throw new AppError('UNAUTHENTICATED', 'The code is invalid or has expired; request a new one', { reason: 'INVALID_CODE', attemptsRemaining: attempt.attemptsRemaining });
   }
-  const result = await ctx.em.transactional(async (em) => {
-    const consumed = await em.nativeUpdate(OtpChallenge, { id: challenge.id, consumedAt: null }, { consumedAt: new Date() });
+  const result = await ctx.transaction(async (tx) => {
+    const now = tx.now();
+    const consumed = await tx.em.nativeUpdate(OtpChallenge, { id: challenge.id, consumedAt: null }, { consumedAt: now });
     if (consumed !== 1) throw new AppError('UNAUTHENTICATED', 'The code has already been used; request a new one', { reason: 'INVALID_CODE' });
     const where = target.field === 'email' ? { email: target.address } : { phone: target.address };
-    let customer = await em.findOne(Customer, where);
+    let customer = await tx.em.findOne(Customer, where);
     const isNewCustomer = !customer;
-    const now = new Date();
     if (!customer) {
       // Passwordless sign-up: a verified address with no customer becomes one.
       const name = target.field === 'email' ? target.address.split('@')[0] : target.address;
-      customer = em.create(Customer, { id: newId(), companyId: company.id, name, ...where, source: 'otp' } as any);
+      customer = tx.em.create(Customer, { id: newId(), companyId: company.id, name, ...where, source: 'otp' } as any);
     }
     // The first proof of an address ends sessions opened before it (a registration made by someone
     // else with this address must not keep access once the owner verifies it).
     const firstProof = target.field === 'email' ? !customer.emailVerifiedAt : !customer.phoneVerifiedAt;
-    if (firstProof && !isNewCustomer) await revokeCustomerSessions(em, customer.id);
+    if (firstProof && !isNewCustomer) await revokeCustomerSessions(tx, customer.id);
     if (target.field === 'email') customer.emailVerifiedAt ??= now;
     else customer.phoneVerifiedAt ??= now;
-    const session = await issueSession(em, ctx.config, 'customer', company.id, customer.id, verifiedContacts(customer));
-    await em.flush();
+    const session = await issueSession(tx, 'customer', company.id, customer.id, verifiedContacts(customer));
+    if (isNewCustomer) tx.publish('members.customer.created', customerFacts(customer));
+    else if (firstProof) tx.publish('members.customer.updated', customerFacts(customer));
+    tx.afterCommit(invalidatePrincipals);
     return { ...sessionView(session), customer, isNewCustomer };
   });
-  invalidatePrincipals();
   return result;
 }
 
@@ -122,20 +125,12 @@ export async function registerCustomer(ctx: RequestContext, input: RegistrationI
   }
   const known = new Set(company.registrationFields.map((f) => f.key));
   for (const key of Object.keys(attributes)) if (!known.has(key)) throw badInput(`attributes.${key}`, 'is not a field of this registration form');
-  try {
-    return await ctx.em.transactional(async (em) => {
-      const customer = em.create(Customer, { id: newId(), companyId: company.id, name, lastName, email, phone, source, attributes: Object.keys(attributes).length ? attributes : null } as any);
-      const session = await issueSession(em, ctx.config, 'customer', company.id, customer.id);
-      await em.flush();
-      return { member: customer, ...sessionView(session) };
-    });
-  } catch (error) {
-    if (pgErrorCode(error) === PG_UNIQUE_VIOLATION) {
-      const field = String((error as any).constraint ?? (error as any).message).includes('email') ? 'email' : 'phone';
-      throw conflict(`A member with this ${field} is already registered`, { field });
-    }
-    throw error;
-  }
+  return ctx.transaction(async (tx) => {
+    const customer = tx.em.create(Customer, { id: newId(), companyId: company.id, name, lastName, email, phone, source, attributes: Object.keys(attributes).length ? attributes : null } as any);
+    const session = await issueSession(tx, 'customer', company.id, customer.id);
+    tx.publish('members.customer.created', customerFacts(customer));
+    return { member: customer, ...sessionView(session) };
+  });
 }
 
 export async function currentCustomer(ctx: RequestContext) {
@@ -158,21 +153,22 @@ export async function validateToken(ctx: RequestContext) {
 export async function refreshSession(ctx: RequestContext) {
   const customer = await currentCustomer(ctx);
   const p = ctx.principal as Extract<typeof ctx.principal, { kind: 'customer' }>;
-  const result = await ctx.em.transactional(async (em) => {
-    const session = await issueSession(em, ctx.config, 'customer', p.companyId, customer.id, verifiedContacts(customer));
-    await em.flush();
-    if (!(await revokeSession(em, p.sessionId, session.sessionId))) throw unauthenticated('Session has ended; sign in again');
+  return ctx.transaction(async (tx) => {
+    const session = await issueSession(tx, 'customer', p.companyId, customer.id, verifiedContacts(customer));
+    await tx.em.flush();
+    if (!(await revokeSession(tx, p.sessionId, session.sessionId))) throw unauthenticated('Session has ended; sign in again');
+    tx.afterCommit(invalidatePrincipals);
     return { ...sessionView(session), customer };
   });
-  invalidatePrincipals();
-  return result;
 }
 
 export async function logout(ctx: RequestContext) {
   const p = ctx.principal;
   if (p.kind !== 'customer') throw unauthenticated();
-  await revokeSession(ctx.em, p.sessionId);
-  invalidatePrincipals();
+  await ctx.transaction(async (tx) => {
+    await revokeSession(tx, p.sessionId);
+    tx.afterCommit(invalidatePrincipals);
+  });
   return { loggedOut: true };
 }
 

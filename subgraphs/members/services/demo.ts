@@ -1,7 +1,7 @@
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Config } from '../../kernel/config.ts';
-import type { Database } from '../../kernel/database.ts';
+import { RequestContext } from '../../kernel/context.ts';
+import type { Runtime } from '../../kernel/runtime.ts';
 import { newId } from '../../kernel/ids.ts';
 import { Company, StorefrontDomain } from '../entities/company.ts';
 import { mintApiKey } from './api-keys.ts';
@@ -11,16 +11,16 @@ import { createCompany } from './companies.ts';
  * On the first start with an empty database: a demo company served on `localhost`, and its API
  * key printed once and written to DATA_DIR/demo-credentials.json.
  */
-export async function seedDemoCompany(db: Database, config: Config): Promise<void> {
+export async function seedDemoCompany(runtime: Runtime): Promise<void> {
+  const { db, config } = runtime;
   const em = db.orm.em.fork();
   if ((await em.count(Company, {})) > 0) return;
-  const created = await em.transactional(async (tx) => {
-    await tx.getConnection().execute("select pg_advisory_xact_lock(hashtext('members.demo'))", [], 'all', tx.getTransactionContext());
-    if ((await tx.count(Company, {})) > 0) return null;
+  const created = await RequestContext.system(runtime, null).transaction(async (tx) => {
+    await tx.sql("select pg_advisory_xact_lock(hashtext('members.demo'))");
+    if ((await tx.em.count(Company, {})) > 0) return null;
     const company = await createCompany(tx, { name: 'Demo Studio', industry: 'salon', country: 'US', ownerEmail: 'owner@demo.localhost' });
-    tx.create(StorefrontDomain, { id: newId(), companyId: company.id, host: 'localhost' } as any);
+    tx.em.create(StorefrontDomain, { id: newId(), companyId: company.id, host: 'localhost' } as any);
     const { key } = mintApiKey(tx, company.id, 'Demo key');
-    await tx.flush();
     return { companyId: company.id, apiKey: key, storefrontDomain: 'localhost' };
   });
   if (!created) return;

@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { RequestContext } from '../../kernel/context.ts';
 import { badInput, rateLimited } from '../../kernel/errors.ts';
 import { enforceWindowLimit } from '../../kernel/rate-limit.ts';
 import { sha256, sameHash } from '../../kernel/tokens.ts';
@@ -15,8 +15,8 @@ export function requireCode(code: unknown): string {
 }
 
 /** Refuses a sixth code for one address within the window. Call inside the transaction that records it. */
-export function enforceRequestLimit(em: EntityManager, lockKey: string, countSql: string, params: unknown[]): Promise<void> {
-  return enforceWindowLimit(em, { lockKey, countSql, params, max: OTP_MAX_REQUESTS, windowMs: OTP_WINDOW_MS, message: 'Too many codes requested for this address' });
+export function enforceRequestLimit(tx: RequestContext, lockKey: string, countSql: string, params: unknown[]): Promise<void> {
+  return enforceWindowLimit(tx, { lockKey, countSql, params, max: OTP_MAX_REQUESTS, windowMs: OTP_WINDOW_MS, message: 'Too many codes requested for this address' });
 }
 
 /** Wrong guesses allowed per address per hour, across all its codes (a slow brute force stops here). */
@@ -26,8 +26,8 @@ export const OTP_MAX_GUESSES_PER_HOUR = 10;
  * Refuses verification once an address has used up its hourly guesses over all its codes.
  * `countSql` sums the attempts of the address's challenges created in the last hour.
  */
-export async function enforceGuessLimit(em: EntityManager, countSql: string, params: unknown[]): Promise<void> {
-  const [row] = await em.getConnection().execute<{ n: string | number | null }[]>(countSql, params);
+export async function enforceGuessLimit(ctx: RequestContext, countSql: string, params: unknown[]): Promise<void> {
+  const [row] = await ctx.sql<{ n: string | number | null }>(countSql, params);
   if (Number(row?.n ?? 0) >= OTP_MAX_GUESSES_PER_HOUR) {
     throw rateLimited('Too many wrong codes for this address; try again in an hour', 3600);
   }
@@ -39,13 +39,11 @@ export type AttemptResult = 'ok' | 'wrong' | 'exhausted';
  * Spends one verify attempt atomically (committed on its own, so a wrong guess always counts)
  * and compares the code. `table` is a members table with attempts and code_hash columns.
  */
-export async function spendAttempt(em: EntityManager, table: 'otp_challenge' | 'signup_request', id: string, code: string): Promise<{ result: AttemptResult; attemptsRemaining: number }> {
-  const rows = await em
-    .getConnection()
-    .execute<{ attempts: number; code_hash: string }[]>(
-      `update members.${table} set attempts = attempts + 1 where id = ? and attempts < ? returning attempts, code_hash`,
-      [id, OTP_MAX_ATTEMPTS],
-    );
+export async function spendAttempt(ctx: RequestContext, table: 'otp_challenge' | 'signup_request', id: string, code: string): Promise<{ result: AttemptResult; attemptsRemaining: number }> {
+  const rows = await ctx.sql<{ attempts: number; code_hash: string }>(
+    `update members.${table} set attempts = attempts + 1 where id = ? and attempts < ? returning attempts, code_hash`,
+    [id, OTP_MAX_ATTEMPTS],
+  );
   if (!rows.length) return { result: 'exhausted', attemptsRemaining: 0 };
   const attemptsRemaining = OTP_MAX_ATTEMPTS - rows[0].attempts;
   return { result: sameHash(sha256(code), rows[0].code_hash) ? 'ok' : 'wrong', attemptsRemaining };

@@ -1,5 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Config } from '../../kernel/config.ts';
+import type { RequestContext } from '../../kernel/context.ts';
 import { newId } from '../../kernel/ids.ts';
 import { signSessionToken, type SessionKind } from '../../kernel/tokens.ts';
 import { Session } from '../entities/customer.ts';
@@ -20,17 +19,16 @@ export interface IssuedSession {
  * and phone). Flushed by the caller's transaction.
  */
 export async function issueSession(
-  em: EntityManager,
-  config: Config,
+  tx: RequestContext,
   kind: SessionKind,
   companyId: string,
   subject: string,
   verified: { email?: string; phone?: string } = {},
 ): Promise<IssuedSession> {
-  const expiresAt = new Date(Date.now() + SESSION_TTL_MS[kind]);
+  const expiresAt = new Date(tx.now().getTime() + SESSION_TTL_MS[kind]);
   const sessionId = newId();
-  em.create(Session, { id: sessionId, companyId, kind, subject, expiresAt } as any);
-  const token = await signSessionToken(config.jwtSecret, { kind, companyId, subject, sessionId, ...verified }, expiresAt);
+  tx.em.create(Session, { id: sessionId, companyId, kind, subject, expiresAt } as any);
+  const token = await signSessionToken(tx.config.jwtSecret, { kind, companyId, subject, sessionId, ...verified }, expiresAt);
   return { token, expiresAt, sessionId };
 }
 
@@ -38,12 +36,12 @@ export async function issueSession(
  * Ends a session once; false when it had already ended (a concurrent refresh or logout won).
  * The caller clears the principal cache (invalidatePrincipals) once this is committed.
  */
-export async function revokeSession(em: EntityManager, sessionId: string, replacedBy: string | null = null): Promise<boolean> {
-  const count = await em.nativeUpdate(Session, { id: sessionId, revokedAt: null }, { revokedAt: new Date(), replacedBy });
+export async function revokeSession(tx: RequestContext, sessionId: string, replacedBy: string | null = null): Promise<boolean> {
+  const count = await tx.em.nativeUpdate(Session, { id: sessionId, revokedAt: null }, { revokedAt: tx.now(), replacedBy });
   return count === 1;
 }
 
 /** Ends every open session of a customer (their address was just proven by someone). */
-export async function revokeCustomerSessions(em: EntityManager, customerId: string): Promise<void> {
-  await em.nativeUpdate(Session, { kind: 'customer', subject: customerId, revokedAt: null }, { revokedAt: new Date() });
+export async function revokeCustomerSessions(tx: RequestContext, customerId: string): Promise<void> {
+  await tx.em.nativeUpdate(Session, { kind: 'customer', subject: customerId, revokedAt: null }, { revokedAt: tx.now() });
 }

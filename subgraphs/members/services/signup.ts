@@ -1,5 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Config } from '../../kernel/config.ts';
+import type { RequestContext } from '../../kernel/context.ts';
 import { AppError, badInput, conflict, notFound } from '../../kernel/errors.ts';
 import { isUuid, newId } from '../../kernel/ids.ts';
 import { enqueueMessage } from '../../kernel/outbox/index.ts';
@@ -14,22 +13,23 @@ import { issueSession } from './sessions.ts';
 const LOGIN_LINK_TTL_MS = 15 * 60 * 1000;
 
 /** Organisation signup, step 1: remember the request and email a code to the owner. */
-export async function requestSignup(em: EntityManager, input: { email?: string; organisationName?: string; industry?: string; country?: string }) {
+export async function requestSignup(ctx: RequestContext, input: { email?: string; organisationName?: string; industry?: string; country?: string }) {
   const email = normalizeEmail('email', input.email);
   const organisationName = requireText('organisationName', input.organisationName, 120);
   const industry = requireText('industry', input.industry, 80);
   const country = validateCountry(input.country);
   const code = otpCode();
-  const expiresAt = new Date(Date.now() + OTP_TTL_MS);
+  const now = ctx.now();
+  const expiresAt = new Date(now.getTime() + OTP_TTL_MS);
   const id = newId();
-  await em.transactional(async (tx) => {
+  await ctx.transaction(async (tx) => {
     await enforceRequestLimit(
       tx,
       `signup:${email}`,
       'select count(*) as n, min(created_at) as oldest from members.signup_request where email = ? and created_at > ?',
-      [email, new Date(Date.now() - OTP_WINDOW_MS)],
+      [email, new Date(now.getTime() - OTP_WINDOW_MS)],
     );
-    tx.create(SignupRequest, { id, email, organisationName, industry, country, codeHash: sha256(code), attempts: 0, expiresAt } as any);
+    tx.em.create(SignupRequest, { id, email, organisationName, industry, country, codeHash: sha256(code), attempts: 0, expiresAt, createdAt: now } as any);
     enqueueMessage(tx, {
       companyId: null,
       channel: 'email',
@@ -42,45 +42,43 @@ export async function requestSignup(em: EntityManager, input: { email?: string; 
 }
 
 /** Step 2: the right code creates the company, its first API key and a one-time dashboard link. */
-export async function verifySignup(em: EntityManager, config: Config, input: { requestId?: string; code?: string }) {
+export async function verifySignup(ctx: RequestContext, input: { requestId?: string; code?: string }) {
   if (!isUuid(input.requestId)) throw badInput('requestId', 'must be the requestId returned by the signup request');
   const code = requireCode(input.code);
-  const request = await em.findOne(SignupRequest, { id: input.requestId });
+  const request = await ctx.em.findOne(SignupRequest, { id: input.requestId });
   if (!request) throw notFound('Signup request');
   if (request.completedAt) throw conflict('This signup has already been verified');
-  if (request.expiresAt.getTime() <= Date.now()) throw new AppError('UNAUTHENTICATED', 'The code has expired; start the signup again', { reason: 'EXPIRED_CODE' });
-  await enforceGuessLimit(em, 'select sum(attempts) as n from members.signup_request where email = ? and created_at > ?', [request.email, new Date(Date.now() - 3600_000)]);
-  const attempt = await spendAttempt(em, 'signup_request', request.id, code);
+  if (request.expiresAt.getTime() <= ctx.now().getTime()) throw new AppError('UNAUTHENTICATED', 'The code has expired; start the signup again', { reason: 'EXPIRED_CODE' });
+  await enforceGuessLimit(ctx, 'select sum(attempts) as n from members.signup_request where email = ? and created_at > ?', [request.email, new Date(ctx.now().getTime() - 3600_000)]);
+  const attempt = await spendAttempt(ctx, 'signup_request', request.id, code);
   if (attempt.result === 'exhausted') throw new AppError('RATE_LIMITED', 'Too many wrong attempts; start the signup again', { reason: 'ATTEMPTS_EXHAUSTED' });
   if (attempt.result === 'wrong') throw new AppError('UNAUTHENTICATED', 'The code is invalid', { reason: 'INVALID_CODE', attemptsRemaining: attempt.attemptsRemaining });
 
-  return em.transactional(async (tx) => {
+  return ctx.transaction(async (tx) => {
     const company = await createCompany(tx, { name: request.organisationName, industry: request.industry, country: request.country, ownerEmail: request.email });
-    const claimed = await tx.nativeUpdate(SignupRequest, { id: request.id, completedAt: null }, { completedAt: new Date(), companyId: company.id });
+    const claimed = await tx.em.nativeUpdate(SignupRequest, { id: request.id, completedAt: null }, { completedAt: tx.now(), companyId: company.id });
     if (claimed !== 1) throw conflict('This signup has already been verified');
     const { key } = mintApiKey(tx, company.id, 'Signup key');
-    const loginUrl = createLoginLink(tx, config, company.id, request.email);
-    await tx.flush();
+    const loginUrl = createLoginLink(tx, company.id, request.email);
     return { apiKey: key, companyId: company.id, loginUrl };
   });
 }
 
 /** A one-time link for the dashboard; its token is exchanged for a merchant session. */
-export function createLoginLink(em: EntityManager, config: Config, companyId: string, email: string): string {
+export function createLoginLink(tx: RequestContext, companyId: string, email: string): string {
   const token = randomToken(32);
-  em.create(LoginLink, { id: newId(), companyId, email, tokenHash: sha256(token), expiresAt: new Date(Date.now() + LOGIN_LINK_TTL_MS) } as any);
-  return `${config.publicUrl}/dashboard/login?token=${token}`;
+  tx.em.create(LoginLink, { id: newId(), companyId, email, tokenHash: sha256(token), expiresAt: new Date(tx.now().getTime() + LOGIN_LINK_TTL_MS) } as any);
+  return `${tx.config.publicUrl}/dashboard/login?token=${token}`;
 }
 
-export async function exchangeLoginLink(em: EntityManager, config: Config, token: unknown) {
+export async function exchangeLoginLink(ctx: RequestContext, token: unknown) {
   const value = requireText('token', token, 200);
-  return em.transactional(async (tx) => {
-    const link = await tx.findOne(LoginLink, { tokenHash: sha256(value) });
-    if (!link || link.usedAt || link.expiresAt.getTime() <= Date.now()) throw new AppError('UNAUTHENTICATED', 'This sign-in link is invalid, used or expired');
-    const used = await tx.nativeUpdate(LoginLink, { id: link.id, usedAt: null }, { usedAt: new Date() });
+  return ctx.transaction(async (tx) => {
+    const link = await tx.em.findOne(LoginLink, { tokenHash: sha256(value) });
+    if (!link || link.usedAt || link.expiresAt.getTime() <= tx.now().getTime()) throw new AppError('UNAUTHENTICATED', 'This sign-in link is invalid, used or expired');
+    const used = await tx.em.nativeUpdate(LoginLink, { id: link.id, usedAt: null }, { usedAt: tx.now() });
     if (used !== 1) throw new AppError('UNAUTHENTICATED', 'This sign-in link is invalid, used or expired');
-    const session = await issueSession(tx, config, 'merchant', link.companyId, link.email);
-    await tx.flush();
+    const session = await issueSession(tx, 'merchant', link.companyId, link.email);
     return { token: session.token, expiresAt: session.expiresAt, companyId: link.companyId };
   });
 }

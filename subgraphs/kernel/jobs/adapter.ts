@@ -1,0 +1,62 @@
+import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
+import type { Db } from 'pg-boss';
+import type { Pool } from 'pg';
+import type { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import type { Database } from '../database.ts';
+
+/**
+ * pg-boss's statements go through the ORM's own connection, never a path of their own:
+ * - inside a transaction, through that transaction, so a job or event is written with the change
+ *   that causes it and vanishes if it rolls back;
+ * - outside one, through the ORM's client, which on PGlite holds the same one-connection lock as
+ *   every ORM transaction (a second path into PGlite would interleave with an open transaction).
+ * pg-boss also sends parameterless multi-statement scripts (its installer, `BEGIN; …; COMMIT`
+ * maintenance blocks): PGlite runs those with `exec` while the lock is held; PostgreSQL with the
+ * ORM's pool, whose simple protocol accepts them.
+ */
+export function transactionDb(trx: Transaction<any>): Db {
+  return {
+    async executeSql(text, values) {
+      const result = await trx.executeQuery(CompiledQuery.raw(text, values ?? []));
+      return { rows: [...result.rows] };
+    },
+  };
+}
+
+/** pg's own type parsing (timestamps as Date), which pg-boss expects; the ORM's pool keeps them as text. */
+const pgTypes = { getTypeParser: pg.types.getTypeParser };
+
+export async function connectionDb(db: Database, sessionStatements: string[] = []): Promise<Db> {
+  const connection = db.orm.em.getConnection();
+  const kysely = connection.getClient() as Kysely<any>;
+  if (db.kind === 'pglite') {
+    const pglite = (await connection.getNativeClient()) as unknown as PGlite;
+    return {
+      async executeSql(text, values) {
+        // Holding a Kysely connection is holding the ORM's lock on the one PGlite session.
+        return kysely.connection().execute(async () => {
+          if (values?.length) return { rows: (await pglite.query(text, values)).rows as any[] };
+          return { rows: (await pglite.exec(text)).flatMap((r) => r.rows ?? []) };
+        });
+      },
+      // One session for the life of the instance: a test clock's opt-in is applied once.
+      async setSessionStatements(statements) {
+        for (const s of statements) await kysely.connection().execute(() => pglite.exec(s));
+      },
+    };
+  }
+  const pool = (await connection.getNativeClient()) as unknown as Pool;
+  const run = async (text: string, values?: unknown[]) => {
+    const result: any = await pool.query({ text, values, types: pgTypes } as any);
+    return { rows: Array.isArray(result) ? result.flatMap((r) => r.rows ?? []) : result.rows };
+  };
+  return {
+    executeSql: run,
+    async setSessionStatements(statements) {
+      // Only a test clock sets these; the database was opened with them for every connection.
+      const missing = statements.filter((s) => !sessionStatements.includes(s));
+      if (missing.length) throw new Error(`Session statements must be given when the database opens: ${missing.join('; ')}`);
+    },
+  };
+}

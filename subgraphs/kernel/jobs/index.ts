@@ -1,0 +1,165 @@
+import { PgBoss, type Db, type JobWithMetadata, type SendOptions } from 'pg-boss';
+import type { Transaction } from 'kysely';
+import type { Clock } from '../clock.ts';
+import { RequestContext } from '../context.ts';
+import type { DomainEvent, JobDefinition, Subscriptions } from '../events.ts';
+import type { SubgraphModule } from '../module.ts';
+import type { Runtime } from '../runtime.ts';
+import { deliverMessage } from '../outbox/index.ts';
+import { connectionDb, transactionDb } from './adapter.ts';
+import { JOBS_SCHEMA, MESSAGE_QUEUE, QUEUE_DEFAULTS, subscriberQueue } from './queues.ts';
+
+export interface JobsOptions {
+  /** Run workers for these subgraphs' subscriptions and jobs (and the message queue); none when empty. */
+  consume: SubgraphModule[];
+  /** Deliver outgoing messages here (false in the distributed router, which serves no subgraph). */
+  deliverMessages: boolean;
+  schema?: string;
+  clock: Clock;
+  /** Session statements the database was opened with (a test clock's opt-in on PostgreSQL). */
+  sessionStatements?: string[];
+  pollSeconds?: number;
+  superviseSeconds?: number;
+}
+
+/** A job or event written by a transaction, inserted just before it commits. */
+export interface PendingJob {
+  queue?: string;
+  event?: DomainEvent;
+  data?: object;
+  startAfter?: Date;
+}
+
+/**
+ * Domain events, background jobs and outgoing messages on pg-boss, over the ORM's connection.
+ * Events fan out to one queue per subscribing subgraph (pg-boss subscriptions); each process works
+ * only its own subgraphs' queues, and pg-boss's `skip locked` claims hand a job to one worker of all
+ * the replicas.
+ */
+export class Jobs {
+  private readonly workers = new Map<string, string>();
+
+  private constructor(
+    readonly boss: PgBoss,
+    private readonly schema: string,
+  ) {}
+
+  static async start(runtime: Runtime, options: JobsOptions): Promise<Jobs> {
+    const schema = options.schema ?? JOBS_SCHEMA;
+    const db = await connectionDb(runtime.db, options.sessionStatements);
+    const consuming = options.consume.length > 0 || options.deliverMessages;
+    const boss = new PgBoss({
+      db,
+      schema,
+      backend: runtime.db.kind === 'pglite' ? ('pglite' as const) : ('postgres' as const),
+      clock: options.clock,
+      supervise: consuming,
+      schedule: consuming,
+      superviseIntervalSeconds: options.superviseSeconds ?? 30,
+    });
+    boss.on('error', (error) => console.error('[jobs]', error));
+    await boss.start();
+    const jobs = new Jobs(boss, schema);
+    const poll = { pollingIntervalSeconds: options.pollSeconds ?? 1, batchSize: 1 };
+
+    if (options.deliverMessages) {
+      await jobs.queue(MESSAGE_QUEUE);
+      await jobs.work(MESSAGE_QUEUE, poll, (job) => deliverMessage(runtime, job));
+    }
+    for (const module of options.consume) {
+      for (const [event, handler] of Object.entries(module.subscriptions ?? {}) as [string, Subscriptions[keyof Subscriptions]][]) {
+        const name = subscriberQueue(module.name, event);
+        await jobs.queue(name);
+        await boss.subscribe(event, name);
+        await jobs.work(name, poll, (job) => handleEvent(runtime, name, job.data as DomainEvent, handler as any));
+      }
+      for (const [name, definition] of Object.entries(module.jobs ?? {}) as [string, JobDefinition][]) {
+        await jobs.queue(name);
+        await jobs.work(name, poll, (job) => runJob(runtime, definition, (job.data ?? {}) as Record<string, unknown>));
+        if (definition.cron) await boss.schedule(name, definition.cron, null, { tz: 'UTC' });
+        else await boss.unschedule(name);
+      }
+    }
+    return jobs;
+  }
+
+  /** Creates a queue once; its cache is warmed so a send inside a transaction never looks it up on another path. */
+  private async queue(name: string) {
+    if (!(await this.boss.getQueue(name))) await this.boss.createQueue(name, QUEUE_DEFAULTS);
+    await this.boss.findJobs(name, { id: '00000000-0000-0000-0000-000000000000' });
+  }
+
+  private async work(name: string, poll: { pollingIntervalSeconds: number; batchSize: number }, handle: (job: JobWithMetadata<any>) => Promise<void>) {
+    const id = await this.boss.work(name, { ...poll, includeMetadata: true }, async ([job]) => handle(job));
+    this.workers.set(name, id);
+  }
+
+  /**
+   * Writes a transaction's jobs and events through that transaction, so they exist only if it
+   * commits. Subscribers are read through it too: in the distributed topology the producer does
+   * not know who subscribes.
+   */
+  async write(trx: Transaction<any>, pending: PendingJob[]): Promise<string[]> {
+    if (!pending.length) return [];
+    const db: Db = transactionDb(trx);
+    const queues: string[] = [];
+    const subscribers = new Map<string, string[]>();
+    for (const job of pending) {
+      const options: SendOptions = { db, ...(job.startAfter ? { startAfter: job.startAfter } : {}) };
+      if (job.queue) {
+        await this.boss.send(job.queue, job.data ?? {}, options);
+        queues.push(job.queue);
+        continue;
+      }
+      const event = job.event!;
+      let names = subscribers.get(event.name);
+      if (!names) {
+        const { rows } = await db.executeSql(`select name from ${this.schema}.subscription where event = $1`, [event.name]);
+        names = rows.map((r) => r.name as string);
+        subscribers.set(event.name, names);
+      }
+      for (const name of names) await this.boss.send(name, event, options);
+      queues.push(...names);
+    }
+    return queues;
+  }
+
+  /** Wakes this process's workers of queues a commit just wrote to, instead of waiting for their poll. */
+  nudge(queues: string[]): void {
+    for (const name of new Set(queues)) {
+      const id = this.workers.get(name);
+      if (id) this.boss.notifyWorker(id);
+    }
+  }
+
+  /** For /readyz: whether workers run here, and how long the oldest runnable job has waited. */
+  async status(): Promise<{ workers: number; oldestWaitingSeconds: number | null }> {
+    const { rows } = await this.boss
+      .getDb()
+      .executeSql(`select extract(epoch from (now() - min(start_after)))::float as age from ${this.schema}.job where state in ('created', 'retry') and start_after <= now()`);
+    const age = rows[0]?.age;
+    return { workers: this.workers.size, oldestWaitingSeconds: age == null ? null : Math.max(0, Math.round(age)) };
+  }
+
+  async stop(): Promise<void> {
+    await this.boss.stop({ graceful: true, timeout: 5000, close: false });
+  }
+}
+
+/** Subscriber side: one transaction that records (subscriber, event id) and runs the handler, or skips a repeat. */
+async function handleEvent(runtime: Runtime, subscriber: string, event: DomainEvent, handler: (tx: RequestContext, e: DomainEvent) => Promise<void>) {
+  const ctx = RequestContext.system(runtime, event.companyId);
+  await ctx.transaction(async (tx) => {
+    const fresh = await tx.sql('insert into kernel.event_receipt (subscriber, event_id, handled_at) values (?, ?, ?) on conflict do nothing returning event_id', [
+      subscriber,
+      event.id,
+      tx.now(),
+    ]);
+    if (fresh.length) await handler(tx, event);
+  });
+}
+
+async function runJob(runtime: Runtime, definition: JobDefinition, data: Record<string, unknown>) {
+  const companyId = typeof data.companyId === 'string' ? data.companyId : null;
+  await definition.handler(RequestContext.system(runtime, companyId), data);
+}
