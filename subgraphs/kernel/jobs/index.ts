@@ -41,7 +41,7 @@ export class Jobs {
 
   private constructor(
     readonly boss: PgBoss,
-    private readonly schema: string,
+    readonly schema: string,
   ) {}
 
   static async start(runtime: Runtime, options: JobsOptions): Promise<Jobs> {

@@ -1,0 +1,163 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inject } from 'vitest';
+import type { Platform } from '../../router/platform.ts';
+import { TestClock } from '../../subgraphs/kernel/clock.ts';
+import { RequestContext } from '../../subgraphs/kernel/context.ts';
+import type { DomainEvent } from '../../subgraphs/kernel/events.ts';
+import { newId } from '../../subgraphs/kernel/ids.ts';
+import { subscriberQueue } from '../../subgraphs/kernel/jobs/queues.ts';
+import { listDeadJobs, retryDeadJob } from '../../subgraphs/kernel/jobs/ops.ts';
+import type { CustomerFacts } from '../../subgraphs/members/events.ts';
+import { eventually, probeModule, probePlatform } from '../support/probe-platform.ts';
+
+const facts = (name: string): CustomerFacts => ({ customerId: newId(), name, lastName: null, email: null, phone: null, emailVerified: false, phoneVerified: false });
+
+/** What the probe's handlers saw: event id → how many times, and when (test-clock time) each failing attempt came. */
+const handled = new Map<string, number>();
+const failingAttempts: number[] = [];
+const reminders: { at: number; data: Record<string, unknown> }[] = [];
+
+let clock: TestClock;
+let platform: Platform;
+const schema = `pgboss_events_${process.pid}`;
+
+const probe = () =>
+  probeModule('probe', {
+    subscriptions: {
+      'members.customer.created': async (tx, event) => {
+        handled.set(event.id, (handled.get(event.id) ?? 0) + 1);
+        // Writes in the handler's transaction, scoped to the event's company.
+        expect(tx.inTransaction).toBe(true);
+        expect(tx.companyId).toBe(event.companyId);
+      },
+      'members.customer.updated': async (tx) => {
+        failingAttempts.push(tx.now().getTime());
+        throw new Error('the handler is broken');
+      },
+    },
+    jobs: {
+      'probe.reminder': { handler: async (ctx, data) => void reminders.push({ at: ctx.now().getTime(), data }) },
+    },
+  });
+
+async function publish(name: 'members.customer.created' | 'members.customer.updated', payload: CustomerFacts, fail = false) {
+  const ctx = RequestContext.system(platform.runtime, newId());
+  let id = '';
+  await ctx
+    .transaction(async (tx) => {
+      tx.publish(name, payload);
+      id = (tx as any).tx.jobs.at(-1).event.id;
+      if (fail) throw new Error('rolled back');
+    })
+    .catch((e) => {
+      if (!fail) throw e;
+    });
+  return id;
+}
+
+/** Advances the test clock in steps, letting the workers poll (and handlers run) at each. */
+async function advance(seconds: number, step = 1) {
+  for (let t = 0; t < seconds; t += step) {
+    await clock.tick(step * 1000);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+beforeAll(async () => {
+  clock = new TestClock(Date.now());
+  platform = await probePlatform([probe()], { clock, jobsSchema: schema });
+});
+
+afterAll(async () => {
+  await platform?.stop();
+});
+
+describe('domain events on the queue', () => {
+  it('delivers an event published in a committed transaction, once; never one from a rolled-back transaction', async () => {
+    const committed = await publish('members.customer.created', facts('Ann'));
+    const rolledBack = await publish('members.customer.created', facts('Bob'), true);
+    await advance(3);
+    await eventually(() => expect(handled.get(committed)).toBe(1));
+    await advance(5);
+    expect(handled.get(committed)).toBe(1);
+    expect(handled.has(rolledBack)).toBe(false);
+    const { rows } = await platform.runtime.jobs.boss.getDb().executeSql(`select count(*)::int as n from ${schema}.job where data->>'id' = $1`, [rolledBack]);
+    expect(rows[0].n).toBe(0);
+  });
+
+  it('skips a duplicate delivery of an event it already handled', async () => {
+    const id = await publish('members.customer.created', facts('Cid'));
+    await advance(2);
+    await eventually(() => expect(handled.get(id)).toBe(1));
+    // The queue delivers at least once: the same event again (as after a lost acknowledgement).
+    const [job] = await platform.runtime.jobs.boss.findJobs(subscriberQueue('probe', 'members.customer.created'), { data: { id } });
+    await platform.runtime.jobs.boss.send(subscriberQueue('probe', 'members.customer.created'), job.data as DomainEvent);
+    await advance(3);
+    const { rows } = await platform.runtime.jobs.boss.getDb().executeSql(`select count(*)::int as n from ${schema}.job where data->>'id' = $1 and state = 'completed'`, [id]);
+    await eventually(async () => {
+      const again = await platform.runtime.jobs.boss.getDb().executeSql(`select count(*)::int as n from ${schema}.job where data->>'id' = $1 and state = 'completed'`, [id]);
+      expect(again.rows[0].n).toBe(2);
+    });
+    expect(rows[0].n).toBeGreaterThanOrEqual(1);
+    expect(handled.get(id)).toBe(1);
+  });
+
+  it('retries a failing handler with growing delays, then leaves it dead for an operator to list and retry', async () => {
+    failingAttempts.length = 0;
+    const id = await publish('members.customer.updated', facts('Dee'));
+    // 1 try + 5 retries with exponential backoff (2 s doubling, jittered) fit in ten minutes.
+    for (let i = 0; i < 120 && failingAttempts.length < 6; i++) await advance(5, 5);
+    await eventually(() => expect(failingAttempts.length).toBe(6));
+    const gaps = failingAttempts.slice(1).map((t, i) => t - failingAttempts[i]);
+    expect(gaps[gaps.length - 1]).toBeGreaterThan(gaps[0]);
+    const dead = await eventually(async () => {
+      const jobs = (await listDeadJobs(platform.runtime)).filter((j) => (j.data as DomainEvent).id === id);
+      expect(jobs).toHaveLength(1);
+      return jobs[0];
+    });
+    expect(dead.queue).toBe(subscriberQueue('probe', 'members.customer.updated'));
+    expect(dead.error).toContain('the handler is broken');
+    // An operator retries it: it runs again (and fails again here).
+    await retryDeadJob(platform.runtime, dead.queue, dead.id);
+    await advance(3);
+    await eventually(() => expect(failingAttempts.length).toBe(7));
+  });
+
+  it('runs a job sent with runAt at its time, not before', async () => {
+    const at = new Date(clock.now() + 3600_000);
+    const ctx = RequestContext.system(platform.runtime, null);
+    await ctx.transaction(async (tx) => tx.runAt('probe.reminder', at, { note: 'one hour later' }));
+    // A jump to a minute before, where the worker polls and finds nothing due; then past it.
+    await clock.setTime(at.getTime() - 60_000);
+    await advance(30, 5);
+    expect(reminders).toHaveLength(0);
+    await advance(60, 5);
+    await eventually(() => expect(reminders).toHaveLength(1));
+    expect(reminders[0].at).toBeGreaterThanOrEqual(at.getTime());
+    expect(reminders[0].data).toEqual({ note: 'one hour later' });
+  });
+});
+
+describe.runIf(inject('databaseUrl'))('two processes of one subgraph', () => {
+  it('handle each event once between them', async () => {
+    const seen = new Map<string, string[]>();
+    const replica = (label: string) =>
+      probeModule('replica', {
+        subscriptions: {
+          'members.customer.created': async (_tx, event) => void seen.set(event.id, [...(seen.get(event.id) ?? []), label]),
+        },
+      });
+    const replicaSchema = `pgboss_replicas_${process.pid}`;
+    const a = await probePlatform([replica('a')], { jobsSchema: replicaSchema });
+    const b = await probePlatform([replica('b')], { jobsSchema: replicaSchema });
+    try {
+      const ctx = RequestContext.system(a.runtime, newId());
+      for (let i = 0; i < 20; i++) await ctx.transaction(async (tx) => tx.publish('members.customer.created', facts(`R${i}`)));
+      await eventually(() => expect(seen.size).toBe(20), 400);
+      expect([...seen.values()].every((who) => who.length === 1)).toBe(true);
+    } finally {
+      await a.stop();
+      await b.stop();
+    }
+  });
+});
