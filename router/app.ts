@@ -2,13 +2,17 @@ import 'reflect-metadata';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { PGlite } from '@electric-sql/pglite';
 import type { GatewayRuntime } from '@graphql-hive/gateway-runtime';
+import { createServerAdapter } from '@whatwg-node/server';
+import { Kind, parse, type OperationDefinitionNode } from 'graphql';
+import { toErrorBody } from '../facades/errors.ts';
 import { createMcpFacade } from '../facades/mcp/server.ts';
 import { createRestFacade } from '../facades/rest/facade.ts';
 import type { Config } from '../subgraphs/kernel/config.ts';
+import { idempotencyScope, idempotentFetch, requestHash, type Answer, type IdempotencyRuntime } from '../subgraphs/kernel/idempotency.ts';
 import { recentMessages } from '../subgraphs/kernel/outbox/index.ts';
 import { composeSupergraph, subgraphUrl } from './compose.ts';
 import { docsRoute } from './docs.ts';
-import { createGateway, inProcessExecutor } from './gateway.ts';
+import { createGateway, forwardedHeaders, inProcessExecutor } from './gateway.ts';
 import { MODULES, SUBGRAPH_PORTS } from './modules.ts';
 import { startPlatform, type Platform } from './platform.ts';
 
@@ -27,7 +31,7 @@ export interface App {
 export async function createApp(config: Config, options: { topology?: 'embedded' | 'distributed'; pglite?: PGlite; subgraphUrls?: Record<string, string> } = {}): Promise<App> {
   const topology = options.topology ?? 'embedded';
   const modules = topology === 'embedded' ? MODULES : [];
-  const platform = await startPlatform(config, modules, { pglite: options.pglite, dispatch: topology === 'embedded' });
+  const platform = await startPlatform(config, modules, { pglite: options.pglite });
   const subgraphs = [];
   for (const m of MODULES) {
     subgraphs.push({ name: m.name, schema: platform.schemas.get(m.name) ?? (await m.buildSchema()), url: options.subgraphUrls?.[m.name] ?? subgraphUrl(m.name, SUBGRAPH_PORTS[m.name]) });
@@ -36,29 +40,30 @@ export async function createApp(config: Config, options: { topology?: 'embedded'
   const gateway = createGateway(
     supergraphSdl,
     topology === 'embedded'
-      ? { kind: 'embedded', executors: new Map(subgraphs.map((s) => [s.name, inProcessExecutor(s.schema, platform.db, config)])) }
+      ? { kind: 'embedded', executors: new Map(subgraphs.map((s) => [s.name, inProcessExecutor(s.schema, platform.runtime)])) }
       : { kind: 'http' },
   );
   // SOFA and the MCP tool registry need the gateway's schema loaded before they serve.
   const apiSchema = await gateway.getSchema();
-  const rest = createRestFacade(gateway, apiSchema, config);
-  const mcp = createMcpFacade(gateway, apiSchema, config);
+  const rest = createRestFacade(gateway, apiSchema, config, platform.runtime);
+  const mcp = createMcpFacade(gateway, apiSchema, config, platform.runtime);
+  const idempotentGraphql = idempotentGateway(gateway, platform.runtime);
   let ready = true;
 
   const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '/').split('?')[0];
     try {
-      if (path === '/graphql') return await gateway(req, res);
+      if (path === '/graphql') return await (req.method === 'POST' && req.headers['idempotency-key'] !== undefined ? idempotentGraphql : gateway)(req, res);
       if (path === '/mcp') return await mcp(req, res);
       if (path === '/healthz') return json(res, 200, { status: 'ok' });
       if (path === '/readyz') {
-        const dbOk = ready && (await platform.db.orm.em.getConnection().execute('select 1').then(() => true, () => false));
-        return json(res, dbOk ? 200 : 503, { status: dbOk ? 'ready' : 'unavailable', topology });
+        const queue = ready ? await platform.runtime.jobs.status().catch(() => null) : null;
+        return json(res, queue ? 200 : 503, { status: queue ? 'ready' : 'unavailable', topology, queue });
       }
       if (path === '/dev/outbox' && !config.production) {
         const to = new URL(req.url ?? '/', 'http://x').searchParams.get('to');
         if (!to) return json(res, 400, { success: false, error: { code: 'BAD_USER_INPUT', message: 'to: is required', details: { field: 'to' } } });
-        return json(res, 200, { success: true, data: { items: await recentMessages(platform.db.orm.em.fork(), to) } });
+        return json(res, 200, { success: true, data: { items: await recentMessages(platform.runtime.db.orm.em.fork(), to) } });
       }
       const doc = docsRoute(path, config);
       if (doc) {
@@ -87,6 +92,50 @@ export async function createApp(config: Config, options: { topology?: 'embedded'
       await platform.stop();
     },
   };
+}
+
+/**
+ * POST /graphql with an Idempotency-Key: a mutation runs once per key (see withIdempotency);
+ * anything else, a malformed body included, goes to the gateway unchanged.
+ */
+function idempotentGateway(gateway: GatewayRuntime, runtime: IdempotencyRuntime) {
+  return createServerAdapter(async (request: Request) => {
+    // The body is read once: to find the operation, then again from this text by the gateway.
+    const text = await request.text();
+    const forward = async () => gateway.fetch(request.url, { method: request.method, headers: request.headers, body: text });
+    const mutation = mutationRequest(text);
+    if (!mutation) return forward();
+    const { query, variables = null, operationName = null } = mutation;
+    const key = request.headers.get('idempotency-key')!;
+    const fingerprint = requestHash(query, variables, operationName);
+    return idempotentFetch(runtime, { scope: idempotencyScope(forwardedHeaders(request)), key, fingerprint, transient: failedInternally }, forward).catch((error) => {
+      const { status, body } = toErrorBody(error);
+      if (status >= 500) console.error('[graphql] idempotency', error);
+      return Response.json({ errors: [{ message: body.message, extensions: { code: body.code, ...body.details } }] }, { status });
+    });
+  });
+}
+
+/** GraphQL answers an internal failure with 200 too; like a 5xx it is not kept, so a retry runs again. */
+function failedInternally({ body }: Answer): boolean {
+  try {
+    return (JSON.parse(body).errors ?? []).some((e: { message?: string; extensions?: Record<string, unknown> }) => toErrorBody(e).status >= 500);
+  } catch {
+    return true;
+  }
+}
+
+/** The GraphQL request of a POST body when the operation it runs is a mutation. */
+function mutationRequest(text: string): { query: string; variables?: unknown; operationName?: string } | undefined {
+  try {
+    const body = JSON.parse(text);
+    if (typeof body?.query !== 'string') return undefined;
+    const operations = parse(body.query).definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+    const operation = body.operationName ? operations.find((o) => o.name?.value === body.operationName) : operations.length === 1 ? operations[0] : undefined;
+    return operation?.operation === 'mutation' ? body : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function json(res: ServerResponse, status: number, body: unknown) {

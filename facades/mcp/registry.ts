@@ -17,7 +17,11 @@ import {
   type GraphQLSchema,
   type OperationDefinitionNode,
 } from 'graphql';
+import { KEY_SCHEMA } from '../../subgraphs/kernel/idempotency.ts';
 import { inputSchema, type JsonSchema } from '../json-schema.ts';
+
+/** The argument every mutating tool takes besides its operation's variables (server.ts strips it). */
+export const IDEMPOTENCY_ARG = 'idempotencyKey';
 
 export interface ToolDefinition {
   name: string;
@@ -97,11 +101,19 @@ export function toolFrom(name: string, source: string, schema: GraphQLSchema): T
     properties[variable] = inputSchema(type, descriptions.get(variable), true);
     if (def.type.kind === Kind.NON_NULL_TYPE && !def.defaultValue) required.push(variable);
   }
+  const readOnly = operation.operation === 'query';
+  if (!readOnly) {
+    if (properties[IDEMPOTENCY_ARG]) throw new Error(`MCP tool ${name}: $${IDEMPOTENCY_ARG} is reserved`);
+    properties[IDEMPOTENCY_ARG] = {
+      ...KEY_SCHEMA,
+      description: 'Optional unique key (e.g. a UUID) that makes a retry safe: for 24 hours a repeat of this call with the same key and arguments returns the first result without running it again.',
+    };
+  }
   return {
     name,
     description,
     public: isPublic,
-    readOnly: operation.operation === 'query',
+    readOnly,
     query: source,
     rootField: rootFields[0].name.value,
     inputSchema: { type: 'object', properties, ...(required.length ? { required } : {}), additionalProperties: false },

@@ -5,8 +5,9 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { z } from 'zod';
 import type { Config } from '../../subgraphs/kernel/config.ts';
-import { toErrorBody } from '../errors.ts';
-import { loadTools, type ToolDefinition } from './registry.ts';
+import { idempotencyScope, requestHash, withIdempotency, type IdempotencyRuntime } from '../../subgraphs/kernel/idempotency.ts';
+import { toErrorBody, type ErrorBody } from '../errors.ts';
+import { IDEMPOTENCY_ARG, loadTools, type ToolDefinition } from './registry.ts';
 
 type Caller = { kind: 'anonymous' } | { kind: 'merchant'; authorization: string };
 
@@ -15,7 +16,7 @@ type Caller = { kind: 'anonymous' } | { kind: 'merchant'; authorization: string 
  * caller may use registered on it, each tool one GraphQL operation run through the gateway with
  * the caller's Authorization.
  */
-export function createMcpFacade(gateway: GatewayRuntime, schema: GraphQLSchema, config: Config) {
+export function createMcpFacade(gateway: GatewayRuntime, schema: GraphQLSchema, config: Config, runtime: IdempotencyRuntime) {
   const tools = loadTools(schema);
   const schemas = new Map(tools.map((t) => [t.name, z.fromJSONSchema(t.inputSchema as any)]));
   const allowedHosts = new Set(['localhost', '127.0.0.1', '[::1]', new URL(config.publicUrl).hostname, ...(process.env.MCP_ALLOWED_HOSTS ?? '').split(',').filter(Boolean)]);
@@ -53,15 +54,38 @@ export function createMcpFacade(gateway: GatewayRuntime, schema: GraphQLSchema, 
     return server;
   };
 
-  const call = async (tool: ToolDefinition, args: Record<string, unknown>, req: IncomingMessage, authorization?: string) => {
-    const { status, result } = await graphql(tool.query, args, req, authorization);
+  /** The tool's result, and the HTTP status of its error code (200 when it succeeded). */
+  const run = async (tool: ToolDefinition, variables: Record<string, unknown>, req: IncomingMessage, authorization?: string): Promise<{ status: number; result: ToolResult }> => {
+    const { status, result } = await graphql(tool.query, variables, req, authorization);
     if (result.errors?.length) {
-      const { body } = toErrorBody(result.errors[0], status);
-      return { isError: true, content: [{ type: 'text' as const, text: JSON.stringify({ error: body }) }], structuredContent: { error: body } };
+      const error = toErrorBody(result.errors[0], status);
+      return { status: error.status, result: errorResult(error.body) };
     }
     const value = result.data?.[tool.rootField] ?? null;
     const structured = value && typeof value === 'object' && !Array.isArray(value) ? value : { result: value };
-    return { content: [{ type: 'text' as const, text: JSON.stringify(value) }], structuredContent: structured };
+    return { status: 200, result: { content: [{ type: 'text' as const, text: JSON.stringify(value) }], structuredContent: structured } };
+  };
+
+  const call = async (tool: ToolDefinition, args: Record<string, unknown>, req: IncomingMessage, authorization?: string): Promise<ToolResult> => {
+    const { [IDEMPOTENCY_ARG]: key, ...variables } = args;
+    if (tool.readOnly || typeof key !== 'string') return (await run(tool, variables, req, authorization)).result;
+    const request = {
+      scope: idempotencyScope({ authorization, 'x-company-id': req.headers['x-company-id'] as string | undefined, 'x-forwarded-host': req.headers.host }),
+      key,
+      fingerprint: requestHash(tool.name, variables),
+      field: IDEMPOTENCY_ARG,
+    };
+    try {
+      const answer = await withIdempotency(runtime, request, async () => {
+        const { status, result } = await run(tool, variables, req, authorization);
+        return { status, body: JSON.stringify(result) };
+      });
+      return JSON.parse(answer.body);
+    } catch (error) {
+      const { status, body } = toErrorBody(error as Error);
+      if (status >= 500) console.error('[mcp] idempotency', error);
+      return errorResult(body);
+    }
   };
 
   return async (req: IncomingMessage, res: ServerResponse) => {
@@ -86,6 +110,10 @@ export function createMcpFacade(gateway: GatewayRuntime, schema: GraphQLSchema, 
     await transport.handleRequest(req, res);
   };
 }
+
+type ToolResult = { isError?: boolean; content: { type: 'text'; text: string }[]; structuredContent: Record<string, unknown> };
+
+const errorResult = (error: ErrorBody): ToolResult => ({ isError: true, content: [{ type: 'text', text: JSON.stringify({ error }) }], structuredContent: { error } });
 
 function rpcError(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}) {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });

@@ -5,6 +5,7 @@ import type { GatewayRuntime } from '@graphql-hive/gateway-runtime';
 import { createServerAdapter } from '@whatwg-node/server';
 import { useSofa } from 'sofa-api';
 import type { Config } from '../../subgraphs/kernel/config.ts';
+import { idempotencyScope, idempotentFetch, requestHash, type IdempotencyRuntime } from '../../subgraphs/kernel/idempotency.ts';
 import { forwardedHeaders } from '../../router/gateway.ts';
 import { toErrorBody } from '../errors.ts';
 import { HIDDEN_FIELDS, ROUTES, type RestRoute } from './manifests/index.ts';
@@ -25,9 +26,10 @@ const envelopeError = (status: number, code: string, message: string, details?: 
 
 /**
  * REST under /v6: SOFA over the gateway's schema, restricted to the manifest's root fields, with
- * the `{ success, data }` envelope, catalogue status codes and flat JSON bodies.
+ * the `{ success, data }` envelope, catalogue status codes, flat JSON bodies and, on POST, the
+ * Idempotency-Key.
  */
-export function createRestFacade(gateway: GatewayRuntime, apiSchema: GraphQLSchema, config: Config) {
+export function createRestFacade(gateway: GatewayRuntime, apiSchema: GraphQLSchema, config: Config, runtime: IdempotencyRuntime) {
   const allowed = new Set<string>(ROUTES.map((r) => r.field));
   const schema = pruneSchema(
     filterSchema({
@@ -75,6 +77,24 @@ export function createRestFacade(gateway: GatewayRuntime, apiSchema: GraphQLSche
         ? envelopeError(405, 'NOT_FOUND', `${request.method} is not supported on ${url.pathname}`)
         : envelopeError(404, 'NOT_FOUND', `No route ${request.method} ${url.pathname}`);
     }
+    const key = request.headers.get('idempotency-key');
+    if (request.method !== 'POST' || key === null) return respond(request, route, url);
+    // The body is read once: to fingerprint the request, then again from this text to answer it.
+    const text = await request.text();
+    let body: unknown = text;
+    try {
+      body = JSON.parse(text);
+    } catch {}
+    const fingerprint = requestHash(request.method, url.pathname + url.search, body);
+    const again = new Request(url, { method: request.method, headers: request.headers, body: text });
+    return idempotentFetch(runtime, { scope: idempotencyScope(forwardedHeaders(request)), key, fingerprint }, () => respond(again, route, url)).catch((error) => {
+      const { status, body } = toErrorBody(error);
+      if (status >= 500) console.error('[rest] idempotency', error);
+      return envelopeError(status, body.code, body.message, body.details);
+    });
+  });
+
+  async function respond(request: Request, route: CompiledRoute, url: URL): Promise<Response> {
     const forward = await withFlatBody(request, route, url);
     if (forward instanceof Response) return forward;
     const res = await sofa.fetch(forward);
@@ -82,7 +102,7 @@ export function createRestFacade(gateway: GatewayRuntime, apiSchema: GraphQLSche
     if (!res.ok) return res;
     const text = await res.text();
     return Response.json({ success: true, data: text ? JSON.parse(text) : null }, { status: res.status });
-  });
+  }
 
   return (req: IncomingMessage, res: ServerResponse) => handler(req, res);
 }

@@ -2,6 +2,7 @@ import { isNonNullType, type GraphQLSchema } from 'graphql';
 import { stringify } from 'yaml';
 import type { Config } from '../../subgraphs/kernel/config.ts';
 import { ERROR_STATUS } from '../../subgraphs/kernel/errors.ts';
+import { KEY_SCHEMA } from '../../subgraphs/kernel/idempotency.ts';
 import { inputSchema, outputSchema, type JsonSchema } from '../json-schema.ts';
 import type { RestRoute } from './manifests/types.ts';
 
@@ -27,6 +28,7 @@ export function buildOpenApi(schema: GraphQLSchema, routes: RouteInfo[], config:
     const [op, name] = route.field.split('.');
     const field = (op === 'Query' ? schema.getQueryType() : schema.getMutationType())!.getFields()[name];
     const parameters: JsonSchema[] = route.params.map((p) => ({ name: p, in: 'path', required: true, schema: { type: 'string' } }));
+    if (route.method === 'POST') parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
     let requestBody: JsonSchema | undefined;
     const bodyArgs = field.args.filter((a) => !route.params.includes(a.name));
     if (route.method === 'GET' || route.method === 'DELETE') {
@@ -61,6 +63,7 @@ export function buildOpenApi(schema: GraphQLSchema, routes: RouteInfo[], config:
       responses: {
         [String(route.status ?? 200)]: {
           description: 'Success',
+          ...(route.method === 'POST' ? { headers: { 'Idempotent-Replayed': { $ref: '#/components/headers/IdempotentReplayed' } } } : {}),
           content: {
             'application/json': {
               schema: { type: 'object', required: ['success', 'data'], properties: { success: { type: 'boolean', enum: [true] }, data: outputSchema(field.type, components) } },
@@ -105,8 +108,21 @@ export function buildOpenApi(schema: GraphQLSchema, routes: RouteInfo[], config:
         customerToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Customer token from OTP verify, registration or refresh.' },
         apiKey: { type: 'http', scheme: 'bearer', description: 'Merchant API key (svc_mcp_…) or merchant session token.' },
       },
+      parameters: {
+        IdempotencyKey: {
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: false,
+          schema: KEY_SCHEMA,
+          description:
+            'A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company.',
+        },
+      },
+      headers: {
+        IdempotentReplayed: { description: '`true` when this is the stored answer of an earlier request with the same Idempotency-Key.', schema: { type: 'string', enum: ['true'] } },
+      },
       responses: Object.fromEntries(
-        [400, 401, 403, 404, 409, 429, 500].map((s) => [`E${s}`, { description: errorDescription(s), content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } }]),
+        [400, 401, 403, 404, 409, 422, 429, 500].map((s) => [`E${s}`, { description: errorDescription(s), content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } }]),
       ),
     },
   };
@@ -118,6 +134,7 @@ function errorResponses(route: RestRoute): Record<string, JsonSchema> {
   if (route.auth !== 'none' && route.auth !== 'magic') statuses.push(401);
   if (route.auth === 'merchant') statuses.push(403);
   if (route.method !== 'GET') statuses.push(409);
+  if (route.method === 'POST') statuses.push(422);
   return Object.fromEntries(statuses.sort().map((s) => [String(s), { $ref: `#/components/responses/E${s}` }]));
 }
 

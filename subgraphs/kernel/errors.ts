@@ -9,6 +9,10 @@ export const ERROR_STATUS = {
   CONFLICT: 409,
   SLOT_TAKEN: 409,
   CANCELLATION_NOT_ALLOWED: 409,
+  /** The Idempotency-Key's first request is still running. */
+  IDEMPOTENCY_KEY_IN_USE: 409,
+  /** The Idempotency-Key was already used for a different request. */
+  IDEMPOTENCY_KEY_REUSED: 422,
   RATE_LIMITED: 429,
   PAYMENT_FAILED: 402,
   INTERNAL: 500,

@@ -7,7 +7,8 @@ import type { SubgraphModule } from '../module.ts';
 import type { Runtime } from '../runtime.ts';
 import { deliverMessage } from '../outbox/index.ts';
 import { connectionDb, transactionDb } from './adapter.ts';
-import { JOBS_SCHEMA, MESSAGE_QUEUE, QUEUE_DEFAULTS, subscriberQueue } from './queues.ts';
+import { purgeKernelTables } from './purge.ts';
+import { JOBS_SCHEMA, MESSAGE_QUEUE, PURGE_QUEUE, QUEUE_DEFAULTS, subscriberQueue } from './queues.ts';
 
 export interface JobsOptions {
   /** Run workers for these subgraphs' subscriptions and jobs (and the message queue); none when empty. */
@@ -65,6 +66,9 @@ export class Jobs {
     if (options.deliverMessages) {
       await jobs.queue(MESSAGE_QUEUE);
       await jobs.work(MESSAGE_QUEUE, poll, (job) => deliverMessage(runtime, job));
+      await jobs.queue(PURGE_QUEUE);
+      await jobs.work(PURGE_QUEUE, poll, () => purgeKernelTables(runtime));
+      await boss.schedule(PURGE_QUEUE, '17 * * * *', null, { tz: 'UTC' });
     }
     for (const module of options.consume) {
       for (const [event, handler] of Object.entries(module.subscriptions ?? {}) as [string, Subscriptions[keyof Subscriptions]][]) {

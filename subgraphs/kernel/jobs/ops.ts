@@ -30,6 +30,6 @@ export async function listDeadJobs(runtime: Runtime, limit = 100): Promise<DeadJ
 
 /** Puts a dead job back in its queue for another round of attempts. */
 export async function retryDeadJob(runtime: Runtime, queue: string, id: string): Promise<boolean> {
-  const result = await runtime.jobs.boss.retry(queue, id);
-  return result.affected > 0;
+  const result = (await runtime.jobs.boss.retry(queue, id)) as { affected?: number };
+  return (result.affected ?? 0) > 0;
 }

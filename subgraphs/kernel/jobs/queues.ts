@@ -6,6 +6,9 @@ export const JOBS_SCHEMA = 'pgboss';
 /** Outgoing messages (OTP, confirmations): one job per message, the message row kept for /dev/outbox. */
 export const MESSAGE_QUEUE = 'kernel.message';
 
+/** Hourly: drops what the kernel keeps only for a while (expired idempotency keys, old event receipts). */
+export const PURGE_QUEUE = 'kernel.purge';
+
 /** A subscriber's queue: one per (subgraph, event), so each subgraph consumes its own copy. */
 export const subscriberQueue = (subgraph: string, event: string) => `${subgraph}.on.${event}`;
 
