@@ -5,6 +5,7 @@ import type { GatewayRuntime } from '@graphql-hive/gateway-runtime';
 import { createServerAdapter } from '@whatwg-node/server';
 import { Kind, parse, type OperationDefinitionNode } from 'graphql';
 import { toErrorBody } from '../facades/errors.ts';
+import { VIA_HEADER } from '../subgraphs/kernel/audit.ts';
 import { createMcpFacade } from '../facades/mcp/server.ts';
 import { createRestFacade } from '../facades/rest/facade.ts';
 import type { Config } from '../subgraphs/kernel/config.ts';
@@ -53,7 +54,11 @@ export async function createApp(config: Config, options: { topology?: 'embedded'
   const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '/').split('?')[0];
     try {
-      if (path === '/graphql') return await (req.method === 'POST' && req.headers['idempotency-key'] !== undefined ? idempotentGraphql : gateway)(req, res);
+      if (path === '/graphql') {
+        // Only the facades say which interface a write came through (the audit log); never a client.
+        delete req.headers[VIA_HEADER];
+        return await (req.method === 'POST' && req.headers['idempotency-key'] !== undefined ? idempotentGraphql : gateway)(req, res);
+      }
       if (path === '/mcp') return await mcp(req, res);
       if (path === '/healthz') return json(res, 200, { status: 'ok' });
       if (path === '/readyz') {

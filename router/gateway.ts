@@ -3,6 +3,7 @@ import { createGatewayRuntime, type GatewayRuntime } from '@graphql-hive/gateway
 import type { Executor } from '@graphql-tools/utils';
 import { RequestContext } from '../subgraphs/kernel/context.ts';
 import type { Runtime } from '../subgraphs/kernel/runtime.ts';
+import { VIA_HEADER } from '../subgraphs/kernel/audit.ts';
 import { maskError } from '../subgraphs/kernel/federation.ts';
 
 /** The headers a subgraph needs to resolve the principal; the host travels as x-forwarded-host. */
@@ -10,6 +11,8 @@ export function forwardedHeaders(request: Request): Record<string, string | null
   return {
     authorization: request.headers.get('authorization'),
     'x-company-id': request.headers.get('x-company-id'),
+    // Set by the REST and MCP facades for the audit log; a client's own is dropped at the door (app.ts).
+    [VIA_HEADER]: request.headers.get(VIA_HEADER),
     'x-forwarded-host': request.headers.get('x-forwarded-host') ?? request.headers.get('host') ?? new URL(request.url).host,
   };
 }

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import type { PGlite } from '@electric-sql/pglite';
 import type { GraphQLSchema } from 'graphql';
+import { AuditLogEntry } from '../subgraphs/kernel/audit.ts';
 import { systemClock, type Clock } from '../subgraphs/kernel/clock.ts';
 import type { Config } from '../subgraphs/kernel/config.ts';
 import { declareConstraints } from '../subgraphs/kernel/constraints.ts';
@@ -36,7 +37,7 @@ export async function startPlatform(config: Config, modules: SubgraphModule[], o
   const clock = options.clock ?? systemClock;
   // A test clock makes pg-boss read time from a table on sessions that opt in.
   const sessionStatements = clock === systemClock ? [] : ["SET pgboss.test_clock = 'on'"];
-  const db = await openDatabase(config, { entities: [OutboxMessage, ...modules.flatMap((m) => m.entities)], pglite: options.pglite, sessionStatements });
+  const db = await openDatabase(config, { entities: [OutboxMessage, AuditLogEntry, ...modules.flatMap((m) => m.entities)], pglite: options.pglite, sessionStatements });
   try {
     await runMigrations(db, [{ name: 'kernel', migrations: KERNEL_MIGRATIONS }, ...modules]);
     for (const m of modules) declareConstraints(m.constraints);

@@ -1,3 +1,4 @@
+import { VIA_HEADER } from '../../subgraphs/kernel/audit.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { GraphQLSchema } from 'graphql';
 import type { GatewayRuntime } from '@graphql-hive/gateway-runtime';
@@ -21,9 +22,11 @@ export function createMcpFacade(gateway: GatewayRuntime, schema: GraphQLSchema, 
   const schemas = new Map(tools.map((t) => [t.name, z.fromJSONSchema(t.inputSchema as any)]));
   const allowedHosts = new Set(['localhost', '127.0.0.1', '[::1]', new URL(config.publicUrl).hostname, ...(process.env.MCP_ALLOWED_HOSTS ?? '').split(',').filter(Boolean)]);
 
-  const graphql = async (query: string, variables: Record<string, unknown>, req: IncomingMessage, authorization?: string) => {
+  const graphql = async (query: string, variables: Record<string, unknown>, req: IncomingMessage, authorization?: string, toolName?: string) => {
     const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/graphql-response+json' };
     if (authorization) headers.authorization = authorization;
+    // The audit log names the tool a write came through.
+    if (toolName) headers[VIA_HEADER] = `mcp ${toolName}`;
     if (req.headers.host) headers['x-forwarded-host'] = req.headers.host;
     const res = await gateway.fetch('http://router.internal/graphql', { method: 'POST', headers, body: JSON.stringify({ query, variables }) });
     return { status: res.status, result: (await res.json()) as { data?: Record<string, any> | null; errors?: any[] } };
@@ -56,7 +59,7 @@ export function createMcpFacade(gateway: GatewayRuntime, schema: GraphQLSchema, 
 
   /** The tool's result, and the HTTP status of its error code (200 when it succeeded). */
   const run = async (tool: ToolDefinition, variables: Record<string, unknown>, req: IncomingMessage, authorization?: string): Promise<{ status: number; result: ToolResult }> => {
-    const { status, result } = await graphql(tool.query, variables, req, authorization);
+    const { status, result } = await graphql(tool.query, variables, req, authorization, tool.name);
     if (result.errors?.length) {
       const error = toErrorBody(result.errors[0], status);
       return { status: error.status, result: errorResult(error.body) };

@@ -7,6 +7,7 @@ import { useSofa } from 'sofa-api';
 import type { Config } from '../../subgraphs/kernel/config.ts';
 import { idempotencyScope, idempotentFetch, requestHash, type IdempotencyRuntime } from '../../subgraphs/kernel/idempotency.ts';
 import { forwardedHeaders } from '../../router/gateway.ts';
+import { VIA_HEADER } from '../../subgraphs/kernel/audit.ts';
 import { toErrorBody } from '../errors.ts';
 import { HIDDEN_FIELDS, ROUTES, type RestRoute } from './manifests/index.ts';
 import { buildOpenApi } from './openapi.ts';
@@ -53,6 +54,8 @@ export function createRestFacade(gateway: GatewayRuntime, apiSchema: GraphQLSche
       const { request } = contextValue as { request: Request };
       const headers = new Headers();
       for (const [name, value] of Object.entries(forwardedHeaders(request))) if (value) headers.set(name, value);
+      // The audit log names the route a write came through.
+      headers.set(VIA_HEADER, `rest ${request.method} ${new URL(request.url).pathname}`);
       const { execute, contextFactory, schema: gatewaySchema } = gateway.getEnveloped({ request: new Request('http://router.internal/graphql', { headers }) });
       return execute({ schema: gatewaySchema, document, variableValues, operationName, contextValue: await contextFactory() });
     },

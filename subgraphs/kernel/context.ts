@@ -2,6 +2,7 @@ import DataLoader from 'dataloader';
 import type { EntityName, FilterQuery } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Transaction } from 'kysely';
+import { recordInTransaction, type PendingAudit } from './audit.ts';
 import type { Config } from './config.ts';
 import { constraintError } from './constraints.ts';
 import type { Database } from './database.ts';
@@ -32,6 +33,8 @@ export class RequestContext {
   private current?: Principal;
   private loaders = new Map<string, DataLoader<any, any>>();
   private tx?: TransactionState;
+  /** The merchant write this request is making (set by the audit middleware), recorded by its transaction. */
+  audit?: PendingAudit;
 
   constructor(
     readonly runtime: Runtime,
@@ -116,6 +119,7 @@ export class RequestContext {
         const tx: RequestContext = Object.create(this, { em: { value: em }, loaders: { value: new Map() }, tx: { value: state } });
         const value = await work(tx);
         await em.flush();
+        await recordInTransaction(tx, value);
         state.queues = await this.runtime.jobs.write(state.trx, state.jobs);
         return value;
       });

@@ -25,13 +25,18 @@ export interface PageRequest {
   search?: string;
 }
 
-export function pageRequest(args: { page?: number | null; limit?: number | null; search?: string | null }): PageRequest {
+/** Page and limit, or (for the tools that take it) an offset; the page reported is the one the offset falls in. */
+export function pageRequest(args: { page?: number | null; limit?: number | null; search?: string | null; offset?: number | null }): PageRequest {
   const page = args.page ?? 1;
   const limit = args.limit ?? DEFAULT_LIMIT;
   if (!Number.isInteger(page) || page < 1) throw badInput('page', 'must be an integer starting at 1');
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) throw badInput('limit', `must be between 1 and ${MAX_LIMIT}`);
   const search = args.search?.trim() || undefined;
   if (search?.includes('\u0000')) throw badInput('search', 'must not contain NUL characters');
+  if (args.offset != null) {
+    if (!Number.isInteger(args.offset) || args.offset < 0) throw badInput('offset', 'must be 0 or more');
+    return { page: Math.floor(args.offset / limit) + 1, limit, offset: args.offset, search };
+  }
   return { page, limit, offset: (page - 1) * limit, search };
 }
 

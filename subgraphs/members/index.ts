@@ -4,6 +4,7 @@ import { Company, StorefrontDomain } from './entities/company.ts';
 import { Customer, OtpChallenge, Session } from './entities/customer.ts';
 import { ApiKey, LoginLink, SignupRequest } from './entities/merchant.ts';
 import { members0001 } from './migrations/0001_members.ts';
+import { AuditResolver } from './resolvers/audit.resolver.ts';
 import { CompanyResolver } from './resolvers/company.resolver.ts';
 import { CustomerAuthResolver } from './resolvers/customer-auth.resolver.ts';
 import { customerNode } from './resolvers/mappers.ts';
@@ -19,7 +20,7 @@ export const members: SubgraphModule = {
   migrations: [members0001],
   buildSchema: () =>
     buildFederatedSchema({
-      resolvers: [CustomerAuthResolver, OrganisationResolver, CompanyResolver],
+      resolvers: [CustomerAuthResolver, OrganisationResolver, CompanyResolver, AuditResolver],
       references: {
         // Merchants see their customers; a customer only themself.
         Customer: async (ref: { id: string }, ctx) => {

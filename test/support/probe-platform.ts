@@ -33,17 +33,3 @@ export async function probePlatform(modules: SubgraphModule[], options: { clock?
   const pglite = snapshot ? await createPglite(undefined, new Blob([readFileSync(snapshot)])) : undefined;
   return startPlatform(config, modules, { pglite, clock: options.clock, jobsSchema: options.jobsSchema });
 }
-
-/** Polls until `check` passes (bounded), instead of sleeping a fixed time. */
-export async function eventually<T>(check: () => T | Promise<T>, tries = 200, intervalMs = 25): Promise<T> {
-  let last: unknown;
-  for (let i = 0; i < tries; i++) {
-    try {
-      return await check();
-    } catch (error) {
-      last = error;
-      await new Promise((r) => setTimeout(r, intervalMs));
-    }
-  }
-  throw last;
-}

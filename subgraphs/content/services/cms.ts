@@ -13,10 +13,12 @@ export const DEFAULT_TYPE = { key: 'post', label: 'Post' };
 
 export async function createCategory(ctx: RequestContext, input: { name?: string; slug?: string | null }) {
   const name = requireText('name', input.name, 100);
-  const slug = await chooseSlug(ctx.em, ContentCategory, { explicit: input.slug, title: name });
-  const category = ctx.em.create(ContentCategory, { id: newId(), companyId: ctx.companyId, name, slug } as any);
-  await flushWithSlug(ctx.em, ContentCategory, category, { explicit: input.slug, title: name });
-  return category;
+  return ctx.transaction(async (tx) => {
+    const slug = await chooseSlug(tx, ContentCategory, { explicit: input.slug, title: name });
+    const category = tx.em.create(ContentCategory, { id: newId(), companyId: tx.companyId, name, slug } as any);
+    await flushWithSlug(tx, ContentCategory, category, { explicit: input.slug, title: name });
+    return category;
+  });
 }
 
 export async function listCategories(ctx: RequestContext, args: { page?: number | null; limit?: number | null; search?: string | null }) {
@@ -28,24 +30,24 @@ export async function listCategories(ctx: RequestContext, args: { page?: number 
 
 /** The company's `post` type, created on first use (every company has it). */
 export async function defaultPostType(ctx: RequestContext): Promise<PostType> {
-  await ctx.em
-    .getConnection()
-    .execute('insert into content.post_type (id, company_id, key, label, created_at) values (?, ?, ?, ?, now()) on conflict (company_id, key) do nothing', [
+  return ctx.transaction(async (tx) => {
+    await tx.sql('insert into content.post_type (id, company_id, key, label, created_at) values (?, ?, ?, ?, now()) on conflict (company_id, key) do nothing', [
       newId(),
-      ctx.companyId,
+      tx.companyId,
       DEFAULT_TYPE.key,
       DEFAULT_TYPE.label,
-    ], 'run', ctx.em.getTransactionContext());
-  return ctx.em.findOneOrFail(PostType, { key: DEFAULT_TYPE.key });
+    ]);
+    return tx.em.findOneOrFail(PostType, { key: DEFAULT_TYPE.key });
+  });
 }
 
 export async function createPostType(ctx: RequestContext, input: { key?: string; label?: string }) {
   const key = requireText('key', input.key, 40);
   if (!/^[a-z][a-z0-9_]*$/.test(key)) throw badInput('key', 'must be lower-case letters, digits or _ starting with a letter');
-  if (key === DEFAULT_TYPE.key || (await ctx.em.findOne(PostType, { key }))) throw conflict(`The post type "${key}" exists`, { field: 'key' });
-  const type = ctx.em.create(PostType, { id: newId(), companyId: ctx.companyId, key, label: requireText('label', input.label, 100) } as any);
-  await ctx.em.flush();
-  return type;
+  return ctx.transaction(async (tx) => {
+    if (key === DEFAULT_TYPE.key || (await tx.em.findOne(PostType, { key }))) throw conflict(`The post type "${key}" exists`, { field: 'key' });
+    return tx.em.create(PostType, { id: newId(), companyId: tx.companyId, key, label: requireText('label', input.label, 100) } as any);
+  });
 }
 
 export async function listPostTypes(ctx: RequestContext) {
@@ -54,27 +56,28 @@ export async function listPostTypes(ctx: RequestContext) {
 }
 
 export async function createPostTypeField(ctx: RequestContext, input: { postTypeId?: string; key?: string; label?: string; fieldType?: string; required?: boolean | null; options?: string[] | null }) {
-  if (!isUuid(input.postTypeId)) throw badInput('postTypeId', 'must be a post type id');
-  const type = await ctx.em.findOne(PostType, { id: input.postTypeId });
-  if (!type) throw notFound('Post type');
-  const key = requireText('key', input.key, 40);
-  if (!/^[a-zA-Z][a-zA-Z0-9_]*$/.test(key) || RESERVED_KEYS.has(key)) throw badInput('key', 'must be letters, digits or _ starting with a letter (not a reserved name)');
-  oneOf('fieldType', input.fieldType, FIELD_TYPES);
-  const options = input.options?.map((o, i) => requireText(`options[${i}]`, o, 100));
-  if (input.fieldType === 'select' && !options?.length) throw badInput('options', 'a select field needs options');
-  if (await ctx.em.findOne(PostTypeField, { postTypeId: type.id, key })) throw conflict(`The field "${key}" exists on ${type.key}`, { field: 'key' });
-  const field = ctx.em.create(PostTypeField, {
-    id: newId(),
-    companyId: ctx.companyId,
-    postTypeId: type.id,
-    key,
-    label: requireText('label', input.label, 100),
-    fieldType: input.fieldType,
-    required: !!input.required,
-    options: options ?? null,
-  } as any);
-  await ctx.em.flush();
-  return field;
+  const postTypeId = input.postTypeId;
+  if (!isUuid(postTypeId)) throw badInput('postTypeId', 'must be a post type id');
+  return ctx.transaction(async (tx) => {
+    const type = await tx.em.findOne(PostType, { id: postTypeId });
+    if (!type) throw notFound('Post type');
+    const key = requireText('key', input.key, 40);
+    if (!/^[a-zA-Z][a-zA-Z0-9_]*$/.test(key) || RESERVED_KEYS.has(key)) throw badInput('key', 'must be letters, digits or _ starting with a letter (not a reserved name)');
+    oneOf('fieldType', input.fieldType, FIELD_TYPES);
+    const options = input.options?.map((o, i) => requireText(`options[${i}]`, o, 100));
+    if (input.fieldType === 'select' && !options?.length) throw badInput('options', 'a select field needs options');
+    if (await tx.em.findOne(PostTypeField, { postTypeId: type.id, key })) throw conflict(`The field "${key}" exists on ${type.key}`, { field: 'key' });
+    return tx.em.create(PostTypeField, {
+      id: newId(),
+      companyId: tx.companyId,
+      postTypeId: type.id,
+      key,
+      label: requireText('label', input.label, 100),
+      fieldType: input.fieldType,
+      required: !!input.required,
+      options: options ?? null,
+    } as any);
+  });
 }
 
 export async function fieldsOfTypes(ctx: RequestContext, typeIds: readonly string[]) {
@@ -138,34 +141,36 @@ export interface PostInput {
 
 /** A new post is a draft unless asked otherwise; its slug comes from the title when not given. */
 export async function createPost(ctx: RequestContext, input: PostInput) {
-  const type = await resolveType(ctx, input.type);
-  const title = requireText('title', input.title, 300);
-  const [defs] = await fieldsOfTypes(ctx, [type.id]);
-  const fields = validateFields(defs, input.fields ?? {});
-  const categoryId = await checkCategory(ctx, input.categoryId);
-  const status = input.status ? parseStatus(input.status) : 'draft';
-  const slug = await chooseSlug(ctx.em, Post, { explicit: input.slug, title });
-  const post = ctx.em.create(Post, {
-    id: newId(),
-    companyId: ctx.companyId,
-    postTypeId: type.id,
-    title,
-    slug,
-    status,
-    categoryId,
-    fields,
-    blocks: newBlocks(input.blocks),
-    excerpt: optionalText('excerpt', input.excerpt, 1000) ?? null,
-    publishedAt: status === 'published' ? new Date() : null,
-  } as any);
-  await flushWithSlug(ctx.em, Post, post, { explicit: input.slug, title });
-  return post;
+  return ctx.transaction(async (tx) => {
+    const type = await resolveType(tx, input.type);
+    const title = requireText('title', input.title, 300);
+    const [defs] = await fieldsOfTypes(tx, [type.id]);
+    const fields = validateFields(defs, input.fields ?? {});
+    const categoryId = await checkCategory(tx, input.categoryId);
+    const status = input.status ? parseStatus(input.status) : 'draft';
+    const slug = await chooseSlug(tx, Post, { explicit: input.slug, title });
+    const post = tx.em.create(Post, {
+      id: newId(),
+      companyId: tx.companyId,
+      postTypeId: type.id,
+      title,
+      slug,
+      status,
+      categoryId,
+      fields,
+      blocks: newBlocks(input.blocks),
+      excerpt: optionalText('excerpt', input.excerpt, 1000) ?? null,
+      publishedAt: status === 'published' ? tx.now() : null,
+    } as any);
+    await flushWithSlug(tx, Post, post, { explicit: input.slug, title });
+    return post;
+  });
 }
 
 export async function updatePost(ctx: RequestContext, postId: unknown, input: PostInput) {
   return editPost(ctx, postId, async (post, tx) => {
     if (input.title != null) post.title = requireText('title', input.title, 300);
-    if (input.slug != null) post.slug = await chooseSlug(tx.em, Post, { explicit: input.slug, title: post.title, exceptId: post.id });
+    if (input.slug != null) post.slug = await chooseSlug(tx, Post, { explicit: input.slug, title: post.title, exceptId: post.id });
     if (input.categoryId !== undefined) post.categoryId = await checkCategory(tx, input.categoryId);
     if (input.excerpt !== undefined) post.excerpt = optionalText('excerpt', input.excerpt, 1000) ?? null;
     if (input.blocks != null) post.blocks = newBlocks(input.blocks);
@@ -175,7 +180,7 @@ export async function updatePost(ctx: RequestContext, postId: unknown, input: Po
     }
     if (input.status != null) {
       const status = parseStatus(input.status);
-      if (status === 'published' && post.status !== 'published') post.publishedAt = new Date();
+      if (status === 'published' && post.status !== 'published') post.publishedAt = tx.now();
       post.status = status;
     }
   });
@@ -187,10 +192,10 @@ export async function updatePost(ctx: RequestContext, postId: unknown, input: Po
  */
 async function editPost(ctx: RequestContext, postId: unknown, change: (post: Post, tx: RequestContext) => Promise<void> | void): Promise<Post> {
   if (!isUuid(postId)) throw badInput('postId', 'must be a post id');
-  await ctx.em.transactional(async (em) => {
-    const post = await em.findOne(Post, { id: postId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+  await ctx.transaction(async (tx) => {
+    const post = await tx.em.findOne(Post, { id: postId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
     if (!post) throw notFound('Post');
-    await change(post, ctx.within(em as typeof ctx.em));
+    await change(post, tx);
   });
   return ctx.em.findOneOrFail(Post, { id: postId }, { refresh: true });
 }

@@ -19,22 +19,25 @@ export async function submitInquiry(ctx: RequestContext, input: { name?: string;
   const phone = input.phone ? normalizePhone('phone', input.phone) : null;
   if (!email && !phone) throw badInput('email', 'an email or a phone is required so the business can answer');
   const addresses = [email, phone].filter((a): a is string => !!a).sort();
+  // Read before the transaction: the company's settings come from the kernel's cache or connection.
   const settings = await tenantSettings(ctx);
-  return ctx.em.transactional(async (em) => {
+  return ctx.transaction(async (tx) => {
+    const now = tx.now();
     // Each given address has its own limit (locks taken in a fixed order).
     for (const address of addresses) {
-      await enforceWindowLimit(em as typeof ctx.em, {
-        lockKey: `contact:${ctx.companyId}:${address}`,
+      await enforceWindowLimit(tx, {
+        lockKey: `contact:${tx.companyId}:${address}`,
         countSql: 'select count(*) as n, min(created_at) as oldest from content.contact_inquiry where company_id = ? and (email = ? or phone = ?) and created_at > ?',
-        params: [ctx.companyId, address, address, new Date(Date.now() - WINDOW_MS)],
+        params: [tx.companyId, address, address, new Date(now.getTime() - WINDOW_MS)],
         max: MAX_PER_WINDOW,
         windowMs: WINDOW_MS,
         message: 'Too many messages from this address',
       });
     }
-    const inquiry = em.create(ContactInquiry, { id: newId(), companyId: ctx.companyId, name, email, phone, message } as any);
-    enqueueMessage(em as typeof ctx.em, {
-      companyId: ctx.companyId,
+    // Stamped with the same clock as the window that counts it.
+    const inquiry = tx.em.create(ContactInquiry, { id: newId(), companyId: tx.companyId, name, email, phone, message, createdAt: now } as any);
+    enqueueMessage(tx, {
+      companyId: tx.companyId,
       channel: 'email',
       to: settings.ownerEmail,
       subject: `New inquiry from ${name}`,

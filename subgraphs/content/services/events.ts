@@ -25,7 +25,7 @@ export interface EventInput {
 
 async function apply(ctx: RequestContext, event: Event, input: EventInput, currency: string) {
   if (input.title != null) event.title = requireText('title', input.title, 300);
-  if (input.slug != null) event.slug = await chooseSlug(ctx.em, Event, { explicit: input.slug, title: event.title, exceptId: event.id });
+  if (input.slug != null) event.slug = await chooseSlug(ctx, Event, { explicit: input.slug, title: event.title, exceptId: event.id });
   if (input.description !== undefined) event.description = optionalText('description', input.description, 20000) ?? null;
   if (input.venue !== undefined) event.venue = optionalText('venue', input.venue, 300) ?? null;
   if (input.startsAt != null) event.startsAt = checkInstant('startsAt', input.startsAt);
@@ -45,29 +45,34 @@ export async function createEvent(ctx: RequestContext, input: EventInput) {
   const title = requireText('title', input.title, 300);
   if (!input.startsAt) throw badInput('startsAt', 'is required');
   if (!input.endsAt) throw badInput('endsAt', 'is required');
+  // Read before the transaction: the company's settings come from the kernel's cache or connection.
   const { currency } = await tenantSettings(ctx);
-  const event = ctx.em.create(Event, {
-    id: newId(),
-    companyId: ctx.companyId,
-    title,
-    slug: await chooseSlug(ctx.em, Event, { explicit: input.slug, title }),
-    startsAt: input.startsAt,
-    endsAt: input.endsAt,
-    priceMinor: 0,
-    currency,
-    capacity: null,
-    status: 'draft',
-  } as any);
-  await apply(ctx, event, { ...input, slug: undefined }, currency);
-  await flushWithSlug(ctx.em, Event, event, { explicit: input.slug, title });
-  return event;
+  const { startsAt, endsAt } = input;
+  return ctx.transaction(async (tx) => {
+    const event = tx.em.create(Event, {
+      id: newId(),
+      companyId: tx.companyId,
+      title,
+      slug: await chooseSlug(tx, Event, { explicit: input.slug, title }),
+      startsAt,
+      endsAt,
+      priceMinor: 0,
+      currency,
+      capacity: null,
+      status: 'draft',
+    } as any);
+    await apply(tx, event, { ...input, slug: undefined }, currency);
+    await flushWithSlug(tx, Event, event, { explicit: input.slug, title });
+    return event;
+  });
 }
 
 export async function updateEvent(ctx: RequestContext, eventId: unknown, input: EventInput) {
-  const event = await getEvent(ctx, eventId, 'eventId', false);
-  await apply(ctx, event, input, event.currency);
-  await ctx.em.flush();
-  return event;
+  return ctx.transaction(async (tx) => {
+    const event = await getEvent(tx, eventId, 'eventId', false);
+    await apply(tx, event, input, event.currency);
+    return event;
+  });
 }
 
 /** An event by id or slug; storefronts see published (and cancelled, to say so) events only. */
@@ -82,7 +87,7 @@ export async function getEvent(ctx: RequestContext, idOrSlug: unknown, field: st
 
 export async function listEvents(ctx: RequestContext, args: { search?: string | null; page?: number | null; limit?: number | null; status?: string | null }, publicOnly: boolean) {
   const req = pageRequest(args);
-  const where: Record<string, unknown> = publicOnly ? { status: 'published', endsAt: { $gt: new Date() } } : args.status ? { status: args.status } : {};
+  const where: Record<string, unknown> = publicOnly ? { status: 'published', endsAt: { $gt: ctx.now() } } : args.status ? { status: args.status } : {};
   if (req.search) where.$or = [{ title: { $ilike: likePattern(req.search) } }, { venue: { $ilike: likePattern(req.search) } }, { description: { $ilike: likePattern(req.search) } }];
   const [items, total] = await ctx.em.findAndCount(Event, where, { orderBy: { startsAt: 'asc', id: 'asc' }, limit: req.limit, offset: req.offset });
   return toPage(items, total, req);
@@ -91,14 +96,10 @@ export async function listEvents(ctx: RequestContext, args: { search?: string | 
 /** Seats taken per event (confirmed and awaiting payment), for many events in one query. */
 export async function seatsTaken(ctx: RequestContext, eventIds: readonly string[]): Promise<number[]> {
   if (!eventIds.length) return [];
-  const rows = await ctx.em
-    .getConnection()
-    .execute<{ event_id: string; taken: string | number }[]>(
-      `select event_id, sum(quantity) as taken from content.event_registration where company_id = ? and status <> 'CANCELLED' and event_id in (${eventIds.map(() => '?').join(', ')}) group by event_id`,
-      [ctx.companyId, ...eventIds],
-      'all',
-      ctx.em.getTransactionContext(),
-    );
+  const rows = await ctx.sql<{ event_id: string; taken: string | number }>(
+    `select event_id, sum(quantity) as taken from content.event_registration where company_id = ? and status <> 'CANCELLED' and event_id in (${eventIds.map(() => '?').join(', ')}) group by event_id`,
+    [ctx.companyId, ...eventIds],
+  );
   return eventIds.map((id) => Number(rows.find((r) => r.event_id === id)?.taken ?? 0));
 }
 
@@ -137,12 +138,11 @@ export async function register(ctx: RequestContext, input: RegistrationInput) {
   const quantity = input.quantity ?? 1;
   if (!Number.isInteger(quantity) || quantity < 1 || quantity > 50) throw badInput('quantity', 'must be 1 to 50');
   const { name: companyName } = await tenantSettings(ctx);
-  return ctx.em.transactional(async (em) => {
-    const tx = ctx.within(em as typeof ctx.em);
+  return ctx.transaction(async (tx) => {
     // Status, end and capacity are read under the row lock, so concurrent changes are seen.
-    const event = await em.findOneOrFail(Event, { id: eventId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+    const event = await tx.em.findOneOrFail(Event, { id: eventId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
     if (event.status !== 'published') throw new AppError('CONFLICT', 'This event is not open for registration', { reason: event.status === 'cancelled' ? 'EVENT_CANCELLED' : 'EVENT_UNAVAILABLE' });
-    if (event.endsAt.getTime() <= Date.now()) throw new AppError('CONFLICT', 'This event is over', { reason: 'EVENT_ENDED' });
+    if (event.endsAt.getTime() <= tx.now().getTime()) throw new AppError('CONFLICT', 'This event is over', { reason: 'EVENT_ENDED' });
     if (event.capacity != null) {
       const [taken] = await seatsTaken(tx, [event.id]);
       if (taken + quantity > event.capacity) {
@@ -151,9 +151,9 @@ export async function register(ctx: RequestContext, input: RegistrationInput) {
       }
     }
     const paid = event.priceMinor > 0;
-    const registration = em.create(EventRegistration, {
+    const registration = tx.em.create(EventRegistration, {
       id: newId(),
-      companyId: ctx.companyId,
+      companyId: tx.companyId,
       eventId: event.id,
       customerId: p.kind === 'customer' ? p.customerId : null,
       name,
@@ -165,8 +165,8 @@ export async function register(ctx: RequestContext, input: RegistrationInput) {
       currency: event.currency,
     } as any);
     const to = email ?? phone;
-    if (to) enqueueMessage(em as typeof ctx.em, {
-      companyId: ctx.companyId,
+    if (to) enqueueMessage(tx, {
+      companyId: tx.companyId,
       channel: email ? 'email' : 'sms',
       to,
       subject: `${companyName}: ${paid ? 'registration received' : 'you are registered'} for ${event.title}`,
@@ -174,7 +174,6 @@ export async function register(ctx: RequestContext, input: RegistrationInput) {
         ? `We received your registration for ${event.title} (${quantity} place(s)). It is confirmed once paid. Reference: ${registration.id}.`
         : `You are registered for ${event.title} (${quantity} place(s)). Reference: ${registration.id}.`,
     });
-    await em.flush();
     return registration;
   });
 }
@@ -195,7 +194,7 @@ export async function access(ctx: RequestContext, registrationId: unknown) {
         ? 'PAYMENT_PENDING'
         : event.status === 'cancelled'
           ? 'EVENT_CANCELLED'
-          : event.endsAt.getTime() <= Date.now()
+          : event.endsAt.getTime() <= ctx.now().getTime()
             ? 'EVENT_ENDED'
             : null;
   return { registrationId: registration.id, granted: reason === null, reason, quantity: registration.quantity, status: registration.status, event };

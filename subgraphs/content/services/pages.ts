@@ -20,32 +20,35 @@ const status = (value: unknown): PublishState => oneOf('status', value, PUBLISH_
 
 async function apply(ctx: RequestContext, page: Page, input: PageInput) {
   if (input.title != null) page.title = requireText('title', input.title, 300);
-  if (input.slug != null) page.slug = await chooseSlug(ctx.em, Page, { explicit: input.slug, title: page.title, exceptId: page.id });
+  if (input.slug != null) page.slug = await chooseSlug(ctx, Page, { explicit: input.slug, title: page.title, exceptId: page.id });
   if (input.blocks != null) page.blocks = newBlocks(input.blocks);
   if (input.seoTitle !== undefined) page.seoTitle = optionalText('seoTitle', input.seoTitle, 200) ?? null;
   if (input.seoDescription !== undefined) page.seoDescription = optionalText('seoDescription', input.seoDescription, 500) ?? null;
   if (input.status != null) {
     const next = status(input.status);
-    if (next === 'published' && page.status !== 'published') page.publishedAt = new Date();
+    if (next === 'published' && page.status !== 'published') page.publishedAt = ctx.now();
     page.status = next;
   }
 }
 
 export async function createPage(ctx: RequestContext, input: PageInput) {
   const title = requireText('title', input.title, 300);
-  const page = ctx.em.create(Page, { id: newId(), companyId: ctx.companyId, title, slug: await chooseSlug(ctx.em, Page, { explicit: input.slug, title }), status: 'draft', blocks: [] } as any);
-  await apply(ctx, page, { ...input, slug: undefined });
-  await flushWithSlug(ctx.em, Page, page, { explicit: input.slug, title });
-  return page;
+  return ctx.transaction(async (tx) => {
+    const page = tx.em.create(Page, { id: newId(), companyId: tx.companyId, title, slug: await chooseSlug(tx, Page, { explicit: input.slug, title }), status: 'draft', blocks: [] } as any);
+    await apply(tx, page, { ...input, slug: undefined });
+    await flushWithSlug(tx, Page, page, { explicit: input.slug, title });
+    return page;
+  });
 }
 
 export async function updatePage(ctx: RequestContext, pageId: unknown, input: PageInput) {
   if (!isUuid(pageId)) throw badInput('pageId', 'must be a page id');
-  const page = await ctx.em.findOne(Page, { id: pageId });
-  if (!page) throw notFound('Page');
-  await apply(ctx, page, input);
-  await ctx.em.flush();
-  return page;
+  return ctx.transaction(async (tx) => {
+    const page = await tx.em.findOne(Page, { id: pageId });
+    if (!page) throw notFound('Page');
+    await apply(tx, page, input);
+    return page;
+  });
 }
 
 export async function listPages(ctx: RequestContext, args: { page?: number | null; limit?: number | null; search?: string | null }, publishedOnly: boolean) {
@@ -89,9 +92,11 @@ export async function setMenu(ctx: RequestContext, location: unknown, items: Men
     });
   };
   const tree = walk(items ?? [], 'items', 1);
-  if (pageIds.size && (await ctx.em.count(Page, { id: { $in: [...pageIds] } })) !== pageIds.size) throw badInput('items', 'links a page that is not in this company');
-  if (postIds.size && (await ctx.em.count(Post, { id: { $in: [...postIds] } })) !== postIds.size) throw badInput('items', 'links a post that is not in this company');
-  await ctx.em.upsert(Menu, { id: newId(), companyId: ctx.companyId, location: loc, items: tree, updatedAt: new Date() } as any, { onConflictFields: ['companyId', 'location'] as any, onConflictExcludeFields: ['id'] as any });
+  await ctx.transaction(async (tx) => {
+    if (pageIds.size && (await tx.em.count(Page, { id: { $in: [...pageIds] } })) !== pageIds.size) throw badInput('items', 'links a page that is not in this company');
+    if (postIds.size && (await tx.em.count(Post, { id: { $in: [...postIds] } })) !== postIds.size) throw badInput('items', 'links a post that is not in this company');
+    await tx.em.upsert(Menu, { id: newId(), companyId: tx.companyId, location: loc, items: tree, updatedAt: tx.now() } as any, { onConflictFields: ['companyId', 'location'] as any, onConflictExcludeFields: ['id'] as any });
+  });
   return findMenu(ctx, loc);
 }
 

@@ -8,6 +8,7 @@ import { parseDate } from '../../kernel/time.ts';
 import { randomToken, sha256 } from '../../kernel/tokens.ts';
 import { lowerCase, normalizeEmail, normalizeSlug, oneOf, optionalText, requireText } from '../../kernel/validation.ts';
 import { QUESTION_TYPES, Survey, SURVEY_STATES, SurveyInvitation, SurveyResponse, type Question, type QuestionType } from '../entities/engagement.ts';
+import { notCustomers } from './customers.ts';
 import { chooseSlug, flushWithSlug, RESERVED_KEYS } from './slugs.ts';
 
 export interface SurveyInput {
@@ -36,7 +37,7 @@ function questionsOf(input: NonNullable<SurveyInput['questions']>): Question[] {
 
 async function apply(ctx: RequestContext, survey: Survey, input: SurveyInput) {
   if (input.title != null) survey.title = requireText('title', input.title, 300);
-  if (input.slug != null) survey.slug = await chooseSlug(ctx.em, Survey, { explicit: input.slug, title: survey.title, exceptId: survey.id });
+  if (input.slug != null) survey.slug = await chooseSlug(ctx, Survey, { explicit: input.slug, title: survey.title, exceptId: survey.id });
   if (input.description !== undefined) survey.description = optionalText('description', input.description, 5000) ?? null;
   if (input.questions != null) {
     if (await ctx.em.count(SurveyResponse, { surveyId: survey.id })) throw conflict('The questions cannot change once responses exist; create a new survey');
@@ -51,17 +52,20 @@ async function apply(ctx: RequestContext, survey: Survey, input: SurveyInput) {
 
 export async function createSurvey(ctx: RequestContext, input: SurveyInput) {
   const title = requireText('title', input.title, 300);
-  const survey = ctx.em.create(Survey, { id: newId(), companyId: ctx.companyId, title, slug: await chooseSlug(ctx.em, Survey, { explicit: input.slug, title }), status: 'draft', questions: [] } as any);
-  await apply(ctx, survey, { ...input, slug: undefined });
-  await flushWithSlug(ctx.em, Survey, survey, { explicit: input.slug, title });
-  return survey;
+  return ctx.transaction(async (tx) => {
+    const survey = tx.em.create(Survey, { id: newId(), companyId: tx.companyId, title, slug: await chooseSlug(tx, Survey, { explicit: input.slug, title }), status: 'draft', questions: [] } as any);
+    await apply(tx, survey, { ...input, slug: undefined });
+    await flushWithSlug(tx, Survey, survey, { explicit: input.slug, title });
+    return survey;
+  });
 }
 
 export async function updateSurvey(ctx: RequestContext, surveyId: unknown, input: SurveyInput) {
-  const survey = await getSurvey(ctx, surveyId, 'surveyId', false);
-  await apply(ctx, survey, input);
-  await ctx.em.flush();
-  return survey;
+  return ctx.transaction(async (tx) => {
+    const survey = await getSurvey(tx, surveyId, 'surveyId', false);
+    await apply(tx, survey, input);
+    return survey;
+  });
 }
 
 export async function getSurvey(ctx: RequestContext, idOrSlug: unknown, field: string, publishedOnly: boolean): Promise<Survey> {
@@ -73,22 +77,26 @@ export async function getSurvey(ctx: RequestContext, idOrSlug: unknown, field: s
 }
 
 /**
- * One magic link per recipient (a customer id or an email). The tokens are returned once; emailed
- * recipients also get their link through the outbox.
+ * One magic link per recipient (a customer id of this company or an email). The tokens are
+ * returned once; emailed recipients also get their link through the outbox.
  */
 export async function createInvitations(ctx: RequestContext, surveyId: unknown, recipients: string[]) {
   const survey = await getSurvey(ctx, surveyId, 'surveyId', false);
   if (survey.status !== 'published') throw new AppError('CONFLICT', 'Publish the survey before inviting people', { status: survey.status });
   if (!recipients?.length || recipients.length > 500) throw badInput('recipients', 'must list 1 to 500 customer ids or emails');
   const parsed = recipients.map((r, i) => (isUuid(r) ? { customerId: r, email: null } : { customerId: null, email: normalizeEmail(`recipients[${i}]`, r) }));
+  // Customer ids must be this company's customers (content's projection of them, kept from members' events).
+  const unknown = await notCustomers(ctx, parsed.flatMap((r) => (r.customerId ? [r.customerId] : [])));
+  if (unknown.length) throw badInput('recipients', `${unknown.join(', ')} ${unknown.length === 1 ? 'is not a customer' : 'are not customers'} of this company`, { customerIds: unknown });
+  // Read before the transaction: the company's settings come from the kernel's cache or connection.
   const { name: companyName } = await tenantSettings(ctx);
   const issued = parsed.map((r) => ({ ...r, id: newId(), token: randomToken(24) }));
-  await ctx.em.transactional(async (em) => {
+  await ctx.transaction(async (tx) => {
     for (const r of issued) {
-      em.create(SurveyInvitation, { id: r.id, companyId: ctx.companyId, surveyId: survey.id, tokenHash: sha256(r.token), customerId: r.customerId, email: r.email } as any);
+      tx.em.create(SurveyInvitation, { id: r.id, companyId: tx.companyId, surveyId: survey.id, tokenHash: sha256(r.token), customerId: r.customerId, email: r.email } as any);
       if (r.email) {
-        enqueueMessage(em as typeof ctx.em, {
-          companyId: ctx.companyId,
+        enqueueMessage(tx, {
+          companyId: tx.companyId,
           channel: 'email',
           to: r.email,
           subject: `${companyName}: ${survey.title}`,
@@ -167,12 +175,12 @@ export async function respond(ctx: RequestContext, survey: Survey, input: { answ
   const signedIn = p.kind === 'customer' && p.companyId === survey.companyId ? p.customerId : null;
   const customerId = signedIn ?? invitation?.customerId ?? null;
   const metadata = !customerId && input.customerId ? { ...(input.metadata ?? {}), claimedCustomerId: input.customerId } : (input.metadata ?? null);
-  return ctx.em.transactional(async (em) => {
+  return ctx.transaction(async (tx) => {
     if (invitation) {
-      const claimed = await em.nativeUpdate(SurveyInvitation, { id: invitation.id, respondedAt: null }, { respondedAt: new Date() });
+      const claimed = await tx.em.nativeUpdate(SurveyInvitation, { id: invitation.id, respondedAt: null }, { respondedAt: tx.now() });
       if (claimed !== 1) throw alreadyAnswered();
     }
-    return em.create(SurveyResponse, { id: newId(), companyId: survey.companyId, surveyId: survey.id, invitationId: invitation?.id ?? null, customerId, answers, metadata } as any);
+    return tx.em.create(SurveyResponse, { id: newId(), companyId: survey.companyId, surveyId: survey.id, invitationId: invitation?.id ?? null, customerId, answers, metadata } as any);
   });
 }
 

@@ -1,0 +1,81 @@
+import { RequestContext } from '../../kernel/context.ts';
+import type { Runtime } from '../../kernel/runtime.ts';
+import type { CustomerFacts } from '../../members/events.ts';
+import { CustomerProjection } from '../entities/customer-projection.ts';
+
+/**
+ * Records what members says of a customer, idempotently: a repeat of the same event changes
+ * nothing, and facts older than those held (events of one customer may be handled out of order)
+ * never overwrite newer ones.
+ */
+export async function upsertCustomer(tx: RequestContext, companyId: string, facts: CustomerFacts, at: Date): Promise<void> {
+  await tx.sql(
+    `insert into content.customer_projection as p
+       (company_id, customer_id, name, last_name, email, phone, email_verified, phone_verified, updated_at)
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?)
+     on conflict (company_id, customer_id) do update set
+       name = excluded.name, last_name = excluded.last_name, email = excluded.email, phone = excluded.phone,
+       email_verified = excluded.email_verified, phone_verified = excluded.phone_verified, updated_at = excluded.updated_at
+     where p.updated_at <= excluded.updated_at`,
+    [companyId, facts.customerId, facts.name, facts.lastName, facts.email, facts.phone, facts.emailVerified, facts.phoneVerified, at],
+  );
+}
+
+export async function forgetCustomer(tx: RequestContext, companyId: string, customerId: string): Promise<void> {
+  await tx.sql('delete from content.customer_projection where company_id = ? and customer_id = ?', [companyId, customerId]);
+}
+
+/**
+ * How long a customer id missing from the projection is looked for again before it is refused:
+ * members' event about a customer who has just signed up may still be on its way (typically a few
+ * milliseconds, longer when the queue is busy).
+ */
+const LAG_GRACE_MS = 1000;
+const LAG_POLL_MS = 50;
+
+/**
+ * Customer ids among `ids` that are not customers of the caller's company (lower-cased, each
+ * once): one query against the projection for all of them; only ids it misses are looked for
+ * again while the grace lasts. Call it outside a transaction (it waits for the subscriber's).
+ */
+export async function notCustomers(ctx: RequestContext, ids: string[]): Promise<string[]> {
+  let missing = [...new Set(ids.map((id) => id.toLowerCase()))];
+  const deadline = Date.now() + LAG_GRACE_MS;
+  while (missing.length) {
+    const known = await ctx.em.find(CustomerProjection, { customerId: { $in: missing } });
+    const found = new Set(known.map((c) => c.customerId.toLowerCase()));
+    missing = missing.filter((id) => !found.has(id));
+    if (!missing.length || Date.now() >= deadline) break;
+    await new Promise((resolve) => setTimeout(resolve, LAG_POLL_MS));
+  }
+  return missing;
+}
+
+const BACKFILL = 'customer_projection';
+
+/**
+ * Once per database: copies the customers that existed before content kept its projection (their
+ * later changes arrive as events, which content subscribed to before this runs). The one place
+ * content reads members' table, at start. A row in content.backfill says it is done; an advisory
+ * lock makes processes starting together take turns, so it runs once. Rows already projected
+ * from events are left as they are.
+ */
+export async function backfillCustomers(runtime: Runtime): Promise<boolean> {
+  return RequestContext.system(runtime, null).transaction(async (tx) => {
+    await tx.sql(`select pg_advisory_xact_lock(hashtext('content.backfill'))`);
+    const claimed = await tx.sql('insert into content.backfill (name, done_at) values (?, ?) on conflict (name) do nothing returning name', [BACKFILL, tx.now()]);
+    if (!claimed.length) return false;
+    // A subgraph process whose database holds no members tables has no customers to copy.
+    const [{ present }] = await tx.sql<{ present: boolean }>(`select to_regclass('members.customer') is not null as present`);
+    if (present) {
+      await tx.sql(
+        `insert into content.customer_projection
+           (company_id, customer_id, name, last_name, email, phone, email_verified, phone_verified, updated_at)
+         select company_id, id, name, last_name, email, phone, email_verified_at is not null, phone_verified_at is not null, updated_at
+           from members.customer
+         on conflict (company_id, customer_id) do nothing`,
+      );
+    }
+    return true;
+  });
+}

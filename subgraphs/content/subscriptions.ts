@@ -1,0 +1,14 @@
+import type { Subscriptions } from '../kernel/events.ts';
+import { forgetCustomer, upsertCustomer } from './services/customers.ts';
+
+/**
+ * Other subgraphs' events content handles. Each handler runs in a transaction the kernel opened,
+ * scoped to the event's company, at least once (the kernel skips a repeat of one event id; the
+ * handlers are idempotent anyway).
+ */
+export const contentSubscriptions: Subscriptions = {
+  // Content's projection of its company's customers (survey invitations check against it).
+  'members.customer.created': (tx, event) => upsertCustomer(tx, event.companyId, event.payload, new Date(event.occurredAt)),
+  'members.customer.updated': (tx, event) => upsertCustomer(tx, event.companyId, event.payload, new Date(event.occurredAt)),
+  'members.customer.deleted': (tx, event) => forgetCustomer(tx, event.companyId, event.payload.customerId),
+};

@@ -1,0 +1,119 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import type { MiddlewareFn } from 'type-graphql';
+import type { RequestContext } from './context.ts';
+import { newId } from './ids.ts';
+import { tenantFilter } from './tenancy.ts';
+
+/** Where a write came in: the facade names itself in the internal `x-via` header ("mcp create_service", "rest POST /v6/…"). */
+export const VIA_HEADER = 'x-via';
+
+/** One merchant or agent write. Read through the tenant filter: a merchant sees only their company's. */
+export const AuditLogEntry = defineEntity({
+  name: 'AuditLogEntry',
+  schema: 'kernel',
+  tableName: 'audit_log',
+  properties: {
+    id: p.uuid().primary(),
+    companyId: p.uuid(),
+    actorType: p.string().$type<'api_key' | 'session'>(),
+    actorId: p.string(),
+    interface: p.string().$type<'graphql' | 'rest' | 'mcp'>(),
+    via: p.string().nullable(),
+    operation: p.string(),
+    arguments: p.json<Record<string, unknown>>(),
+    outcome: p.string(),
+    targetId: p.string().nullable(),
+    createdAt: p.datetime(),
+  },
+  filters: tenantFilter,
+});
+export type AuditLogEntry = InstanceType<typeof AuditLogEntry.class>;
+
+/** The write a mutation is making, until it is recorded (once, by its transaction or by its failure). */
+export interface PendingAudit {
+  operation: string;
+  arguments: Record<string, unknown>;
+  recorded: boolean;
+  /** The row written, and whether it already names what the write affected. */
+  rowId?: string;
+  hasTarget?: boolean;
+}
+
+const SECRET = /code|token|key|secret|password|otp/i;
+
+/** Arguments with secrets (codes, tokens, keys, passwords) replaced, at any depth. */
+export function redact(value: unknown, name = ''): unknown {
+  if (name && SECRET.test(name) && value != null && typeof value !== 'object') return '[redacted]';
+  if (Array.isArray(value)) return value.map((v) => redact(v));
+  if (value && typeof value === 'object' && !(value instanceof Date)) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redact(v, k)]));
+  }
+  return value;
+}
+
+/** The id a write affected: the result's own, or the id it was given. */
+function targetOf(result: unknown, args: Record<string, unknown>): string | null {
+  const r = result as { id?: unknown; booking?: { id?: unknown } } | null;
+  if (r && typeof r.id === 'string') return r.id;
+  for (const [name, value] of Object.entries(args)) if (/Id$|^id$/.test(name) && typeof value === 'string') return value;
+  return null;
+}
+
+function row(ctx: RequestContext, audit: PendingAudit, outcome: string, targetId: string | null) {
+  const principal = ctx.principal as Extract<RequestContext['principal'], { kind: 'merchant' }>;
+  const [kind, ...rest] = (ctx.header(VIA_HEADER) ?? 'graphql').split(' ');
+  const face = kind === 'mcp' || kind === 'rest' ? kind : 'graphql';
+  return [
+    newId(),
+    principal.companyId,
+    principal.via,
+    principal.credentialId,
+    face,
+    face === 'graphql' ? null : rest.join(' ').slice(0, 300),
+    audit.operation,
+    JSON.stringify(audit.arguments),
+    outcome,
+    targetId,
+    ctx.now(),
+  ];
+}
+
+const INSERT = `insert into kernel.audit_log (id, company_id, actor_type, actor_id, interface, via, operation, arguments, outcome, target_id, created_at)
+  values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+
+/** Called by ctx.transaction before it commits: the write and its record stand or fall together. */
+export async function recordInTransaction(tx: RequestContext, result: unknown): Promise<void> {
+  const audit = tx.audit;
+  if (!audit || audit.recorded) return;
+  audit.recorded = true;
+  const values = row(tx, audit, 'ok', targetOf(result, audit.arguments));
+  audit.rowId = values[0] as string;
+  audit.hasTarget = values[9] !== null;
+  await tx.sql(INSERT, values);
+}
+
+/**
+ * Every root mutation a merchant or an agent calls is audited: who, through which interface and
+ * operation, the redacted arguments, the outcome and the affected id. A successful write is
+ * recorded by its own transaction; a failed one here, on its own, after its transaction rolled back.
+ */
+export const auditMutations: MiddlewareFn<RequestContext> = async ({ context, info, args }, next) => {
+  if (info.parentType.name !== 'Mutation') return next();
+  const principal = await context.authenticate();
+  if (principal.kind !== 'merchant') return next();
+  const audit: PendingAudit = { operation: info.fieldName, arguments: redact(args) as Record<string, unknown>, recorded: false };
+  context.audit = audit;
+  try {
+    const result = await next();
+    // A write that needed no transaction (nothing changed) is still on the record.
+    if (!audit.recorded) await context.sql(INSERT, row(context, audit, 'ok', targetOf(result, audit.arguments)));
+    // The transaction's own value may not carry the id its mutation answers with (a created key and its secret).
+    else if (!audit.hasTarget && targetOf(result, {})) await context.sql('update kernel.audit_log set target_id = ? where id = ?', [targetOf(result, {}), audit.rowId]);
+    return result;
+  } catch (error: any) {
+    if (!audit.recorded) await context.sql(INSERT, row(context, audit, String(error?.extensions?.code ?? 'INTERNAL'), targetOf(null, audit.arguments))).catch(() => {});
+    throw error;
+  } finally {
+    context.audit = undefined;
+  }
+};
