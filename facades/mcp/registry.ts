@@ -1,3 +1,4 @@
+import { accessOf } from '../../subgraphs/kernel/access.ts';
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import {
@@ -80,8 +81,7 @@ function withFragments(source: string, fragments: Map<string, FragmentDefinition
 
 export function toolFrom(name: string, source: string, schema: GraphQLSchema): ToolDefinition {
   const comments = source.split('\n').filter((l, i, all) => l.startsWith('#') && all.slice(0, i).every((x) => x.startsWith('#'))).map((l) => l.replace(/^#\s?/, '').trim());
-  const isPublic = comments.some((c) => c === 'access: public');
-  const description = comments.filter((c) => !c.startsWith('access:')).join(' ').trim();
+  const description = comments.join(' ').trim();
   if (!description) throw new Error(`MCP tool ${name}: the file must start with a # description`);
   const document = parse(source);
   const errors = validate(schema, document);
@@ -112,7 +112,8 @@ export function toolFrom(name: string, source: string, schema: GraphQLSchema): T
   return {
     name,
     description,
-    public: isPublic,
+    // Callable without a key only when its root field needs no caller (the signup pair).
+    public: accessOf(rootFields[0].name.value) === 'none',
     readOnly,
     query: source,
     rootField: rootFields[0].name.value,

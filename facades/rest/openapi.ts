@@ -1,6 +1,7 @@
 import { isNonNullType, type GraphQLSchema } from 'graphql';
 import { stringify } from 'yaml';
 import type { Config } from '../../subgraphs/kernel/config.ts';
+import { accessOf, type Access } from '../../subgraphs/kernel/access.ts';
 import { ERROR_STATUS } from '../../subgraphs/kernel/errors.ts';
 import { KEY_SCHEMA } from '../../subgraphs/kernel/idempotency.ts';
 import { inputSchema, outputSchema, type JsonSchema } from '../json-schema.ts';
@@ -11,10 +12,11 @@ interface RouteInfo extends RestRoute {
   wrapsInput: boolean;
 }
 
-const SECURITY: Record<RestRoute['auth'], Record<string, string[]>[]> = {
+/** OpenAPI security of each access level (declared once on the root field, see kernel/access.ts). */
+const SECURITY: Record<Access, Record<string, string[]>[]> = {
   none: [],
   public: [{ companyId: [] }, {}],
-  optional: [{ companyId: [] }, { companyId: [], customerToken: [] }, {}],
+  optionalCustomer: [{ companyId: [] }, { companyId: [], customerToken: [] }, {}],
   customer: [{ customerToken: [] }],
   magic: [],
   merchant: [{ apiKey: [] }],
@@ -57,7 +59,7 @@ export function buildOpenApi(schema: GraphQLSchema, routes: RouteInfo[], config:
       summary: route.summary,
       ...(field.description ? { description: field.description } : {}),
       tags: [route.tag],
-      security: SECURITY[route.auth],
+      security: SECURITY[accessOf(route.field)],
       ...(parameters.length ? { parameters } : {}),
       ...(requestBody ? { requestBody } : {}),
       responses: {
@@ -131,8 +133,9 @@ export function buildOpenApi(schema: GraphQLSchema, routes: RouteInfo[], config:
 
 function errorResponses(route: RestRoute): Record<string, JsonSchema> {
   const statuses = [400, 404, 429, 500];
-  if (route.auth !== 'none' && route.auth !== 'magic') statuses.push(401);
-  if (route.auth === 'merchant') statuses.push(403);
+  const access = accessOf(route.field);
+  if (access !== 'none' && access !== 'magic') statuses.push(401);
+  if (access === 'merchant') statuses.push(403);
   if (route.method !== 'GET') statuses.push(409);
   if (route.method === 'POST') statuses.push(422);
   return Object.fromEntries(statuses.sort().map((s) => [String(s), { $ref: `#/components/responses/E${s}` }]));

@@ -1,17 +1,26 @@
 import type { SubgraphModule } from '../kernel/module.ts';
 import { buildFederatedSchema } from '../kernel/federation.ts';
-import { isUuid } from '../kernel/ids.ts';
+import { AvailabilityRule } from './entities/availability-rule.ts';
 import { Booking, BookingEvent } from './entities/booking.ts';
-import { Service, ServiceCategory, ServiceResource, ServiceStaff } from './entities/catalog.ts';
-import { AvailabilityRule, Resource, StaffMember } from './entities/staff.ts';
+import { Resource } from './entities/resource.ts';
+import { Service, ServiceResource, ServiceStaff } from './entities/service.ts';
+import { ServiceCategory } from './entities/service-category.ts';
+import { StaffMember } from './entities/staff-member.ts';
 import { bookingConstraints } from './constraints.ts';
 import { booking0001 } from './migrations/0001_booking.ts';
 import { booking0002 } from './migrations/0002_availability_unique.ts';
+import { bookingReferences } from './references.ts';
+// Resolvers register their root fields as their modules load: this order is the order of the
+// Query and Mutation fields in the printed SDL (schema/booking.graphql).
+import { SlotResolver } from './resolvers/slot.resolver.ts';
 import { BookingResolver } from './resolvers/booking.resolver.ts';
 import { CustomerBookingsResolver } from './resolvers/customer.resolver.ts';
 import { ServiceResolver } from './resolvers/service.resolver.ts';
-import { StaffResolver } from './resolvers/staff.resolver.ts';
-import { CustomerRef } from './resolvers/types.ts';
+import { ServiceCategoryResolver } from './resolvers/service-category.resolver.ts';
+import { StaffMemberResolver } from './resolvers/staff-member.resolver.ts';
+import { ResourceResolver } from './resolvers/resource.resolver.ts';
+import { CustomerRef } from './resolvers/customer.types.ts';
+import { bookingSubscriptions } from './subscriptions.ts';
 
 /** Services, staff, resources, availability, slots and bookings. */
 export const booking: SubgraphModule = {
@@ -22,11 +31,9 @@ export const booking: SubgraphModule = {
   constraints: bookingConstraints,
   buildSchema: () =>
     buildFederatedSchema({
-      resolvers: [ServiceResolver, StaffResolver, BookingResolver, CustomerBookingsResolver],
+      resolvers: [SlotResolver, BookingResolver, CustomerBookingsResolver, ServiceResolver, ServiceCategoryResolver, StaffMemberResolver, ResourceResolver],
       orphanedTypes: [CustomerRef],
-      references: {
-        Customer: (ref: { id: string }) => ({ id: ref.id }),
-        Booking: (ref: { id: string }, ctx) => (ctx.principal.kind === 'merchant' && isUuid(ref.id) ? ctx.em.findOne(Booking, { id: ref.id }) : null),
-      },
+      references: bookingReferences,
     }),
+  subscriptions: bookingSubscriptions,
 };

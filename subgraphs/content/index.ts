@@ -1,13 +1,28 @@
 import type { SubgraphModule } from '../kernel/module.ts';
 import { buildFederatedSchema } from '../kernel/federation.ts';
 import { contentConstraints } from './constraints.ts';
-import { ContentCategory, Menu, Page, Post, PostType, PostTypeField } from './entities/cms.ts';
+import { ContentCategory } from './entities/category.ts';
+import { ContactInquiry } from './entities/contact-inquiry.ts';
 import { CustomerProjection } from './entities/customer-projection.ts';
-import { ContactInquiry, Event, EventRegistration, Survey, SurveyInvitation, SurveyResponse } from './entities/engagement.ts';
+import { Event, EventRegistration } from './entities/event.ts';
+import { Menu } from './entities/menu.ts';
+import { Page } from './entities/page.ts';
+import { Post } from './entities/post.ts';
+import { PostType, PostTypeField } from './entities/post-type.ts';
+import { Survey, SurveyInvitation, SurveyResponse } from './entities/survey.ts';
 import { content0001 } from './migrations/0001_content.ts';
 import { content0002 } from './migrations/0002_customer_projection.ts';
-import { CmsResolver, PostTypeResolver } from './resolvers/cms.resolver.ts';
-import { EventRegistrationResolver, EventResolver, SurveyResolver } from './resolvers/engagement.resolver.ts';
+import { contentReferences } from './references.ts';
+// Resolvers register their root fields as their modules load: this order is the order of the
+// Query and Mutation fields in the printed SDL (schema/content.graphql).
+import { PostResolver } from './resolvers/post.resolver.ts';
+import { PageResolver } from './resolvers/page.resolver.ts';
+import { ContentCategoryResolver } from './resolvers/category.resolver.ts';
+import { MenuResolver } from './resolvers/menu.resolver.ts';
+import { PostTypeResolver } from './resolvers/post-type.resolver.ts';
+import { EventRegistrationResolver, EventResolver } from './resolvers/event.resolver.ts';
+import { SurveyResolver } from './resolvers/survey.resolver.ts';
+import { ContactInquiryResolver } from './resolvers/contact-inquiry.resolver.ts';
 import { backfillCustomers } from './services/customers.ts';
 import { contentSubscriptions } from './subscriptions.ts';
 
@@ -31,7 +46,21 @@ export const content: SubgraphModule = {
     CustomerProjection,
   ],
   migrations: [content0001, content0002],
-  buildSchema: () => buildFederatedSchema({ resolvers: [CmsResolver, PostTypeResolver, EventResolver, EventRegistrationResolver, SurveyResolver] }),
+  buildSchema: () =>
+    buildFederatedSchema({
+      resolvers: [
+        PostResolver,
+        PageResolver,
+        ContentCategoryResolver,
+        MenuResolver,
+        PostTypeResolver,
+        EventResolver,
+        EventRegistrationResolver,
+        SurveyResolver,
+        ContactInquiryResolver,
+      ],
+      references: contentReferences,
+    }),
   subscriptions: contentSubscriptions,
   constraints: contentConstraints,
   async onStart(runtime) {

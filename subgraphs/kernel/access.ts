@@ -1,24 +1,48 @@
-import { Authorized, type AuthChecker } from 'type-graphql';
+import { Authorized, UseMiddleware, type AuthChecker } from 'type-graphql';
+import { auditMutations } from './audit.ts';
 import type { RequestContext } from './context.ts';
 import { badInput, forbidden, unauthenticated } from './errors.ts';
 
 /**
- * What a resolver requires of its caller, stated with one decorator:
- * - anyone: no tenant needed (organisation signup, storefront domain resolution)
+ * What a root field requires of its caller, declared once with `@Requires(...)`:
+ * - none: nobody in particular, no tenant (organisation signup, storefront domain resolution)
  * - public: a tenant (X-Company-Id or a storefront domain)
  * - optionalCustomer: a tenant, and a customer token when one is given
  * - customer: a signed-in customer
  * - merchant: an API key or a merchant session
+ * - magic: a token in the path names the tenant and the caller (survey invitation links)
+ * The resolver guard, the REST routes' security and the MCP tools' visibility all read this.
  */
-export type Access = 'anyone' | 'public' | 'optionalCustomer' | 'customer' | 'merchant';
+export const ACCESS_LEVELS = ['none', 'public', 'optionalCustomer', 'customer', 'merchant', 'magic'] as const;
+export type Access = (typeof ACCESS_LEVELS)[number];
 
-export const Requires = (access: Access) => Authorized(access);
+/** Root field name → its declared access, filled as resolver classes are defined. */
+const declared = new Map<string, Access>();
+
+export const Requires =
+  (access: Access): MethodDecorator =>
+  (target, key, descriptor) => {
+    declared.set(String(key), access);
+    // Root fields only carry the audit middleware (it records mutations by merchants); a global
+    // middleware would wrap every field of every list item.
+    UseMiddleware(auditMutations)(target, key, descriptor);
+    return Authorized(access)(target, key, descriptor);
+  };
+
+/** The declared access of a root field (`Query.services`, `Mutation.createBooking` or the bare name). */
+export function accessOf(field: string): Access {
+  const name = field.replace(/^(Query|Mutation)\./, '');
+  const access = declared.get(name);
+  if (!access) throw new Error(`No access declared for ${field}: add @Requires(...) to its resolver`);
+  return access;
+}
 
 export const authChecker: AuthChecker<RequestContext, Access> = async ({ context }, roles) => {
   const principal = await context.authenticate();
   const access = roles[0] ?? 'merchant';
   switch (access) {
-    case 'anyone':
+    case 'none':
+    case 'magic':
       return true;
     case 'public':
     case 'optionalCustomer':

@@ -15,6 +15,10 @@ export interface Config {
   /** SMTP transport for email; the `log` transport when absent. */
   smtpUrl?: string;
   mailFrom: string;
+  /** How long a claimed job may run before it counts as abandoned and is retried (a process died mid-job). */
+  jobExpireSeconds: number;
+  /** How often the queue's supervisor looks for abandoned and expired jobs. */
+  jobSuperviseSeconds: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -33,7 +37,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jwtSecret: jwtSecret(env, production, dataDir),
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM ?? 'no-reply@localhost',
+    jobExpireSeconds: positiveInt('JOB_EXPIRE_SECONDS', env.JOB_EXPIRE_SECONDS, 120),
+    jobSuperviseSeconds: positiveInt('JOB_SUPERVISE_SECONDS', env.JOB_SUPERVISE_SECONDS, 30),
   };
+}
+
+function positiveInt(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a whole number of seconds, got ${value}`);
+  return n;
 }
 
 /** Production must be given a secret; elsewhere one is generated once and kept in the data folder. */

@@ -3,7 +3,6 @@ import { buildSubgraphSchema } from '@apollo/subgraph';
 import { printSchemaWithDirectives } from '@graphql-tools/utils';
 import { buildSchema, createResolversMap, type NonEmptyArray } from 'type-graphql';
 import { authChecker } from './access.ts';
-import { auditMutations } from './audit.ts';
 import type { RequestContext } from './context.ts';
 import { AppError, isErrorCode, pgErrorCode, PG_BAD_TEXT, PG_UNIQUE_VIOLATION } from './errors.ts';
 
@@ -26,7 +25,6 @@ export async function buildFederatedSchema(options: {
     orphanedTypes: options.orphanedTypes,
     authChecker,
     authMode: 'error',
-    globalMiddlewares: [auditMutations],
     skipCheck: true,
     validate: false,
   });

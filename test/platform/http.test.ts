@@ -12,6 +12,9 @@ describe('router HTTP entry point', () => {
     const ready = await http('/readyz');
     expect(ready.status).toBe(200);
     expect(ready.body.status).toBe('ready');
+    // The queue: its workers run here, and nothing runnable has been waiting long.
+    expect(ready.body.queue.workers).toBeGreaterThan(1);
+    expect(ready.body.queue.oldestWaitingSeconds ?? 0).toBeLessThan(60);
   });
 
   it('answers unknown routes with a 404 envelope', async () => {

@@ -4,8 +4,6 @@ export interface RestRoute {
   /** Path under /v6, with :params. */
   path: string;
   field: `Query.${string}` | `Mutation.${string}`;
-  /** Who may call it, as the contract states (documentation and OpenAPI security). */
-  auth: 'none' | 'public' | 'customer' | 'optional' | 'magic' | 'merchant';
   summary: string;
   status?: number;
   tag: string;

@@ -4,65 +4,20 @@ import { Requires } from '../../kernel/access.ts';
 import type { RequestContext } from '../../kernel/context.ts';
 import { toMoney, Money } from '../../kernel/money.ts';
 import { ListArgs } from '../../kernel/pagination.ts';
-import { tenantSettings } from '../../kernel/tenant.ts';
-import { parseDate } from '../../kernel/time.ts';
 import type { Booking } from '../entities/booking.ts';
-import { Resource, StaffMember } from '../entities/staff.ts';
+import { Resource } from '../entities/resource.ts';
+import { Service } from '../entities/service.ts';
+import { StaffMember } from '../entities/staff-member.ts';
 import * as bookings from '../services/bookings.ts';
-import { getService } from '../services/catalog.ts';
-import { computeSlots } from '../services/slots.ts';
-import { resourceNode, serviceNode, staffNode } from './mappers.ts';
-import {
-  BookingEventNode,
-  BookingNode,
-  BookingPage,
-  CancelInput,
-  CreateBookingInput,
-  CustomerRef,
-  GuestBookingInput,
-  RefundNode,
-  RescheduleInput,
-  ResourceNode,
-  ServiceNode,
-  SlotList,
-  SlotNode,
-  StaffMemberNode,
-} from './types.ts';
-import { Service } from '../entities/catalog.ts';
+import { BookingEventNode, BookingNode, BookingPage, CancelInput, CreateBookingInput, GuestBookingInput, RefundNode, RescheduleInput } from './booking.types.ts';
+import { CustomerRef } from './customer.types.ts';
+import { ResourceNode, resourceNode } from './resource.types.ts';
+import { ServiceNode, serviceNode } from './service.types.ts';
+import { StaffMemberNode, staffNode } from './staff-member.types.ts';
 
-const slotNode = (s: Awaited<ReturnType<typeof computeSlots>>[number]): SlotNode => ({ ...s, staff: s.staff.map(staffNode), resources: s.resources.map(resourceNode) });
-
-/** Slots, bookings and their lifecycle, for merchants and for signed-in or guest customers. */
+/** Bookings and their lifecycle, for merchants and for signed-in or guest customers. */
 @Resolver(() => BookingNode)
 export class BookingResolver {
-  @Requires('public')
-  @Query(() => SlotList, { description: 'Open times of a service on a date (company time zone).' })
-  async serviceSlots(
-    @Ctx() ctx: RequestContext,
-    @Arg('id', () => ID) id: string,
-    @Arg('date', () => String, { description: 'YYYY-MM-DD' }) date: string,
-    @Arg('staffId', () => ID, { nullable: true }) staffId?: string,
-    @Arg('resourceId', () => ID, { nullable: true }) resourceId?: string,
-  ) {
-    const day = parseDate('date', date);
-    const service = await getService(ctx, id, 'id', { activeOnly: true });
-    const { timeZone } = await tenantSettings(ctx);
-    const slots = await computeSlots(ctx, service, day, day, { staffId, resourceId });
-    return { serviceId: service.id, date: day, timeZone, items: slots.map(slotNode) };
-  }
-
-  @Requires('merchant')
-  @Query(() => [SlotNode], { description: 'Open times of a service between two dates; empty when fully booked.' })
-  async availableSlots(
-    @Ctx() ctx: RequestContext,
-    @Arg('serviceId', () => ID) serviceId: string,
-    @Arg('startDate', () => String, { description: 'YYYY-MM-DD' }) startDate: string,
-    @Arg('endDate', () => String, { description: 'YYYY-MM-DD, inclusive' }) endDate: string,
-  ) {
-    const service = await getService(ctx, serviceId, 'serviceId');
-    return (await computeSlots(ctx, service, parseDate('startDate', startDate), parseDate('endDate', endDate))).map(slotNode);
-  }
-
   @Requires('merchant')
   @Query(() => BookingPage, { description: 'Bookings, by status and day.' })
   async bookings(

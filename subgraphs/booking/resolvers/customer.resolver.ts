@@ -2,7 +2,8 @@ import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../../kernel/context.ts';
 import { forbidden } from '../../kernel/errors.ts';
 import { Booking } from '../entities/booking.ts';
-import { BookingNode, CustomerRef } from './types.ts';
+import { BookingNode } from './booking.types.ts';
+import { CustomerRef } from './customer.types.ts';
 
 /** members' Customer gains its bookings here; the router joins the two subgraphs. */
 @Resolver(() => CustomerRef)

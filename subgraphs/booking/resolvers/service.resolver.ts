@@ -1,18 +1,14 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { Requires } from '../../kernel/access.ts';
 import type { RequestContext } from '../../kernel/context.ts';
-import { ListArgs, toPage, pageRequest } from '../../kernel/pagination.ts';
+import { ListArgs, pageRequest, toPage } from '../../kernel/pagination.ts';
 import { tenantSettings } from '../../kernel/tenant.ts';
-import { ServiceCategory } from '../entities/catalog.ts';
-import * as catalog from '../services/catalog.ts';
-import { resourceNode, serviceNode, staffNode } from './mappers.ts';
-import { ResourceNode, ResourcePage, ServiceCategoryNode, ServiceInput, ServiceNode, ServicePage, StaffMemberNode, StaffMemberPage } from './types.ts';
-import { InputType, Field } from 'type-graphql';
-
-@InputType()
-export class CreateServiceCategoryInput {
-  @Field(() => String) name!: string;
-}
+import { ServiceCategory } from '../entities/service-category.ts';
+import * as catalog from '../services/services.ts';
+import { ResourceNode, ResourcePage, resourceNode } from './resource.types.ts';
+import { ServiceCategoryNode } from './service-category.types.ts';
+import { ServiceInput, ServiceNode, serviceNode, ServicePage } from './service.types.ts';
+import { StaffMemberNode, StaffMemberPage, staffNode } from './staff-member.types.ts';
 
 /** The service catalogue: public browsing, merchant management. */
 @Resolver(() => ServiceNode)
@@ -35,7 +31,9 @@ export class ServiceResolver {
   async serviceStaff(@Ctx() ctx: RequestContext, @Arg('id', () => ID) id: string, @Args(() => ListArgs) args: ListArgs) {
     const service = await catalog.getService(ctx, id, 'id', { activeOnly: true });
     const [staff] = await catalog.staffOfServices(ctx, [service.id]);
-    return slice(staff.map(staffNode), args);
+    // A service's staff (and resources) are a short list, loaded whole: a page is a slice of it.
+    const req = pageRequest(args);
+    return toPage(staff.map(staffNode).slice(req.offset, req.offset + req.limit), staff.length, req);
   }
 
   @Requires('public')
@@ -43,7 +41,8 @@ export class ServiceResolver {
   async serviceResources(@Ctx() ctx: RequestContext, @Arg('id', () => ID) id: string, @Args(() => ListArgs) args: ListArgs) {
     const service = await catalog.getService(ctx, id, 'id', { activeOnly: true });
     const [resources] = await catalog.resourcesOfServices(ctx, [service.id]);
-    return slice(resources.map(resourceNode), args);
+    const req = pageRequest(args);
+    return toPage(resources.map(resourceNode).slice(req.offset, req.offset + req.limit), resources.length, req);
   }
 
   @Requires('merchant')
@@ -64,18 +63,6 @@ export class ServiceResolver {
   @Query(() => ServiceNode, { description: 'A service with its preparation notes and cancellation policy.' })
   async serviceDetail(@Ctx() ctx: RequestContext, @Arg('serviceId', () => ID) serviceId: string) {
     return serviceNode(await catalog.getService(ctx, serviceId, 'serviceId'));
-  }
-
-  @Requires('merchant')
-  @Query(() => [ServiceCategoryNode])
-  async serviceCategories(@Ctx() ctx: RequestContext) {
-    return catalog.listCategories(ctx);
-  }
-
-  @Requires('merchant')
-  @Mutation(() => ServiceCategoryNode, { description: 'Creates a group for services.' })
-  async createServiceCategory(@Ctx() ctx: RequestContext, @Arg('input', () => CreateServiceCategoryInput) input: CreateServiceCategoryInput) {
-    return catalog.createCategory(ctx, input.name);
   }
 
   @Requires('merchant')
@@ -108,10 +95,4 @@ export class ServiceResolver {
     const resources = await ctx.loader('booking.serviceResources', (ids: readonly string[]) => catalog.resourcesOfServices(ctx, ids)).load(service.id);
     return resources.map(resourceNode);
   }
-}
-
-/** A page of an already loaded short list (a service's staff or resources). */
-function slice<T>(items: T[], args: ListArgs) {
-  const req = pageRequest(args);
-  return toPage(items.slice(req.offset, req.offset + req.limit), items.length, req);
 }

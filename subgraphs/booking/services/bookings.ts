@@ -9,8 +9,8 @@ import { tenantSettings } from '../../kernel/tenant.ts';
 import { addDays, checkInstant, parseDate, wallClock, zonedInstantAfter } from '../../kernel/time.ts';
 import { normalizeEmail, normalizePhone, oneOf, requireText } from '../../kernel/validation.ts';
 import { Booking, BOOKING_STATUSES, BookingEvent, type BookingStatus } from '../entities/booking.ts';
-import type { Service } from '../entities/catalog.ts';
-import { getService } from './catalog.ts';
+import type { Service } from '../entities/service.ts';
+import { getService } from './services.ts';
 import { computeSlots, occurrenceKey, type Slot } from './slots.ts';
 
 type Actor = 'customer' | 'guest' | 'merchant';

@@ -3,9 +3,11 @@ import { badInput } from '../../kernel/errors.ts';
 import { tenantSettings } from '../../kernel/tenant.ts';
 import { addDays, dayOfWeek, zonedInstantAfter } from '../../kernel/time.ts';
 import { Booking } from '../entities/booking.ts';
-import type { Service } from '../entities/catalog.ts';
-import { AvailabilityRule, type Resource, type StaffMember } from '../entities/staff.ts';
-import { resourcesOfServices, staffOfServices } from './catalog.ts';
+import { AvailabilityRule } from '../entities/availability-rule.ts';
+import type { Resource } from '../entities/resource.ts';
+import type { Service } from '../entities/service.ts';
+import type { StaffMember } from '../entities/staff-member.ts';
+import { resourcesOfServices, staffOfServices } from './services.ts';
 
 export interface Slot {
   start: Date;

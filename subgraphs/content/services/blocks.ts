@@ -1,6 +1,6 @@
 import { badInput } from '../../kernel/errors.ts';
 import { isUuid, newId } from '../../kernel/ids.ts';
-import type { Block } from '../entities/cms.ts';
+import type { Block } from '../entities/block.ts';
 
 type Data = Record<string, unknown>;
 type Check = (data: Data, at: string) => Data;

@@ -8,7 +8,7 @@ import { likePattern, pageRequest, toPage } from '../../kernel/pagination.ts';
 import { tenantSettings } from '../../kernel/tenant.ts';
 import { checkInstant } from '../../kernel/time.ts';
 import { lowerCase, normalizeEmail, normalizePhone, normalizeSlug, oneOf, optionalText, requireText } from '../../kernel/validation.ts';
-import { Event, EVENT_STATES, EventRegistration } from '../entities/engagement.ts';
+import { Event, EVENT_STATES, EventRegistration } from '../entities/event.ts';
 import { chooseSlug, flushWithSlug } from './slugs.ts';
 
 export interface EventInput {

@@ -7,7 +7,7 @@ import { tenantSettings } from '../../kernel/tenant.ts';
 import { parseDate } from '../../kernel/time.ts';
 import { randomToken, sha256 } from '../../kernel/tokens.ts';
 import { lowerCase, normalizeEmail, normalizeSlug, oneOf, optionalText, requireText } from '../../kernel/validation.ts';
-import { QUESTION_TYPES, Survey, SURVEY_STATES, SurveyInvitation, SurveyResponse, type Question, type QuestionType } from '../entities/engagement.ts';
+import { QUESTION_TYPES, Survey, SURVEY_STATES, SurveyInvitation, SurveyResponse, type Question, type QuestionType } from '../entities/survey.ts';
 import { notCustomers } from './customers.ts';
 import { chooseSlug, flushWithSlug, RESERVED_KEYS } from './slugs.ts';
 

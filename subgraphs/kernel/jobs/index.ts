@@ -20,7 +20,6 @@ export interface JobsOptions {
   /** Session statements the database was opened with (a test clock's opt-in on PostgreSQL). */
   sessionStatements?: string[];
   pollSeconds?: number;
-  superviseSeconds?: number;
 }
 
 /** A job or event written by a transaction, inserted just before it commits. */
@@ -43,6 +42,7 @@ export class Jobs {
   private constructor(
     readonly boss: PgBoss,
     readonly schema: string,
+    private readonly queueOptions: typeof QUEUE_DEFAULTS,
   ) {}
 
   static async start(runtime: Runtime, options: JobsOptions): Promise<Jobs> {
@@ -56,11 +56,11 @@ export class Jobs {
       clock: options.clock,
       supervise: consuming,
       schedule: consuming,
-      superviseIntervalSeconds: options.superviseSeconds ?? 30,
+      superviseIntervalSeconds: runtime.config.jobSuperviseSeconds,
     });
     boss.on('error', (error) => console.error('[jobs]', error));
     await boss.start();
-    const jobs = new Jobs(boss, schema);
+    const jobs = new Jobs(boss, schema, { ...QUEUE_DEFAULTS, expireInSeconds: runtime.config.jobExpireSeconds });
     const poll = { pollingIntervalSeconds: options.pollSeconds ?? 1, batchSize: 1 };
 
     if (options.deliverMessages) {
@@ -89,7 +89,7 @@ export class Jobs {
 
   /** Creates a queue once; its cache is warmed so a send inside a transaction never looks it up on another path. */
   private async queue(name: string) {
-    if (!(await this.boss.getQueue(name))) await this.boss.createQueue(name, QUEUE_DEFAULTS);
+    if (!(await this.boss.getQueue(name))) await this.boss.createQueue(name, this.queueOptions);
     await this.boss.findJobs(name, { id: '00000000-0000-0000-0000-000000000000' });
   }
 

@@ -22,6 +22,6 @@ export const QUEUE_DEFAULTS: Omit<Queue, 'name'> = {
   retryDelay: 2,
   retryBackoff: true,
   retryDelayMax: 300,
-  expireInSeconds: 120,
+  expireInSeconds: 120, // JOB_EXPIRE_SECONDS
   deleteAfterSeconds: 7 * 24 * 3600,
 };

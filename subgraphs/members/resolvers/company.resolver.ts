@@ -1,23 +1,10 @@
-import { Arg, Args, Ctx, FieldResolver, ID, InputType, Field, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { Requires } from '../../kernel/access.ts';
 import type { RequestContext } from '../../kernel/context.ts';
-import { ListArgs } from '../../kernel/pagination.ts';
-import { createApiKey, listApiKeys, revokeApiKey } from '../services/api-keys.ts';
-import { addStorefrontDomain, getCompany, listStorefrontDomains, updateCompanySettings } from '../services/companies.ts';
-import { domainNode } from './mappers.ts';
-import { ApiKeyNode, ApiKeyPage, CompanyNode, CompanySettingsInput, CreatedApiKey, StorefrontDomainNode } from './types.ts';
+import { addStorefrontDomain, getCompany, listStorefrontDomains, resolveDomain, updateCompanySettings } from '../services/companies.ts';
+import { AddStorefrontDomainInput, CompanyNode, CompanySettingsInput, domainNode, StorefrontDomainNode, TenantContext, tenantContext } from './company.types.ts';
 
-@InputType()
-export class CreateApiKeyInput {
-  @Field(() => String) name!: string;
-}
-
-@InputType()
-export class AddStorefrontDomainInput {
-  @Field(() => String, { description: 'Host name of the storefront, such as shop.example.com.' }) domain!: string;
-}
-
-/** The merchant's own company: settings, storefront domains and API keys. */
+/** The merchant's own company (settings, storefront domains), and which tenant a storefront host belongs to. */
 @Resolver(() => CompanyNode)
 export class CompanyResolver {
   @Requires('merchant')
@@ -38,22 +25,11 @@ export class CompanyResolver {
     return domainNode(await addStorefrontDomain(ctx, input.domain));
   }
 
-  @Requires('merchant')
-  @Query(() => ApiKeyPage, { description: "The company's API keys (never their secrets)." })
-  async apiKeys(@Ctx() ctx: RequestContext, @Args(() => ListArgs) args: ListArgs) {
-    return listApiKeys(ctx, args);
-  }
-
-  @Requires('merchant')
-  @Mutation(() => CreatedApiKey, { description: 'Creates an API key; its secret is in `key`, shown this once.' })
-  async createApiKey(@Ctx() ctx: RequestContext, @Arg('input', () => CreateApiKeyInput) input: CreateApiKeyInput) {
-    return createApiKey(ctx, input.name);
-  }
-
-  @Requires('merchant')
-  @Mutation(() => ApiKeyNode, { description: 'Revokes an API key; it is refused from then on.' })
-  async revokeApiKey(@Ctx() ctx: RequestContext, @Arg('apiKeyId', () => ID) apiKeyId: string) {
-    return revokeApiKey(ctx, apiKeyId);
+  // Needs no tenant: the caller does not know its tenant yet.
+  @Requires('none')
+  @Query(() => TenantContext, { description: 'The tenant that a storefront host name belongs to.' })
+  async resolveStorefrontDomain(@Ctx() ctx: RequestContext, @Arg('domain', () => String) domain: string) {
+    return tenantContext(await resolveDomain(ctx.em, domain));
   }
 
   @FieldResolver(() => [StorefrontDomainNode])

@@ -6,7 +6,7 @@ import { likePattern, pageRequest, toPage } from '../../kernel/pagination.ts';
 import { invalidatePrincipals } from '../../kernel/principal.ts';
 import { API_KEY_PREFIX, randomToken, sha256 } from '../../kernel/tokens.ts';
 import { requireText } from '../../kernel/validation.ts';
-import { ApiKey } from '../entities/merchant.ts';
+import { ApiKey } from '../entities/api-key.ts';
 
 export interface ApiKeyView {
   id: string;

@@ -1,7 +1,7 @@
 import type { RequestContext } from '../../kernel/context.ts';
 import { newId } from '../../kernel/ids.ts';
 import { signSessionToken, type SessionKind } from '../../kernel/tokens.ts';
-import { Session } from '../entities/customer.ts';
+import { Session } from '../entities/session.ts';
 
 export const SESSION_TTL_MS: Record<SessionKind, number> = {
   customer: 30 * 24 * 60 * 60 * 1000,

@@ -1,0 +1,86 @@
+/** GraphQL shapes of a booking: the booking, its history and refund, and the inputs that make and change it. */
+import { Directive, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { Money } from '../../kernel/money.ts';
+import { PageOf } from '../../kernel/pagination.ts';
+import { DateTime } from '../../kernel/scalars.ts';
+
+@ObjectType('Refund')
+export class RefundNode {
+  @Field(() => Boolean) eligible!: boolean;
+  @Field(() => Int) percent!: number;
+  @Field(() => Money) amount!: Money;
+}
+
+@ObjectType('BookingEvent', { description: 'One step of a booking history.' })
+export class BookingEventNode {
+  @Field(() => String) type!: string;
+  @Field(() => DateTime, { nullable: true }) fromStart?: Date | null;
+  @Field(() => DateTime, { nullable: true }) toStart?: Date | null;
+  @Field(() => String, { nullable: true }) note?: string | null;
+  @Field(() => String) actor!: string;
+  @Field(() => DateTime) createdAt!: Date;
+}
+
+@ObjectType('Booking')
+@Directive('@key(fields: "id")')
+export class BookingNode {
+  @Field(() => ID) id!: string;
+  @Field(() => String, { description: 'CONFIRMED, CANCELLED, COMPLETED or NO_SHOW' }) status!: string;
+  @Field(() => ID) serviceId!: string;
+  @Field(() => ID, { nullable: true }) staffId?: string | null;
+  @Field(() => ID, { nullable: true }) resourceId?: string | null;
+  @Field(() => String) customerName!: string;
+  @Field(() => String, { nullable: true }) customerEmail?: string | null;
+  @Field(() => String, { nullable: true }) customerPhone?: string | null;
+  @Field(() => Int) participants!: number;
+  @Field(() => DateTime) startsAt!: Date;
+  @Field(() => DateTime) endsAt!: Date;
+  @Field(() => String, { nullable: true }) cancellationReason?: string | null;
+  @Field(() => DateTime, { nullable: true }) cancelledAt?: Date | null;
+  @Field(() => DateTime) createdAt!: Date;
+  @Field(() => DateTime) updatedAt!: Date;
+}
+
+export const BookingPage = PageOf(BookingNode, 'BookingPage');
+
+@InputType()
+export class BookingCustomerInput {
+  @Field(() => String) name!: string;
+  @Field(() => String, { nullable: true }) phone?: string;
+  @Field(() => String, { nullable: true }) email?: string;
+}
+
+@InputType()
+export class CreateBookingInput {
+  @Field(() => ID) serviceId!: string;
+  @Field(() => DateTime, { description: 'Start of an available slot.' }) slotTime!: Date;
+  @Field(() => Int, { nullable: true, description: 'Places booked (default 1, at most the capacity).' }) participants?: number;
+  @Field(() => BookingCustomerInput) customer!: BookingCustomerInput;
+  @Field(() => ID, { nullable: true }) staffId?: string;
+  @Field(() => ID, { nullable: true }) resourceId?: string;
+}
+
+@InputType()
+export class GuestBookingInput {
+  @Field(() => ID) serviceId!: string;
+  @Field(() => DateTime) occurrenceStart!: Date;
+  @Field(() => DateTime) occurrenceEnd!: Date;
+  @Field(() => String) customerName!: string;
+  @Field(() => String) customerPhone!: string;
+  @Field(() => String, { nullable: true }) customerEmail?: string;
+  @Field(() => ID, { nullable: true }) staffId?: string;
+  @Field(() => ID, { nullable: true }) resourceId?: string;
+}
+
+@InputType()
+export class CancelInput {
+  @Field(() => String, { nullable: true }) reason?: string;
+}
+
+@InputType()
+export class RescheduleInput {
+  @Field(() => DateTime) occurrenceStart!: Date;
+  @Field(() => DateTime) occurrenceEnd!: Date;
+  @Field(() => ID, { nullable: true }) staffId?: string;
+  @Field(() => ID, { nullable: true }) resourceId?: string;
+}

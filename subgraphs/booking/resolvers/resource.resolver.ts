@@ -1,0 +1,23 @@
+import { Arg, Ctx, Mutation, Resolver } from 'type-graphql';
+import { Requires } from '../../kernel/access.ts';
+import type { RequestContext } from '../../kernel/context.ts';
+import { setAvailability } from '../services/availability-rules.ts';
+import { createResource } from '../services/resources.ts';
+import { AvailabilityNode } from './availability-rule.types.ts';
+import { CreateResourceInput, ResourceAvailabilityInput, ResourceNode, resourceNode } from './resource.types.ts';
+
+/** Resources (rooms, equipment) and their working hours. */
+@Resolver(() => ResourceNode)
+export class ResourceResolver {
+  @Requires('merchant')
+  @Mutation(() => ResourceNode, { description: 'Adds a room or piece of equipment.' })
+  async createResource(@Ctx() ctx: RequestContext, @Arg('input', () => CreateResourceInput) input: CreateResourceInput) {
+    return resourceNode(await createResource(ctx, input));
+  }
+
+  @Requires('merchant')
+  @Mutation(() => AvailabilityNode, { description: 'Sets weekly hours (dayOfWeek) or a one-off change (date) of a resource.' })
+  async setResourceAvailability(@Ctx() ctx: RequestContext, @Arg('input', () => ResourceAvailabilityInput) input: ResourceAvailabilityInput) {
+    return setAvailability(ctx, 'resource', 'resourceId', input.resourceId, input);
+  }
+}

@@ -1,0 +1,40 @@
+import { Arg, Ctx, ID, Query, Resolver } from 'type-graphql';
+import { Requires } from '../../kernel/access.ts';
+import type { RequestContext } from '../../kernel/context.ts';
+import { tenantSettings } from '../../kernel/tenant.ts';
+import { parseDate } from '../../kernel/time.ts';
+import { getService } from '../services/services.ts';
+import { computeSlots } from '../services/slots.ts';
+import { SlotList, SlotNode, slotNode } from './slot.types.ts';
+
+/** Open times of a service: for the storefront by day, for merchants over a range. */
+@Resolver()
+export class SlotResolver {
+  @Requires('public')
+  @Query(() => SlotList, { description: 'Open times of a service on a date (company time zone).' })
+  async serviceSlots(
+    @Ctx() ctx: RequestContext,
+    @Arg('id', () => ID) id: string,
+    @Arg('date', () => String, { description: 'YYYY-MM-DD' }) date: string,
+    @Arg('staffId', () => ID, { nullable: true }) staffId?: string,
+    @Arg('resourceId', () => ID, { nullable: true }) resourceId?: string,
+  ) {
+    const day = parseDate('date', date);
+    const service = await getService(ctx, id, 'id', { activeOnly: true });
+    const { timeZone } = await tenantSettings(ctx);
+    const slots = await computeSlots(ctx, service, day, day, { staffId, resourceId });
+    return { serviceId: service.id, date: day, timeZone, items: slots.map(slotNode) };
+  }
+
+  @Requires('merchant')
+  @Query(() => [SlotNode], { description: 'Open times of a service between two dates; empty when fully booked.' })
+  async availableSlots(
+    @Ctx() ctx: RequestContext,
+    @Arg('serviceId', () => ID) serviceId: string,
+    @Arg('startDate', () => String, { description: 'YYYY-MM-DD' }) startDate: string,
+    @Arg('endDate', () => String, { description: 'YYYY-MM-DD, inclusive' }) endDate: string,
+  ) {
+    const service = await getService(ctx, serviceId, 'serviceId');
+    return (await computeSlots(ctx, service, parseDate('startDate', startDate), parseDate('endDate', endDate))).map(slotNode);
+  }
+}

@@ -1,0 +1,42 @@
+import { Arg, Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Requires } from '../../kernel/access.ts';
+import type { RequestContext } from '../../kernel/context.ts';
+import { ListArgs } from '../../kernel/pagination.ts';
+import { setAvailability } from '../services/availability-rules.ts';
+import * as staff from '../services/staff-members.ts';
+import { AvailabilityNode } from './availability-rule.types.ts';
+import { CreateStaffMemberInput, StaffAvailabilityInput, StaffMemberNode, StaffMemberPage, staffNode } from './staff-member.types.ts';
+
+/** Staff members and their working hours. */
+@Resolver(() => StaffMemberNode)
+export class StaffMemberResolver {
+  @Requires('merchant')
+  @Query(() => StaffMemberPage)
+  async staffMembers(@Ctx() ctx: RequestContext, @Args(() => ListArgs) args: ListArgs) {
+    const page = await staff.listStaff(ctx, args);
+    return { ...page, items: page.items.map(staffNode) };
+  }
+
+  @Requires('merchant')
+  @Mutation(() => StaffMemberNode, { description: 'Adds a staff member.' })
+  async createStaffMember(@Ctx() ctx: RequestContext, @Arg('input', () => CreateStaffMemberInput) input: CreateStaffMemberInput) {
+    return staffNode(await staff.createStaffMember(ctx, input));
+  }
+
+  @Requires('merchant')
+  @Mutation(() => AvailabilityNode, { description: 'Sets weekly hours (dayOfWeek) or a one-off change (date) of a staff member.' })
+  async setStaffAvailability(@Ctx() ctx: RequestContext, @Arg('input', () => StaffAvailabilityInput) input: StaffAvailabilityInput) {
+    return setAvailability(ctx, 'staff', 'memberId', input.memberId, input);
+  }
+
+  /** Staff contact details are for the merchant, not the storefront. */
+  @FieldResolver(() => String, { nullable: true })
+  email(@Ctx() ctx: RequestContext, @Root() member: StaffMemberNode) {
+    return ctx.principal.kind === 'merchant' ? member.email : null;
+  }
+
+  @FieldResolver(() => String, { nullable: true })
+  phone(@Ctx() ctx: RequestContext, @Root() member: StaffMemberNode) {
+    return ctx.principal.kind === 'merchant' ? member.phone : null;
+  }
+}

@@ -1,0 +1,163 @@
+/** Bookable services: define and change them (with their staff and resources), find and list them. */
+import type { RequestContext } from '../../kernel/context.ts';
+import { badInput, notFound } from '../../kernel/errors.ts';
+import { isUuid, newId } from '../../kernel/ids.ts';
+import { parseAmount } from '../../kernel/money.ts';
+import { likePattern, pageRequest, toPage } from '../../kernel/pagination.ts';
+import { optionalText, requireText } from '../../kernel/validation.ts';
+import { Resource } from '../entities/resource.ts';
+import { Service, ServiceResource, ServiceStaff, type CancellationPolicy } from '../entities/service.ts';
+import { ServiceCategory } from '../entities/service-category.ts';
+import { StaffMember } from '../entities/staff-member.ts';
+
+export const DEFAULT_POLICY: CancellationPolicy = { hoursBefore: 24, refundPercent: 100, description: 'Free cancellation up to 24 hours before the start.' };
+
+export interface ServiceInput {
+  name?: string | null;
+  description?: string | null;
+  prepNotes?: string | null;
+  durationMinutes?: number | null;
+  price?: string | null;
+  capacity?: number | null;
+  categoryId?: string | null;
+  cancellationPolicy?: { hoursBefore: number; refundPercent?: number | null; description?: string | null } | null;
+  requiresStaff?: boolean | null;
+  requiresResource?: boolean | null;
+  staffIds?: string[] | null;
+  resourceIds?: string[] | null;
+  bufferBeforeMinutes?: number | null;
+  bufferAfterMinutes?: number | null;
+  minimumNoticeMinutes?: number | null;
+  bookingHorizonDays?: number | null;
+  active?: boolean | null;
+}
+
+function intIn(field: string, value: number, min: number, max: number): number {
+  if (!Number.isInteger(value) || value < min || value > max) throw badInput(field, `must be a whole number from ${min} to ${max}`);
+  return value;
+}
+
+function policyOf(input: NonNullable<ServiceInput['cancellationPolicy']>): CancellationPolicy {
+  const hoursBefore = intIn('cancellationPolicy.hoursBefore', input.hoursBefore, 0, 24 * 90);
+  const refundPercent = intIn('cancellationPolicy.refundPercent', input.refundPercent ?? 100, 0, 100);
+  const description =
+    optionalText('cancellationPolicy.description', input.description, 500) ??
+    (hoursBefore === 0 ? 'Cancel or reschedule any time before the start.' : `Cancel or reschedule up to ${hoursBefore} hours before the start; ${refundPercent}% refund.`);
+  return { hoursBefore, refundPercent, description };
+}
+
+/**
+ * Applies a create or update to a service row, validating each given field. Only reads and
+ * unit-of-work changes: the caller's single flush writes everything atomically.
+ */
+async function apply(ctx: RequestContext, service: Service, input: ServiceInput, currency: string) {
+  if (input.name != null) service.name = requireText('name', input.name, 120);
+  if (input.description !== undefined) service.description = optionalText('description', input.description, 2000) ?? null;
+  if (input.prepNotes !== undefined) service.prepNotes = optionalText('prepNotes', input.prepNotes, 2000) ?? null;
+  if (input.durationMinutes != null) service.durationMinutes = intIn('durationMinutes', input.durationMinutes, 5, 1440);
+  if (input.price != null) service.priceMinor = parseAmount('price', input.price, currency);
+  if (input.capacity != null) service.capacity = intIn('capacity', input.capacity, 1, 1000);
+  if (input.bufferBeforeMinutes != null) service.bufferBeforeMinutes = intIn('bufferBeforeMinutes', input.bufferBeforeMinutes, 0, 480);
+  if (input.bufferAfterMinutes != null) service.bufferAfterMinutes = intIn('bufferAfterMinutes', input.bufferAfterMinutes, 0, 480);
+  if (input.minimumNoticeMinutes != null) service.minimumNoticeMinutes = intIn('minimumNoticeMinutes', input.minimumNoticeMinutes, 0, 60 * 24 * 90);
+  if (input.bookingHorizonDays != null) service.bookingHorizonDays = intIn('bookingHorizonDays', input.bookingHorizonDays, 1, 730);
+  if (input.requiresStaff != null) service.requiresStaff = input.requiresStaff;
+  if (input.requiresResource != null) service.requiresResource = input.requiresResource;
+  if (input.active != null) service.active = input.active;
+  if (input.cancellationPolicy != null) service.cancellationPolicy = policyOf(input.cancellationPolicy);
+  if (input.categoryId !== undefined) {
+    if (input.categoryId !== null) {
+      if (!isUuid(input.categoryId) || !(await ctx.em.findOne(ServiceCategory, { id: input.categoryId }))) throw badInput('categoryId', 'is not a service category of this company');
+    }
+    service.categoryId = input.categoryId;
+  }
+  if (input.staffIds != null) {
+    const ids = await existing(ctx, StaffMember, 'staffIds', input.staffIds);
+    ctx.em.remove(await ctx.em.find(ServiceStaff, { serviceId: service.id }));
+    for (const staffId of ids) ctx.em.create(ServiceStaff, { serviceId: service.id, staffId, companyId: ctx.companyId } as any);
+  }
+  if (input.resourceIds != null) {
+    const ids = await existing(ctx, Resource, 'resourceIds', input.resourceIds);
+    ctx.em.remove(await ctx.em.find(ServiceResource, { serviceId: service.id }));
+    for (const resourceId of ids) ctx.em.create(ServiceResource, { serviceId: service.id, resourceId, companyId: ctx.companyId } as any);
+  }
+}
+
+/** The ids that exist in this company, or a 400 naming the list. */
+async function existing(ctx: RequestContext, entity: typeof StaffMember | typeof Resource, field: string, ids: string[]): Promise<string[]> {
+  const unique = [...new Set(ids)];
+  if (unique.some((id) => !isUuid(id))) throw badInput(field, 'must be ids');
+  const found = await ctx.em.find(entity as any, { id: { $in: unique } }, { fields: ['id'] as any });
+  if (found.length !== unique.length) throw badInput(field, `contains ids that are not in this company`);
+  return unique;
+}
+
+export async function createService(ctx: RequestContext, input: ServiceInput, currency: string) {
+  requireText('name', input.name, 120);
+  if (input.durationMinutes == null) throw badInput('durationMinutes', 'is required');
+  if (input.price == null) throw badInput('price', 'is required');
+  const service = ctx.em.create(Service, {
+      id: newId(),
+      companyId: ctx.companyId,
+      name: '',
+      durationMinutes: 0,
+      priceMinor: 0,
+      currency,
+      capacity: 1,
+      requiresStaff: false,
+      requiresResource: false,
+      bufferBeforeMinutes: 0,
+      bufferAfterMinutes: 0,
+      minimumNoticeMinutes: 60,
+      bookingHorizonDays: 60,
+      cancellationPolicy: DEFAULT_POLICY,
+      active: true,
+    } as any);
+  // Listing staff or resources implies needing them unless said otherwise.
+  await apply(ctx, service, { requiresStaff: !!input.staffIds?.length, requiresResource: !!input.resourceIds?.length, ...stripUndefined(input) }, currency);
+  await ctx.em.flush();
+  return service;
+}
+
+export async function updateService(ctx: RequestContext, serviceId: string, input: ServiceInput) {
+  const service = await getService(ctx, serviceId, 'serviceId');
+  await apply(ctx, service, stripUndefined(input), service.currency);
+  await ctx.em.flush();
+  return service;
+}
+
+const stripUndefined = <T extends object>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+
+export async function getService(ctx: RequestContext, id: unknown, field = 'id', options: { activeOnly?: boolean } = {}) {
+  if (!isUuid(id)) throw badInput(field, 'must be a service id');
+  const service = await ctx.em.findOne(Service, { id, ...(options.activeOnly ? { active: true } : {}) });
+  if (!service) throw notFound('Service');
+  return service;
+}
+
+export async function listServices(ctx: RequestContext, args: { search?: string | null; page?: number | null; limit?: number | null }, options: { activeOnly: boolean }) {
+  const req = pageRequest(args);
+  const where: Record<string, unknown> = options.activeOnly ? { active: true } : {};
+  if (req.search) where.$or = [{ name: { $ilike: likePattern(req.search) } }, { description: { $ilike: likePattern(req.search) } }];
+  const [items, total] = await ctx.em.findAndCount(Service, where, { orderBy: { name: 'asc', id: 'asc' }, limit: req.limit, offset: req.offset });
+  return toPage(items, total, req);
+}
+
+/** Staff of many services at once (one query each for links and people): the list's loader. */
+export async function staffOfServices(ctx: RequestContext, serviceIds: readonly string[]) {
+  const links = await ctx.em.find(ServiceStaff, { serviceId: { $in: [...serviceIds] } });
+  const people = links.length ? await ctx.em.find(StaffMember, { id: { $in: [...new Set(links.map((l) => l.staffId))] }, active: true }, { orderBy: { name: 'asc' } }) : [];
+  return serviceIds.map((id) => {
+    const mine = new Set(links.filter((l) => l.serviceId === id).map((l) => l.staffId));
+    return people.filter((p) => mine.has(p.id));
+  });
+}
+
+export async function resourcesOfServices(ctx: RequestContext, serviceIds: readonly string[]) {
+  const links = await ctx.em.find(ServiceResource, { serviceId: { $in: [...serviceIds] } });
+  const rows = links.length ? await ctx.em.find(Resource, { id: { $in: [...new Set(links.map((l) => l.resourceId))] }, active: true }, { orderBy: { name: 'asc' } }) : [];
+  return serviceIds.map((id) => {
+    const mine = new Set(links.filter((l) => l.serviceId === id).map((l) => l.resourceId));
+    return rows.filter((r) => mine.has(r.id));
+  });
+}

@@ -1,0 +1,26 @@
+/** Staff members: add and list them. */
+import type { RequestContext } from '../../kernel/context.ts';
+import { newId } from '../../kernel/ids.ts';
+import { likePattern, pageRequest, toPage } from '../../kernel/pagination.ts';
+import { normalizeEmail, normalizePhone, optionalText, requireText } from '../../kernel/validation.ts';
+import { StaffMember } from '../entities/staff-member.ts';
+
+export async function createStaffMember(ctx: RequestContext, input: { name?: string; email?: string | null; phone?: string | null; title?: string | null }) {
+  const member = ctx.em.create(StaffMember, {
+    id: newId(),
+    companyId: ctx.companyId,
+    name: requireText('name', input.name, 120),
+    email: input.email ? normalizeEmail('email', input.email) : null,
+    phone: input.phone ? normalizePhone('phone', input.phone) : null,
+    title: optionalText('title', input.title, 120) ?? null,
+    active: true,
+  } as any);
+  await ctx.em.flush();
+  return member;
+}
+
+export async function listStaff(ctx: RequestContext, args: { page?: number | null; limit?: number | null; search?: string | null }) {
+  const req = pageRequest(args);
+  const [items, total] = await ctx.em.findAndCount(StaffMember, req.search ? { name: { $ilike: likePattern(req.search) } } : {}, { orderBy: { name: 'asc' }, limit: req.limit, offset: req.offset });
+  return toPage(items, total, req);
+}

@@ -1,0 +1,90 @@
+import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Requires } from '../../kernel/access.ts';
+import type { RequestContext } from '../../kernel/context.ts';
+import { Money, toMoney } from '../../kernel/money.ts';
+import { ListArgs } from '../../kernel/pagination.ts';
+import type { Event, EventRegistration } from '../entities/event.ts';
+import * as events from '../services/events.ts';
+import { EventInput, EventNode, EventPage, EventRegistrationInput, EventRegistrationNode, EventRegistrationPage, RegistrationAccessNode } from './event.types.ts';
+
+/** Events and their registrations. */
+@Resolver(() => EventNode)
+export class EventResolver {
+  @Requires('optionalCustomer')
+  @Query(() => EventPage, { description: 'Upcoming published events; with a customer token each says whether they are registered.' })
+  async events(@Ctx() ctx: RequestContext, @Args(() => ListArgs) args: ListArgs) {
+    return events.listEvents(ctx, args, true);
+  }
+
+  @Requires('optionalCustomer')
+  @Query(() => EventNode, { description: 'A published event by slug (or id).' })
+  async event(@Ctx() ctx: RequestContext, @Arg('slug', () => String) slug: string) {
+    return events.getEvent(ctx, slug, 'slug', true);
+  }
+
+  @Requires('optionalCustomer')
+  @Mutation(() => EventRegistrationNode, { description: 'Registers attendees: CONFIRMED for a free event, PENDING_PAYMENT for a paid one; 409 when sold out.' })
+  async registerForEvent(@Ctx() ctx: RequestContext, @Arg('input', () => EventRegistrationInput) input: EventRegistrationInput) {
+    return events.register(ctx, input);
+  }
+
+  @Requires('optionalCustomer')
+  @Query(() => RegistrationAccessNode, { description: 'Whether a registration grants entry, and why not.' })
+  async eventRegistrationAccess(@Ctx() ctx: RequestContext, @Arg('id', () => ID) id: string) {
+    return events.access(ctx, id);
+  }
+
+  @Requires('merchant')
+  @Query(() => EventPage, { description: 'All events, any status.' })
+  async merchantEvents(@Ctx() ctx: RequestContext, @Args(() => ListArgs) args: ListArgs, @Arg('status', () => String, { nullable: true }) status?: string) {
+    return events.listEvents(ctx, { ...args, status }, false);
+  }
+
+  @Requires('merchant')
+  @Mutation(() => EventNode, { description: 'Creates an event (a draft unless status says published).' })
+  async createEvent(@Ctx() ctx: RequestContext, @Arg('input', () => EventInput) input: EventInput) {
+    return events.createEvent(ctx, input);
+  }
+
+  @Requires('merchant')
+  @Mutation(() => EventNode)
+  async updateEvent(@Ctx() ctx: RequestContext, @Arg('eventId', () => ID) eventId: string, @Arg('input', () => EventInput) input: EventInput) {
+    return events.updateEvent(ctx, eventId, input);
+  }
+
+  @Requires('merchant')
+  @Query(() => EventRegistrationPage, { description: 'Registrations of an event.' })
+  async eventRegistrations(@Ctx() ctx: RequestContext, @Arg('eventId', () => ID) eventId: string, @Args(() => ListArgs) args: ListArgs) {
+    return events.listRegistrations(ctx, eventId, args);
+  }
+
+  @FieldResolver(() => Money, { description: 'Price per place; 0 for a free event.' })
+  price(@Root() event: Event) {
+    return toMoney(event.priceMinor, event.currency);
+  }
+
+  @FieldResolver(() => Boolean)
+  free(@Root() event: Event) {
+    return event.priceMinor === 0;
+  }
+
+  @FieldResolver(() => Int, { nullable: true, description: 'Places left; null for no limit.' })
+  async placesLeft(@Ctx() ctx: RequestContext, @Root() event: Event) {
+    if (event.capacity == null) return null;
+    const taken = await ctx.loader('content.seatsTaken', (ids: readonly string[]) => events.seatsTaken(ctx, ids)).load(event.id);
+    return Math.max(0, event.capacity - taken);
+  }
+
+  @FieldResolver(() => Boolean, { nullable: true, description: 'Whether the signed-in customer is registered (null without a customer token).' })
+  async registered(@Ctx() ctx: RequestContext, @Root() event: Event) {
+    return ctx.loader('content.registered', (ids: readonly string[]) => events.registeredFlags(ctx, ids)).load(event.id);
+  }
+}
+
+@Resolver(() => EventRegistrationNode)
+export class EventRegistrationResolver {
+  @FieldResolver(() => Money, { description: 'Amount due for all places.' })
+  amount(@Root() registration: EventRegistration) {
+    return toMoney(registration.amountMinor, registration.currency);
+  }
+}

@@ -1,0 +1,67 @@
+/** GraphQL shapes of an event, its registrations and their access, and the inputs that make them. */
+import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { PageOf } from '../../kernel/pagination.ts';
+import { DateTime, Decimal } from '../../kernel/scalars.ts';
+
+@ObjectType('Event')
+export class EventNode {
+  @Field(() => ID) id!: string;
+  @Field(() => String) title!: string;
+  @Field(() => String) slug!: string;
+  @Field(() => String, { nullable: true }) description?: string | null;
+  @Field(() => DateTime) startsAt!: Date;
+  @Field(() => DateTime) endsAt!: Date;
+  @Field(() => String, { nullable: true }) venue?: string | null;
+  @Field(() => Int, { nullable: true, description: 'Places in all; null for no limit.' }) capacity?: number | null;
+  @Field(() => String, { description: 'draft, published or cancelled' }) status!: string;
+  @Field(() => DateTime) createdAt!: Date;
+  @Field(() => DateTime) updatedAt!: Date;
+}
+
+@ObjectType('EventRegistration')
+export class EventRegistrationNode {
+  @Field(() => ID) id!: string;
+  @Field(() => ID) eventId!: string;
+  @Field(() => String) name!: string;
+  @Field(() => String, { nullable: true }) email?: string | null;
+  @Field(() => String, { nullable: true }) phone?: string | null;
+  @Field(() => Int) quantity!: number;
+  @Field(() => String, { description: 'CONFIRMED, PENDING_PAYMENT or CANCELLED' }) status!: string;
+  @Field(() => DateTime) createdAt!: Date;
+}
+
+@ObjectType('RegistrationAccess', { description: 'Whether a registration grants entry, and why not.' })
+export class RegistrationAccessNode {
+  @Field(() => ID) registrationId!: string;
+  @Field(() => Boolean) granted!: boolean;
+  @Field(() => String, { nullable: true, description: 'PAYMENT_PENDING, REGISTRATION_CANCELLED, EVENT_CANCELLED, EVENT_ENDED or EVENT_UNAVAILABLE' }) reason?: string | null;
+  @Field(() => String) status!: string;
+  @Field(() => Int) quantity!: number;
+  @Field(() => EventNode, { nullable: true }) event?: EventNode | null;
+}
+
+export const EventPage = PageOf(EventNode, 'EventPage');
+
+export const EventRegistrationPage = PageOf(EventRegistrationNode, 'EventRegistrationPage');
+
+@InputType()
+export class EventInput {
+  @Field(() => String, { nullable: true }) title?: string;
+  @Field(() => String, { nullable: true }) slug?: string;
+  @Field(() => String, { nullable: true }) description?: string;
+  @Field(() => DateTime, { nullable: true }) startsAt?: Date;
+  @Field(() => DateTime, { nullable: true }) endsAt?: Date;
+  @Field(() => String, { nullable: true }) venue?: string;
+  @Field(() => Int, { nullable: true, description: 'Places in all; null for no limit.' }) capacity?: number;
+  @Field(() => Decimal, { nullable: true, description: 'Price per place in major units; "0" or omitted for a free event.' }) price?: string;
+  @Field(() => String, { nullable: true, description: 'draft, published or cancelled' }) status?: string;
+}
+
+@InputType()
+export class EventRegistrationInput {
+  @Field(() => String, { description: 'Event id or slug.' }) eventId!: string;
+  @Field(() => String) name!: string;
+  @Field(() => String, { nullable: true }) email?: string;
+  @Field(() => String, { nullable: true }) phone?: string;
+  @Field(() => Int, { nullable: true, description: 'Number of places (default 1).' }) quantity?: number;
+}

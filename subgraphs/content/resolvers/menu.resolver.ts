@@ -1,0 +1,23 @@
+import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import { Requires } from '../../kernel/access.ts';
+import type { RequestContext } from '../../kernel/context.ts';
+import * as menus from '../services/menus.ts';
+import { MenuItemInput, MenuNode } from './menu.types.ts';
+
+/** Navigation menus. Storefronts see links to published content only. */
+@Resolver(() => MenuNode)
+export class MenuResolver {
+  // Storefront reads.
+  @Requires('public')
+  @Query(() => MenuNode, { description: 'The navigation menu of a location (header, footer…), linking published content only.' })
+  async cmsMenu(@Ctx() ctx: RequestContext, @Arg('location', () => String) location: string) {
+    return menus.resolveMenu(ctx, await menus.findMenu(ctx, location), true);
+  }
+
+  // Merchant.
+  @Requires('merchant')
+  @Mutation(() => MenuNode, { description: 'Sets the whole menu of a location.' })
+  async setMenu(@Ctx() ctx: RequestContext, @Arg('location', () => String) location: string, @Arg('items', () => [MenuItemInput]) items: MenuItemInput[]) {
+    return menus.resolveMenu(ctx, await menus.setMenu(ctx, location, items), false);
+  }
+}

@@ -1,0 +1,42 @@
+import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import { Requires } from '../../kernel/access.ts';
+import type { RequestContext } from '../../kernel/context.ts';
+import { ListArgs } from '../../kernel/pagination.ts';
+import * as pages from '../services/pages.ts';
+import { PageInput, PageList, PageNode } from './page.types.ts';
+
+/** Pages. Storefronts read published pages only. */
+@Resolver(() => PageNode)
+export class PageResolver {
+  // Storefront reads.
+  @Requires('public')
+  @Query(() => PageList, { description: 'Published pages.' })
+  async cmsPages(@Ctx() ctx: RequestContext, @Args(() => ListArgs) args: ListArgs) {
+    return pages.listPages(ctx, args, true);
+  }
+
+  @Requires('public')
+  @Query(() => PageNode, { description: 'A published page.' })
+  async cmsPage(@Ctx() ctx: RequestContext, @Arg('slug', () => String) slug: string) {
+    return pages.findPage(ctx, slug, true);
+  }
+
+  // Merchant.
+  @Requires('merchant')
+  @Query(() => PageList, { description: 'Pages of any status.' })
+  async pages(@Ctx() ctx: RequestContext, @Args(() => ListArgs) args: ListArgs) {
+    return pages.listPages(ctx, args, false);
+  }
+
+  @Requires('merchant')
+  @Mutation(() => PageNode, { description: 'Creates a page (a draft unless status says published).' })
+  async createPage(@Ctx() ctx: RequestContext, @Arg('input', () => PageInput) input: PageInput) {
+    return pages.createPage(ctx, input);
+  }
+
+  @Requires('merchant')
+  @Mutation(() => PageNode)
+  async updatePage(@Ctx() ctx: RequestContext, @Arg('pageId', () => ID) pageId: string, @Arg('input', () => PageInput) input: PageInput) {
+    return pages.updatePage(ctx, pageId, input);
+  }
+}

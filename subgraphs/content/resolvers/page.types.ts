@@ -1,0 +1,31 @@
+/** GraphQL shapes of a page and the input that creates or changes one. */
+import { Field, ID, InputType, ObjectType } from 'type-graphql';
+import { PageOf } from '../../kernel/pagination.ts';
+import { DateTime } from '../../kernel/scalars.ts';
+import { BlockInput, BlockNode } from './block.types.ts';
+
+@ObjectType('Page')
+export class PageNode {
+  @Field(() => ID) id!: string;
+  @Field(() => String) title!: string;
+  @Field(() => String) slug!: string;
+  @Field(() => String, { description: 'draft or published' }) status!: string;
+  @Field(() => [BlockNode]) blocks!: BlockNode[];
+  @Field(() => String, { nullable: true }) seoTitle?: string | null;
+  @Field(() => String, { nullable: true }) seoDescription?: string | null;
+  @Field(() => DateTime, { nullable: true }) publishedAt?: Date | null;
+  @Field(() => DateTime) createdAt!: Date;
+  @Field(() => DateTime) updatedAt!: Date;
+}
+
+export const PageList = PageOf(PageNode, 'PageList');
+
+@InputType()
+export class PageInput {
+  @Field(() => String, { nullable: true }) title?: string;
+  @Field(() => String, { nullable: true }) slug?: string;
+  @Field(() => [BlockInput], { nullable: true }) blocks?: BlockInput[];
+  @Field(() => String, { nullable: true, description: 'draft or published' }) status?: string;
+  @Field(() => String, { nullable: true }) seoTitle?: string;
+  @Field(() => String, { nullable: true }) seoDescription?: string;
+}

@@ -1,0 +1,32 @@
+import { Arg, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Requires } from '../../kernel/access.ts';
+import type { RequestContext } from '../../kernel/context.ts';
+import * as types from '../services/post-types.ts';
+import { CreatePostTypeFieldInput, CreatePostTypeInput, PostTypeFieldNode, PostTypeNode } from './post-type.types.ts';
+
+/** Post types and their custom fields, managed by the merchant. */
+@Resolver(() => PostTypeNode)
+export class PostTypeResolver {
+  @Requires('merchant')
+  @Query(() => [PostTypeNode], { description: 'Post types, the default `post` first.' })
+  async postTypes(@Ctx() ctx: RequestContext) {
+    return types.listPostTypes(ctx);
+  }
+
+  @Requires('merchant')
+  @Mutation(() => PostTypeNode)
+  async createPostType(@Ctx() ctx: RequestContext, @Arg('input', () => CreatePostTypeInput) input: CreatePostTypeInput) {
+    return types.createPostType(ctx, input);
+  }
+
+  @Requires('merchant')
+  @Mutation(() => PostTypeFieldNode)
+  async createPostTypeField(@Ctx() ctx: RequestContext, @Arg('input', () => CreatePostTypeFieldInput) input: CreatePostTypeFieldInput) {
+    return types.createPostTypeField(ctx, input);
+  }
+
+  @FieldResolver(() => [PostTypeFieldNode])
+  async fields(@Ctx() ctx: RequestContext, @Root() type: PostTypeNode) {
+    return ctx.loader('content.typeFields', (ids: readonly string[]) => types.fieldsOfTypes(ctx, ids)).load(type.id);
+  }
+}

@@ -1,0 +1,61 @@
+import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import { Requires } from '../../kernel/access.ts';
+import type { RequestContext } from '../../kernel/context.ts';
+import { ListArgs } from '../../kernel/pagination.ts';
+import * as surveys from '../services/surveys.ts';
+import { InvitedSurveyNode, SurveyInput, SurveyInvitationNode, SurveyNode, SurveyResponseInput, SurveyResponseNode, SurveyResultsNode } from './survey.types.ts';
+
+/** Surveys, their magic invitations and responses. */
+@Resolver(() => SurveyNode)
+export class SurveyResolver {
+  @Requires('optionalCustomer')
+  @Query(() => SurveyNode, { description: 'A published survey by slug.' })
+  async survey(@Ctx() ctx: RequestContext, @Arg('slug', () => String) slug: string) {
+    return surveys.getSurvey(ctx, slug, 'slug', true);
+  }
+
+  @Requires('magic')
+  @Query(() => InvitedSurveyNode, { description: 'The survey of a magic invitation token, and whom it is for.' })
+  async invitedSurvey(@Ctx() ctx: RequestContext, @Arg('token', () => String) token: string) {
+    const { invitation, survey } = await surveys.invitationByToken(ctx, token);
+    return { survey, invitationId: invitation.id, customerId: invitation.customerId, email: invitation.email, answered: !!invitation.respondedAt };
+  }
+
+  @Requires('optionalCustomer')
+  @Mutation(() => SurveyResponseNode, { description: 'Answers a published survey (by id or slug).' })
+  async respondToSurvey(@Ctx() ctx: RequestContext, @Arg('id', () => String) id: string, @Arg('input', () => SurveyResponseInput) input: SurveyResponseInput) {
+    return surveys.respond(ctx, await surveys.getSurvey(ctx, id, 'id', true), input);
+  }
+
+  @Requires('magic')
+  @Mutation(() => SurveyResponseNode, { description: 'Answers through a magic invitation link; one response per token.' })
+  async respondToInvitation(@Ctx() ctx: RequestContext, @Arg('token', () => String) token: string, @Arg('input', () => SurveyResponseInput) input: SurveyResponseInput) {
+    const { invitation, survey, ctx: scoped } = await surveys.invitationByToken(ctx, token);
+    if (invitation.respondedAt) throw surveys.alreadyAnswered();
+    return surveys.respond(scoped, survey, input, invitation);
+  }
+
+  @Requires('merchant')
+  @Mutation(() => SurveyNode, { description: 'Creates a survey (a draft unless status says published).' })
+  async createSurvey(@Ctx() ctx: RequestContext, @Arg('input', () => SurveyInput) input: SurveyInput) {
+    return surveys.createSurvey(ctx, input);
+  }
+
+  @Requires('merchant')
+  @Mutation(() => SurveyNode)
+  async updateSurvey(@Ctx() ctx: RequestContext, @Arg('surveyId', () => ID) surveyId: string, @Arg('input', () => SurveyInput) input: SurveyInput) {
+    return surveys.updateSurvey(ctx, surveyId, input);
+  }
+
+  @Requires('merchant')
+  @Mutation(() => [SurveyInvitationNode], { description: 'One magic link per recipient (customer ids or emails); emails get theirs by message.' })
+  async createSurveyInvitations(@Ctx() ctx: RequestContext, @Arg('surveyId', () => ID) surveyId: string, @Arg('recipients', () => [String]) recipients: string[]) {
+    return surveys.createInvitations(ctx, surveyId, recipients);
+  }
+
+  @Requires('merchant')
+  @Query(() => SurveyResultsNode, { description: 'Responses with per-question aggregates.' })
+  async surveyResponses(@Ctx() ctx: RequestContext, @Arg('surveyId', () => ID) surveyId: string, @Args(() => ListArgs) args: ListArgs) {
+    return surveys.responsesOf(ctx, surveyId, args);
+  }
+}

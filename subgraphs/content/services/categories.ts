@@ -1,0 +1,24 @@
+/** Content categories: create and list. */
+import type { RequestContext } from '../../kernel/context.ts';
+import { newId } from '../../kernel/ids.ts';
+import { likePattern, pageRequest, toPage } from '../../kernel/pagination.ts';
+import { requireText } from '../../kernel/validation.ts';
+import { ContentCategory } from '../entities/category.ts';
+import { chooseSlug, flushWithSlug } from './slugs.ts';
+
+export async function createCategory(ctx: RequestContext, input: { name?: string; slug?: string | null }) {
+  const name = requireText('name', input.name, 100);
+  return ctx.transaction(async (tx) => {
+    const slug = await chooseSlug(tx, ContentCategory, { explicit: input.slug, title: name });
+    const category = tx.em.create(ContentCategory, { id: newId(), companyId: tx.companyId, name, slug } as any);
+    await flushWithSlug(tx, ContentCategory, category, { explicit: input.slug, title: name });
+    return category;
+  });
+}
+
+export async function listCategories(ctx: RequestContext, args: { page?: number | null; limit?: number | null; search?: string | null }) {
+  const req = pageRequest(args);
+  const where = req.search ? { name: { $ilike: likePattern(req.search) } } : {};
+  const [items, total] = await ctx.em.findAndCount(ContentCategory, where, { orderBy: { name: 'asc', id: 'asc' }, limit: req.limit, offset: req.offset });
+  return toPage(items, total, req);
+}

@@ -1,0 +1,56 @@
+/** Contact inquiries: store one (rate-limited, the business is told) and list them. */
+import type { RequestContext } from '../../kernel/context.ts';
+import { badInput } from '../../kernel/errors.ts';
+import { newId } from '../../kernel/ids.ts';
+import { enqueueMessage } from '../../kernel/outbox/index.ts';
+import { enforceWindowLimit } from '../../kernel/rate-limit.ts';
+import { likePattern, pageRequest, toPage } from '../../kernel/pagination.ts';
+import { tenantSettings } from '../../kernel/tenant.ts';
+import { normalizeEmail, normalizePhone, requireText } from '../../kernel/validation.ts';
+import { ContactInquiry } from '../entities/contact-inquiry.ts';
+
+const WINDOW_MS = 60 * 60 * 1000;
+const MAX_PER_WINDOW = 5;
+
+/** Stores a contact inquiry and tells the company; at most 5 per address per hour. */
+export async function submitInquiry(ctx: RequestContext, input: { name?: string; email?: string | null; phone?: string | null; message?: string }) {
+  const name = requireText('name', input.name, 200);
+  const message = requireText('message', input.message, 5000);
+  const email = input.email ? normalizeEmail('email', input.email) : null;
+  const phone = input.phone ? normalizePhone('phone', input.phone) : null;
+  if (!email && !phone) throw badInput('email', 'an email or a phone is required so the business can answer');
+  const addresses = [email, phone].filter((a): a is string => !!a).sort();
+  // Read before the transaction: the company's settings come from the kernel's cache or connection.
+  const settings = await tenantSettings(ctx);
+  return ctx.transaction(async (tx) => {
+    const now = tx.now();
+    // Each given address has its own limit (locks taken in a fixed order).
+    for (const address of addresses) {
+      await enforceWindowLimit(tx, {
+        lockKey: `contact:${tx.companyId}:${address}`,
+        countSql: 'select count(*) as n, min(created_at) as oldest from content.contact_inquiry where company_id = ? and (email = ? or phone = ?) and created_at > ?',
+        params: [tx.companyId, address, address, new Date(now.getTime() - WINDOW_MS)],
+        max: MAX_PER_WINDOW,
+        windowMs: WINDOW_MS,
+        message: 'Too many messages from this address',
+      });
+    }
+    // Stamped with the same clock as the window that counts it.
+    const inquiry = tx.em.create(ContactInquiry, { id: newId(), companyId: tx.companyId, name, email, phone, message, createdAt: now } as any);
+    enqueueMessage(tx, {
+      companyId: tx.companyId,
+      channel: 'email',
+      to: settings.ownerEmail,
+      subject: `New inquiry from ${name}`,
+      body: `${name} (${[email, phone].filter(Boolean).join(', ')}) wrote:\n\n${message}`,
+    });
+    return inquiry;
+  });
+}
+
+export async function listInquiries(ctx: RequestContext, args: { page?: number | null; limit?: number | null; search?: string | null }) {
+  const req = pageRequest(args);
+  const where = req.search ? { $or: [{ name: { $ilike: likePattern(req.search) } }, { email: { $ilike: likePattern(req.search) } }, { message: { $ilike: likePattern(req.search) } }] } : {};
+  const [items, total] = await ctx.em.findAndCount(ContactInquiry, where, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: req.limit, offset: req.offset });
+  return toPage(items, total, req);
+}

@@ -1,0 +1,74 @@
+/** Post types and their custom fields, including the `post` type every company has. */
+import type { RequestContext } from '../../kernel/context.ts';
+import { badInput, conflict, notFound } from '../../kernel/errors.ts';
+import { isUuid, newId } from '../../kernel/ids.ts';
+import { oneOf, requireText } from '../../kernel/validation.ts';
+import { FIELD_TYPES, PostType, PostTypeField } from '../entities/post-type.ts';
+import { RESERVED_KEYS } from './slugs.ts';
+
+export const DEFAULT_TYPE = { key: 'post', label: 'Post' };
+
+/** The company's `post` type, created on first use (every company has it). */
+export async function defaultPostType(ctx: RequestContext): Promise<PostType> {
+  return ctx.transaction(async (tx) => {
+    await tx.sql('insert into content.post_type (id, company_id, key, label, created_at) values (?, ?, ?, ?, now()) on conflict (company_id, key) do nothing', [
+      newId(),
+      tx.companyId,
+      DEFAULT_TYPE.key,
+      DEFAULT_TYPE.label,
+    ]);
+    return tx.em.findOneOrFail(PostType, { key: DEFAULT_TYPE.key });
+  });
+}
+
+export async function createPostType(ctx: RequestContext, input: { key?: string; label?: string }) {
+  const key = requireText('key', input.key, 40);
+  if (!/^[a-z][a-z0-9_]*$/.test(key)) throw badInput('key', 'must be lower-case letters, digits or _ starting with a letter');
+  return ctx.transaction(async (tx) => {
+    if (key === DEFAULT_TYPE.key || (await tx.em.findOne(PostType, { key }))) throw conflict(`The post type "${key}" exists`, { field: 'key' });
+    return tx.em.create(PostType, { id: newId(), companyId: tx.companyId, key, label: requireText('label', input.label, 100) } as any);
+  });
+}
+
+export async function listPostTypes(ctx: RequestContext) {
+  await defaultPostType(ctx);
+  return ctx.em.find(PostType, {}, { orderBy: { createdAt: 'asc' } });
+}
+
+export async function createPostTypeField(ctx: RequestContext, input: { postTypeId?: string; key?: string; label?: string; fieldType?: string; required?: boolean | null; options?: string[] | null }) {
+  const postTypeId = input.postTypeId;
+  if (!isUuid(postTypeId)) throw badInput('postTypeId', 'must be a post type id');
+  return ctx.transaction(async (tx) => {
+    const type = await tx.em.findOne(PostType, { id: postTypeId });
+    if (!type) throw notFound('Post type');
+    const key = requireText('key', input.key, 40);
+    if (!/^[a-zA-Z][a-zA-Z0-9_]*$/.test(key) || RESERVED_KEYS.has(key)) throw badInput('key', 'must be letters, digits or _ starting with a letter (not a reserved name)');
+    oneOf('fieldType', input.fieldType, FIELD_TYPES);
+    const options = input.options?.map((o, i) => requireText(`options[${i}]`, o, 100));
+    if (input.fieldType === 'select' && !options?.length) throw badInput('options', 'a select field needs options');
+    if (await tx.em.findOne(PostTypeField, { postTypeId: type.id, key })) throw conflict(`The field "${key}" exists on ${type.key}`, { field: 'key' });
+    return tx.em.create(PostTypeField, {
+      id: newId(),
+      companyId: tx.companyId,
+      postTypeId: type.id,
+      key,
+      label: requireText('label', input.label, 100),
+      fieldType: input.fieldType,
+      required: !!input.required,
+      options: options ?? null,
+    } as any);
+  });
+}
+
+export async function fieldsOfTypes(ctx: RequestContext, typeIds: readonly string[]) {
+  const rows = await ctx.em.find(PostTypeField, { postTypeId: { $in: [...typeIds] } }, { orderBy: { createdAt: 'asc' } });
+  return typeIds.map((id) => rows.filter((f) => f.postTypeId === id));
+}
+
+/** A post type by key; none, empty or `post` is the default type. */
+export async function resolveType(ctx: RequestContext, key: unknown): Promise<PostType> {
+  if (key == null || key === '' || key === DEFAULT_TYPE.key) return defaultPostType(ctx);
+  const type = await ctx.em.findOne(PostType, { key: String(key) });
+  if (!type) throw badInput('type', `is not a post type of this company (create it with create_post_type)`);
+  return type;
+}

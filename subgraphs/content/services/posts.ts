@@ -1,0 +1,183 @@
+/** Posts: create and edit (fields, and blocks under a row lock), find and list. */
+import { LockMode } from '@mikro-orm/core';
+import type { RequestContext } from '../../kernel/context.ts';
+import { badInput, notFound } from '../../kernel/errors.ts';
+import { isUuid, newId } from '../../kernel/ids.ts';
+import { likePattern, pageRequest, toPage } from '../../kernel/pagination.ts';
+import { parseDate } from '../../kernel/time.ts';
+import { lowerCase, normalizeSlug, oneOf, optionalText, requireText } from '../../kernel/validation.ts';
+import { PUBLISH_STATES, type Block, type PublishState } from '../entities/block.ts';
+import { ContentCategory } from '../entities/category.ts';
+import { Post } from '../entities/post.ts';
+import type { PostTypeField } from '../entities/post-type.ts';
+import { blockData, newBlocks } from './blocks.ts';
+import { fieldsOfTypes, resolveType } from './post-types.ts';
+import { chooseSlug, flushWithSlug } from './slugs.ts';
+
+/** Field values checked against the post type: known keys, right types, required ones present. */
+function validateFields(defs: PostTypeField[], values: Record<string, unknown>, partialOf?: Record<string, unknown>): Record<string, unknown> {
+  const byKey = new Map(defs.map((d) => [d.key, d]));
+  const out: Record<string, unknown> = { ...(partialOf ?? {}) };
+  for (const [key, value] of Object.entries(values)) {
+    const def = byKey.get(key);
+    const at = `fields.${key}`;
+    if (!def) throw badInput(at, 'is not a field of this post type');
+    if (value === null) {
+      delete out[key];
+      continue;
+    }
+    const ok =
+      def.fieldType === 'number'
+        ? typeof value === 'number' && Number.isFinite(value)
+        : def.fieldType === 'boolean'
+          ? typeof value === 'boolean'
+          : typeof value === 'string';
+    if (!ok) throw badInput(at, `must be a ${def.fieldType === 'number' ? 'number' : def.fieldType === 'boolean' ? 'boolean' : 'string'}`);
+    if (def.fieldType === 'date') parseDate(at, value);
+    if ((def.fieldType === 'url' || def.fieldType === 'image') && !/^(https?:\/\/|\/)/.test(value as string)) throw badInput(at, 'must be an http(s) URL or a path');
+    if (def.fieldType === 'select' && !def.options?.includes(value as string)) throw badInput(at, `must be one of ${def.options?.join(', ')}`);
+    out[key] = value;
+  }
+  for (const def of defs) if (def.required && (!Object.hasOwn(out, def.key) || out[def.key] === undefined || out[def.key] === '')) throw badInput(`fields.${def.key}`, 'is required');
+  return out;
+}
+
+async function checkCategory(ctx: RequestContext, categoryId: unknown) {
+  if (categoryId == null) return null;
+  if (!isUuid(categoryId) || !(await ctx.em.findOne(ContentCategory, { id: categoryId }))) throw badInput('categoryId', 'is not a content category of this company');
+  return categoryId;
+}
+
+const parseStatus = (value: unknown): PublishState => oneOf('status', value, PUBLISH_STATES, lowerCase);
+
+export interface PostInput {
+  type?: string | null;
+  title?: string | null;
+  slug?: string | null;
+  blocks?: unknown;
+  categoryId?: string | null;
+  fields?: Record<string, unknown> | null;
+  excerpt?: string | null;
+  status?: string | null;
+}
+
+/** A new post is a draft unless asked otherwise; its slug comes from the title when not given. */
+export async function createPost(ctx: RequestContext, input: PostInput) {
+  return ctx.transaction(async (tx) => {
+    const type = await resolveType(tx, input.type);
+    const title = requireText('title', input.title, 300);
+    const [defs] = await fieldsOfTypes(tx, [type.id]);
+    const fields = validateFields(defs, input.fields ?? {});
+    const categoryId = await checkCategory(tx, input.categoryId);
+    const status = input.status ? parseStatus(input.status) : 'draft';
+    const slug = await chooseSlug(tx, Post, { explicit: input.slug, title });
+    const post = tx.em.create(Post, {
+      id: newId(),
+      companyId: tx.companyId,
+      postTypeId: type.id,
+      title,
+      slug,
+      status,
+      categoryId,
+      fields,
+      blocks: newBlocks(input.blocks),
+      excerpt: optionalText('excerpt', input.excerpt, 1000) ?? null,
+      publishedAt: status === 'published' ? tx.now() : null,
+    } as any);
+    await flushWithSlug(tx, Post, post, { explicit: input.slug, title });
+    return post;
+  });
+}
+
+export async function updatePost(ctx: RequestContext, postId: unknown, input: PostInput) {
+  return editPost(ctx, postId, async (post, tx) => {
+    if (input.title != null) post.title = requireText('title', input.title, 300);
+    if (input.slug != null) post.slug = await chooseSlug(tx, Post, { explicit: input.slug, title: post.title, exceptId: post.id });
+    if (input.categoryId !== undefined) post.categoryId = await checkCategory(tx, input.categoryId);
+    if (input.excerpt !== undefined) post.excerpt = optionalText('excerpt', input.excerpt, 1000) ?? null;
+    if (input.blocks != null) post.blocks = newBlocks(input.blocks);
+    if (input.fields != null) {
+      const [defs] = await fieldsOfTypes(tx, [post.postTypeId]);
+      post.fields = validateFields(defs, input.fields, post.fields);
+    }
+    if (input.status != null) {
+      const status = parseStatus(input.status);
+      if (status === 'published' && post.status !== 'published') post.publishedAt = tx.now();
+      post.status = status;
+    }
+  });
+}
+
+/**
+ * Block edits read and write the post under a row lock, so concurrent edits of one post apply one
+ * after the other instead of losing each other's blocks.
+ */
+async function editPost(ctx: RequestContext, postId: unknown, change: (post: Post, tx: RequestContext) => Promise<void> | void): Promise<Post> {
+  if (!isUuid(postId)) throw badInput('postId', 'must be a post id');
+  await ctx.transaction(async (tx) => {
+    const post = await tx.em.findOne(Post, { id: postId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+    if (!post) throw notFound('Post');
+    await change(post, tx);
+  });
+  return ctx.em.findOneOrFail(Post, { id: postId }, { refresh: true });
+}
+
+export async function appendBlock(ctx: RequestContext, postId: unknown, type: unknown, props: unknown) {
+  return editPost(ctx, postId, (post) => {
+    const { type: t, data } = blockData(type, props ?? {}, 'type', 'props');
+    post.blocks = [...post.blocks, { id: newId(), version: 1, type: t, data }];
+  });
+}
+
+export async function reorderBlocks(ctx: RequestContext, postId: unknown, blockIds: unknown) {
+  return editPost(ctx, postId, (post) => {
+    if (!Array.isArray(blockIds)) throw badInput('blockIds', 'must list the block ids');
+    const current = new Map(post.blocks.map((b) => [b.id, b]));
+    const unique = new Set(blockIds);
+    if (unique.size !== blockIds.length || blockIds.length !== post.blocks.length || !blockIds.every((id) => current.has(id))) {
+      throw badInput('blockIds', `must contain each of the post's ${post.blocks.length} block ids exactly once`);
+    }
+    post.blocks = blockIds.map((id) => current.get(id)!);
+  });
+}
+
+/** Replaces the block at `index` in place: same id, version + 1, new data (and type when given). */
+export async function replaceBlock(ctx: RequestContext, postId: unknown, index: unknown, type: unknown, props: unknown) {
+  return editPost(ctx, postId, (post) => {
+    if (!Number.isInteger(index) || (index as number) < 0 || (index as number) >= post.blocks.length) {
+      throw badInput('index', post.blocks.length ? `must be 0 to ${post.blocks.length - 1}` : 'the post has no blocks');
+    }
+    const old = post.blocks[index as number];
+    const { type: t, data } = blockData(type ?? old.type, props ?? {}, 'type', 'props');
+    const blocks: Block[] = [...post.blocks];
+    blocks[index as number] = { id: old.id, version: old.version + 1, type: t, data };
+    post.blocks = blocks;
+  });
+}
+
+export async function findPost(ctx: RequestContext, slug: unknown, publishedOnly: boolean) {
+  const value = normalizeSlug(requireText('slug', slug, 200));
+  const post = await ctx.em.findOne(Post, { slug: value, ...(publishedOnly ? { status: 'published' } : {}) });
+  if (!post) throw notFound('Post');
+  return post;
+}
+
+export async function listPosts(
+  ctx: RequestContext,
+  args: { status?: string | null; categoryId?: string | null; type?: string | null; search?: string | null; page?: number | null; limit?: number | null; offset?: number | null },
+  publishedOnly: boolean,
+) {
+  // An offset, when given, is validated by the kernel and reports the page it falls in.
+  const req = pageRequest(args);
+  const where: Record<string, unknown> = {};
+  if (publishedOnly) where.status = 'published';
+  else if (args.status) where.status = parseStatus(args.status);
+  if (args.categoryId) {
+    if (!isUuid(args.categoryId)) throw badInput('categoryId', 'must be a category id');
+    where.categoryId = args.categoryId;
+  }
+  if (args.type) where.postTypeId = (await resolveType(ctx, args.type)).id;
+  if (req.search) where.$or = [{ title: { $ilike: likePattern(req.search) } }, { excerpt: { $ilike: likePattern(req.search) } }];
+  const [items, total] = await ctx.em.findAndCount(Post, where, { orderBy: { publishedAt: 'desc', createdAt: 'desc', id: 'desc' }, limit: req.limit, offset: req.offset });
+  return toPage(items, total, req);
+}

@@ -1,0 +1,28 @@
+import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import { Requires } from '../../kernel/access.ts';
+import type { RequestContext } from '../../kernel/context.ts';
+import { ListArgs } from '../../kernel/pagination.ts';
+import { createApiKey, listApiKeys, revokeApiKey } from '../services/api-keys.ts';
+import { ApiKeyNode, ApiKeyPage, CreateApiKeyInput, CreatedApiKey } from './api-key.types.ts';
+
+/** The company's API keys: list, create (the secret shown once), revoke. */
+@Resolver(() => ApiKeyNode)
+export class ApiKeyResolver {
+  @Requires('merchant')
+  @Query(() => ApiKeyPage, { description: "The company's API keys (never their secrets)." })
+  async apiKeys(@Ctx() ctx: RequestContext, @Args(() => ListArgs) args: ListArgs) {
+    return listApiKeys(ctx, args);
+  }
+
+  @Requires('merchant')
+  @Mutation(() => CreatedApiKey, { description: 'Creates an API key; its secret is in `key`, shown this once.' })
+  async createApiKey(@Ctx() ctx: RequestContext, @Arg('input', () => CreateApiKeyInput) input: CreateApiKeyInput) {
+    return createApiKey(ctx, input.name);
+  }
+
+  @Requires('merchant')
+  @Mutation(() => ApiKeyNode, { description: 'Revokes an API key; it is refused from then on.' })
+  async revokeApiKey(@Ctx() ctx: RequestContext, @Arg('apiKeyId', () => ID) apiKeyId: string) {
+    return revokeApiKey(ctx, apiKeyId);
+  }
+}

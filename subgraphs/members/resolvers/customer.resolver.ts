@@ -1,0 +1,79 @@
+import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import { Requires } from '../../kernel/access.ts';
+import type { RequestContext } from '../../kernel/context.ts';
+import * as auth from '../services/customers.ts';
+import { LoginChannelInfo, RegistrationForm } from './company.types.ts';
+import {
+  CustomerNode,
+  CustomerRegistration,
+  CustomerSession,
+  customerNode,
+  LogoutResult,
+  OtpRequestInput,
+  OtpRequestResult,
+  OtpVerifyInput,
+  RegisterCustomerInput,
+  TokenValidation,
+} from './customer.types.ts';
+
+/** The storefront's member session: sign-in by one-time code, registration, token lifecycle. */
+@Resolver()
+export class CustomerResolver {
+  @Requires('public')
+  @Query(() => LoginChannelInfo, { description: 'The sign-in channel configured for the company.' })
+  async loginChannel(@Ctx() ctx: RequestContext) {
+    return auth.loginChannel(ctx);
+  }
+
+  @Requires('public')
+  @Query(() => RegistrationForm, { description: "The company's registration form fields." })
+  async registrationForm(@Ctx() ctx: RequestContext) {
+    return auth.registrationForm(ctx);
+  }
+
+  @Requires('customer')
+  @Query(() => TokenValidation, { description: 'Checks the presented customer token.' })
+  async validateCustomerToken(@Ctx() ctx: RequestContext) {
+    const result = await auth.validateToken(ctx);
+    return { ...result, customer: customerNode(result.customer) };
+  }
+
+  @Requires('customer')
+  @Query(() => CustomerNode, { description: 'The signed-in customer.' })
+  async currentCustomer(@Ctx() ctx: RequestContext) {
+    return customerNode(await auth.currentCustomer(ctx));
+  }
+
+  @Requires('public')
+  @Mutation(() => OtpRequestResult, { description: 'Sends a 6-digit sign-in code by email, SMS or WhatsApp.' })
+  async requestCustomerOtp(@Ctx() ctx: RequestContext, @Arg('input', () => OtpRequestInput) input: OtpRequestInput) {
+    return auth.requestOtp(ctx, input);
+  }
+
+  @Requires('public')
+  @Mutation(() => CustomerSession, { description: 'Exchanges a sign-in code for a customer token; an unknown address becomes a customer.' })
+  async verifyCustomerOtp(@Ctx() ctx: RequestContext, @Arg('input', () => OtpVerifyInput) input: OtpVerifyInput) {
+    const result = await auth.verifyOtp(ctx, input);
+    return { ...result, customer: customerNode(result.customer) };
+  }
+
+  @Requires('public')
+  @Mutation(() => CustomerRegistration, { description: 'Registers a member and signs them in.' })
+  async registerCustomer(@Ctx() ctx: RequestContext, @Arg('input', () => RegisterCustomerInput) input: RegisterCustomerInput) {
+    const result = await auth.registerCustomer(ctx, input);
+    return { ...result, member: customerNode(result.member) };
+  }
+
+  @Requires('customer')
+  @Mutation(() => CustomerSession, { description: 'Rotates the session: the presented token ends, a new one is returned.' })
+  async refreshCustomerToken(@Ctx() ctx: RequestContext) {
+    const result = await auth.refreshSession(ctx);
+    return { ...result, customer: customerNode(result.customer) };
+  }
+
+  @Requires('customer')
+  @Mutation(() => LogoutResult, { description: 'Ends the session; the token is refused afterwards.' })
+  async logoutCustomer(@Ctx() ctx: RequestContext) {
+    return auth.logout(ctx);
+  }
+}

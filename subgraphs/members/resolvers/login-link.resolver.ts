@@ -1,0 +1,15 @@
+import { Arg, Ctx, Mutation, Resolver } from 'type-graphql';
+import { Requires } from '../../kernel/access.ts';
+import type { RequestContext } from '../../kernel/context.ts';
+import { exchangeLoginLink } from '../services/login-links.ts';
+import { MerchantSession } from './login-link.types.ts';
+
+/** Dashboard sign-in links, which need no tenant: the link's token names it. */
+@Resolver()
+export class LoginLinkResolver {
+  @Requires('none')
+  @Mutation(() => MerchantSession, { description: 'Exchanges a one-time dashboard link token for a merchant session token.' })
+  async exchangeLoginLink(@Ctx() ctx: RequestContext, @Arg('token', () => String) token: string) {
+    return exchangeLoginLink(ctx, token);
+  }
+}

@@ -1,0 +1,21 @@
+import { Arg, Ctx, Mutation, Resolver } from 'type-graphql';
+import { Requires } from '../../kernel/access.ts';
+import type { RequestContext } from '../../kernel/context.ts';
+import { requestSignup, verifySignup } from '../services/signup-requests.ts';
+import { OrganisationSignup, OrganisationSignupInput, OrganisationSignupRequest, OrganisationVerifyInput } from './signup-request.types.ts';
+
+/** Organisation signup, which needs no tenant: a request emails a code, its verification creates the company. */
+@Resolver()
+export class OrganisationSignupResolver {
+  @Requires('none')
+  @Mutation(() => OrganisationSignupRequest, { description: 'Starts an organisation signup: emails a 6-digit code.' })
+  async registerOrganisationRequest(@Ctx() ctx: RequestContext, @Arg('input', () => OrganisationSignupInput) input: OrganisationSignupInput) {
+    return requestSignup(ctx, input);
+  }
+
+  @Requires('none')
+  @Mutation(() => OrganisationSignup, { description: 'Completes a signup: returns the first API key, the company id and a dashboard link.' })
+  async registerOrganisationVerify(@Ctx() ctx: RequestContext, @Arg('input', () => OrganisationVerifyInput) input: OrganisationVerifyInput) {
+    return verifySignup(ctx, input);
+  }
+}

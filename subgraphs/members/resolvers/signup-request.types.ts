@@ -1,0 +1,32 @@
+/** GraphQL shapes of organisation signup: the request, its verification and what a completed signup returns. */
+import { Field, ID, InputType, ObjectType } from 'type-graphql';
+import { DateTime } from '../../kernel/scalars.ts';
+
+@ObjectType('OrganisationSignupRequest')
+export class OrganisationSignupRequest {
+  @Field(() => ID) requestId!: string;
+  @Field(() => DateTime) expiresAt!: Date;
+}
+
+@ObjectType('OrganisationSignup')
+export class OrganisationSignup {
+  @Field(() => String, { description: 'The first API key (svc_mcp_…), shown this once.' }) apiKey!: string;
+  @Field(() => ID) companyId!: string;
+  @Field(() => String, { description: 'A one-time dashboard sign-in link.' }) loginUrl!: string;
+}
+
+// Inputs: flat in REST and MCP, one object in GraphQL.
+
+@InputType()
+export class OrganisationSignupInput {
+  @Field(() => String) email!: string;
+  @Field(() => String) organisationName!: string;
+  @Field(() => String) industry!: string;
+  @Field(() => String, { description: 'ISO 3166-1 alpha-2 country code.' }) country!: string;
+}
+
+@InputType()
+export class OrganisationVerifyInput {
+  @Field(() => ID) requestId!: string;
+  @Field(() => String) code!: string;
+}

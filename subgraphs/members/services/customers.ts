@@ -1,0 +1,192 @@
+/** Customers: sign-in by one-time code, registration, the signed-in customer and their token's lifecycle. */
+import type { RequestContext } from '../../kernel/context.ts';
+import { AppError, badInput, unauthenticated } from '../../kernel/errors.ts';
+import { newId } from '../../kernel/ids.ts';
+import { enqueueMessage } from '../../kernel/outbox/index.ts';
+import { otpCode, sha256 } from '../../kernel/tokens.ts';
+import { normalizeEmail, normalizePhone, optionalText, requireText } from '../../kernel/validation.ts';
+import type { Company as CompanyRow } from '../entities/company.ts';
+import { Customer } from '../entities/customer.ts';
+import { OtpChallenge } from '../entities/otp-challenge.ts';
+import { Session } from '../entities/session.ts';
+import { customerFacts } from '../events.ts';
+import { getCompany } from './companies.ts';
+import { enforceGuessLimit, enforceRequestLimit, OTP_TTL_MS, OTP_WINDOW_MS, requireCode, spendAttempt } from './otp-policy.ts';
+import { issueSession, revokeCustomerSessions, revokeSession, type IssuedSession } from './sessions.ts';
+import { invalidatePrincipals } from '../../kernel/principal.ts';
+
+type Address = { channel: 'email' | 'sms' | 'whatsapp'; address: string; field: 'email' | 'phone' };
+
+/**
+ * The address a code goes to: an email for email sign-in, a phone for SMS or WhatsApp (the
+ * company's phone channel). When neither is given, the error names the company's login channel.
+ */
+function addressOf(company: CompanyRow, input: { email?: string | null; phone?: string | null }): Address {
+  if (input.email) return { channel: 'email', address: normalizeEmail('email', input.email), field: 'email' };
+  if (input.phone) {
+    const channel = company.loginChannel === 'whatsapp' ? 'whatsapp' : 'sms';
+    return { channel, address: normalizePhone('phone', input.phone), field: 'phone' };
+  }
+  throw badInput(company.loginChannel === 'email' ? 'email' : 'phone', 'is required to send a code');
+}
+
+export async function requestOtp(ctx: RequestContext, input: { email?: string | null; phone?: string | null }) {
+  const company = await getCompany(ctx);
+  const target = addressOf(company, input);
+  const code = otpCode();
+  const now = ctx.now();
+  const expiresAt = new Date(now.getTime() + OTP_TTL_MS);
+  await ctx.transaction(async (tx) => {
+    await enforceRequestLimit(
+      tx,
+      `otp:${company.id}:${target.address}`,
+      'select count(*) as n, min(created_at) as oldest from members.otp_challenge where company_id = ? and address = ? and created_at > ?',
+      [company.id, target.address, new Date(now.getTime() - OTP_WINDOW_MS)],
+    );
+    // A new code replaces any earlier one still open for the address.
+    await tx.em.nativeUpdate(OtpChallenge, { address: target.address, consumedAt: null }, { consumedAt: now });
+    tx.em.create(OtpChallenge, { id: newId(), companyId: company.id, channel: target.channel, address: target.address, codeHash: sha256(code), attempts: 0, expiresAt, createdAt: now } as any);
+    enqueueMessage(tx, {
+      companyId: company.id,
+      channel: target.channel,
+      to: target.address,
+      subject: `Your ${company.name} sign-in code`,
+      body: `Your ${company.name} sign-in code is ${code}. It expires in 10 minutes. If you did not ask for it, ignore this message.`,
+    });
+  });
+  // The same answer whether or not the address belongs to a customer.
+  return { sent: true, channel: target.channel, expiresAt };
+}
+
+export async function verifyOtp(ctx: RequestContext, input: { email?: string | null; phone?: string | null; code?: string | null }) {
+  const company = await getCompany(ctx);
+  const target = addressOf(company, input);
+  const code = requireCode(input.code);
+  const challenge = await ctx.em.findOne(OtpChallenge, { address: target.address, consumedAt: null }, { orderBy: { createdAt: 'desc' } });
+  if (!challenge) throw new AppError('UNAUTHENTICATED', 'The code is invalid or has expired; request a new one', { reason: 'INVALID_CODE' });
+  if (challenge.expiresAt.getTime() <= ctx.now().getTime()) throw new AppError('UNAUTHENTICATED', 'The code has expired; request a new one', { reason: 'EXPIRED_CODE' });
+  await enforceGuessLimit(
+    ctx,
+    'select sum(attempts) as n from members.otp_challenge where company_id = ? and address = ? and created_at > ?',
+    [company.id, target.address, new Date(ctx.now().getTime() - 3600_000)],
+  );
+  const attempt = await spendAttempt(ctx, 'otp_challenge', challenge.id, code);
+  if (attempt.result === 'exhausted') throw new AppError('RATE_LIMITED', 'Too many wrong attempts; request a new code', { reason: 'ATTEMPTS_EXHAUSTED' });
+  if (attempt.result === 'wrong') {
+    throw new AppError('UNAUTHENTICATED', 'The code is invalid or has expired; request a new one', { reason: 'INVALID_CODE', attemptsRemaining: attempt.attemptsRemaining });
+  }
+  const result = await ctx.transaction(async (tx) => {
+    const now = tx.now();
+    const consumed = await tx.em.nativeUpdate(OtpChallenge, { id: challenge.id, consumedAt: null }, { consumedAt: now });
+    if (consumed !== 1) throw new AppError('UNAUTHENTICATED', 'The code has already been used; request a new one', { reason: 'INVALID_CODE' });
+    const where = target.field === 'email' ? { email: target.address } : { phone: target.address };
+    let customer = await tx.em.findOne(Customer, where);
+    const isNewCustomer = !customer;
+    if (!customer) {
+      // Passwordless sign-up: a verified address with no customer becomes one.
+      const name = target.field === 'email' ? target.address.split('@')[0] : target.address;
+      customer = tx.em.create(Customer, { id: newId(), companyId: company.id, name, ...where, source: 'otp' } as any);
+    }
+    // The first proof of an address ends sessions opened before it (a registration made by someone
+    // else with this address must not keep access once the owner verifies it).
+    const firstProof = target.field === 'email' ? !customer.emailVerifiedAt : !customer.phoneVerifiedAt;
+    if (firstProof && !isNewCustomer) await revokeCustomerSessions(tx, customer.id);
+    if (target.field === 'email') customer.emailVerifiedAt ??= now;
+    else customer.phoneVerifiedAt ??= now;
+    const session = await issueSession(tx, 'customer', company.id, customer.id, verifiedContacts(customer));
+    if (isNewCustomer) tx.publish('members.customer.created', customerFacts(customer));
+    else if (firstProof) tx.publish('members.customer.updated', customerFacts(customer));
+    tx.afterCommit(invalidatePrincipals);
+    return { ...sessionView(session), customer, isNewCustomer };
+  });
+  return result;
+}
+
+export interface RegistrationInput {
+  name?: string | null;
+  lastName?: string | null;
+  phone?: string | null;
+  email?: string | null;
+  source?: string | null;
+  attributes?: Record<string, unknown> | null;
+}
+
+export async function registerCustomer(ctx: RequestContext, input: RegistrationInput) {
+  const company = await getCompany(ctx);
+  const name = requireText('name', input.name, 100);
+  const lastName = optionalText('lastName', input.lastName, 100);
+  const email = input.email ? normalizeEmail('email', input.email) : undefined;
+  const phone = input.phone ? normalizePhone('phone', input.phone) : undefined;
+  if (!email && !phone) throw badInput(company.loginChannel === 'email' ? 'email' : 'phone', 'an email or a phone is required to sign in later');
+  const source = optionalText('source', input.source, 100);
+  const attributes = input.attributes ?? {};
+  const given: Record<string, unknown> = { name, lastName, email, phone, ...attributes };
+  for (const field of company.registrationFields) {
+    const value = given[field.key];
+    if (field.required && (value === undefined || value === null || value === '')) throw badInput(field.key, 'is required');
+    if (field.type === 'select' && value != null && value !== '' && !field.options?.includes(String(value))) throw badInput(field.key, `must be one of ${field.options?.join(', ')}`);
+  }
+  const known = new Set(company.registrationFields.map((f) => f.key));
+  for (const key of Object.keys(attributes)) if (!known.has(key)) throw badInput(`attributes.${key}`, 'is not a field of this registration form');
+  return ctx.transaction(async (tx) => {
+    const customer = tx.em.create(Customer, { id: newId(), companyId: company.id, name, lastName, email, phone, source, attributes: Object.keys(attributes).length ? attributes : null } as any);
+    const session = await issueSession(tx, 'customer', company.id, customer.id);
+    tx.publish('members.customer.created', customerFacts(customer));
+    return { member: customer, ...sessionView(session) };
+  });
+}
+
+export async function currentCustomer(ctx: RequestContext) {
+  const p = ctx.principal;
+  if (p.kind !== 'customer') throw unauthenticated();
+  const customer = await ctx.em.findOne(Customer, { id: p.customerId });
+  if (!customer) throw unauthenticated('This customer no longer exists');
+  return customer;
+}
+
+export async function validateToken(ctx: RequestContext) {
+  const customer = await currentCustomer(ctx);
+  const p = ctx.principal as Extract<typeof ctx.principal, { kind: 'customer' }>;
+  const session = await ctx.em.findOne(Session, { id: p.sessionId });
+  if (!session) throw unauthenticated('Session has ended; sign in again');
+  return { valid: true, customer, expiresAt: session.expiresAt };
+}
+
+/** Rotates the session: the presented token ends and a new one is issued. */
+export async function refreshSession(ctx: RequestContext) {
+  const customer = await currentCustomer(ctx);
+  const p = ctx.principal as Extract<typeof ctx.principal, { kind: 'customer' }>;
+  return ctx.transaction(async (tx) => {
+    const session = await issueSession(tx, 'customer', p.companyId, customer.id, verifiedContacts(customer));
+    await tx.em.flush();
+    if (!(await revokeSession(tx, p.sessionId, session.sessionId))) throw unauthenticated('Session has ended; sign in again');
+    tx.afterCommit(invalidatePrincipals);
+    return { ...sessionView(session), customer };
+  });
+}
+
+export async function logout(ctx: RequestContext) {
+  const p = ctx.principal;
+  if (p.kind !== 'customer') throw unauthenticated();
+  await ctx.transaction(async (tx) => {
+    await revokeSession(tx, p.sessionId);
+    tx.afterCommit(invalidatePrincipals);
+  });
+  return { loggedOut: true };
+}
+
+export async function loginChannel(ctx: RequestContext) {
+  const company = await getCompany(ctx);
+  return { channel: company.loginChannel, companyId: company.id };
+}
+
+export async function registrationForm(ctx: RequestContext) {
+  const company = await getCompany(ctx);
+  return { companyId: company.id, fields: company.registrationFields };
+}
+
+const verifiedContacts = (c: Customer) => ({ email: c.emailVerifiedAt ? (c.email ?? undefined) : undefined, phone: c.phoneVerifiedAt ? (c.phone ?? undefined) : undefined });
+
+function sessionView(session: IssuedSession) {
+  return { token: session.token, expiresAt: session.expiresAt };
+}

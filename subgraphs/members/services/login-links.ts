@@ -1,0 +1,29 @@
+/** Dashboard sign-in links: made at signup, exchanged once for a merchant session. */
+import type { RequestContext } from '../../kernel/context.ts';
+import { AppError } from '../../kernel/errors.ts';
+import { newId } from '../../kernel/ids.ts';
+import { randomToken, sha256 } from '../../kernel/tokens.ts';
+import { requireText } from '../../kernel/validation.ts';
+import { LoginLink } from '../entities/login-link.ts';
+import { issueSession } from './sessions.ts';
+
+const LOGIN_LINK_TTL_MS = 15 * 60 * 1000;
+
+/** A one-time link for the dashboard; its token is exchanged for a merchant session. */
+export function createLoginLink(tx: RequestContext, companyId: string, email: string): string {
+  const token = randomToken(32);
+  tx.em.create(LoginLink, { id: newId(), companyId, email, tokenHash: sha256(token), expiresAt: new Date(tx.now().getTime() + LOGIN_LINK_TTL_MS) } as any);
+  return `${tx.config.publicUrl}/dashboard/login?token=${token}`;
+}
+
+export async function exchangeLoginLink(ctx: RequestContext, token: unknown) {
+  const value = requireText('token', token, 200);
+  return ctx.transaction(async (tx) => {
+    const link = await tx.em.findOne(LoginLink, { tokenHash: sha256(value) });
+    if (!link || link.usedAt || link.expiresAt.getTime() <= tx.now().getTime()) throw new AppError('UNAUTHENTICATED', 'This sign-in link is invalid, used or expired');
+    const used = await tx.em.nativeUpdate(LoginLink, { id: link.id, usedAt: null }, { usedAt: tx.now() });
+    if (used !== 1) throw new AppError('UNAUTHENTICATED', 'This sign-in link is invalid, used or expired');
+    const session = await issueSession(tx, 'merchant', link.companyId, link.email);
+    return { token: session.token, expiresAt: session.expiresAt, companyId: link.companyId };
+  });
+}

@@ -1,0 +1,64 @@
+/** Organisation signup: a request emails a code; its verification creates the company, its first API key and a dashboard link. */
+import type { RequestContext } from '../../kernel/context.ts';
+import { AppError, badInput, conflict, notFound } from '../../kernel/errors.ts';
+import { isUuid, newId } from '../../kernel/ids.ts';
+import { enqueueMessage } from '../../kernel/outbox/index.ts';
+import { otpCode, sha256 } from '../../kernel/tokens.ts';
+import { normalizeEmail, requireText } from '../../kernel/validation.ts';
+import { SignupRequest } from '../entities/signup-request.ts';
+import { mintApiKey } from './api-keys.ts';
+import { createCompany, validateCountry } from './companies.ts';
+import { enforceGuessLimit, enforceRequestLimit, OTP_TTL_MS, OTP_WINDOW_MS, requireCode, spendAttempt } from './otp-policy.ts';
+import { createLoginLink } from './login-links.ts';
+
+/** Organisation signup, step 1: remember the request and email a code to the owner. */
+export async function requestSignup(ctx: RequestContext, input: { email?: string; organisationName?: string; industry?: string; country?: string }) {
+  const email = normalizeEmail('email', input.email);
+  const organisationName = requireText('organisationName', input.organisationName, 120);
+  const industry = requireText('industry', input.industry, 80);
+  const country = validateCountry(input.country);
+  const code = otpCode();
+  const now = ctx.now();
+  const expiresAt = new Date(now.getTime() + OTP_TTL_MS);
+  const id = newId();
+  await ctx.transaction(async (tx) => {
+    await enforceRequestLimit(
+      tx,
+      `signup:${email}`,
+      'select count(*) as n, min(created_at) as oldest from members.signup_request where email = ? and created_at > ?',
+      [email, new Date(now.getTime() - OTP_WINDOW_MS)],
+    );
+    tx.em.create(SignupRequest, { id, email, organisationName, industry, country, codeHash: sha256(code), attempts: 0, expiresAt, createdAt: now } as any);
+    enqueueMessage(tx, {
+      companyId: null,
+      channel: 'email',
+      to: email,
+      subject: 'Your verification code',
+      body: `Your code to create ${organisationName} is ${code}. It expires in 10 minutes.`,
+    });
+  });
+  return { requestId: id, expiresAt };
+}
+
+/** Step 2: the right code creates the company, its first API key and a one-time dashboard link. */
+export async function verifySignup(ctx: RequestContext, input: { requestId?: string; code?: string }) {
+  if (!isUuid(input.requestId)) throw badInput('requestId', 'must be the requestId returned by the signup request');
+  const code = requireCode(input.code);
+  const request = await ctx.em.findOne(SignupRequest, { id: input.requestId });
+  if (!request) throw notFound('Signup request');
+  if (request.completedAt) throw conflict('This signup has already been verified');
+  if (request.expiresAt.getTime() <= ctx.now().getTime()) throw new AppError('UNAUTHENTICATED', 'The code has expired; start the signup again', { reason: 'EXPIRED_CODE' });
+  await enforceGuessLimit(ctx, 'select sum(attempts) as n from members.signup_request where email = ? and created_at > ?', [request.email, new Date(ctx.now().getTime() - 3600_000)]);
+  const attempt = await spendAttempt(ctx, 'signup_request', request.id, code);
+  if (attempt.result === 'exhausted') throw new AppError('RATE_LIMITED', 'Too many wrong attempts; start the signup again', { reason: 'ATTEMPTS_EXHAUSTED' });
+  if (attempt.result === 'wrong') throw new AppError('UNAUTHENTICATED', 'The code is invalid', { reason: 'INVALID_CODE', attemptsRemaining: attempt.attemptsRemaining });
+
+  return ctx.transaction(async (tx) => {
+    const company = await createCompany(tx, { name: request.organisationName, industry: request.industry, country: request.country, ownerEmail: request.email });
+    const claimed = await tx.em.nativeUpdate(SignupRequest, { id: request.id, completedAt: null }, { completedAt: tx.now(), companyId: company.id });
+    if (claimed !== 1) throw conflict('This signup has already been verified');
+    const { key } = mintApiKey(tx, company.id, 'Signup key');
+    const loginUrl = createLoginLink(tx, company.id, request.email);
+    return { apiKey: key, companyId: company.id, loginUrl };
+  });
+}

@@ -1,0 +1,131 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { eventually } from '../support/eventually.ts';
+
+const root = join(import.meta.dirname, '..', '..');
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+
+/**
+ * A message claimed by a process that dies mid-delivery is delivered after a restart: the real
+ * server process, a real SMTP server that holds the first delivery open, SIGKILL, and a new process
+ * on the same database. Short claim expiry and supervision keep the wait to seconds.
+ */
+describe('outgoing messages across a crash', () => {
+  const arrived: string[] = [];
+  let holdDelivery = true;
+  let smtp: SMTPServer;
+  let smtpUrl: string;
+  const database: { url?: string; drop?: () => Promise<void> } = {};
+
+  beforeAll(async () => {
+    smtp = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      onData(stream, _session, callback) {
+        let data = '';
+        stream.on('data', (chunk) => (data += chunk));
+        stream.on('end', () => {
+          arrived.push(data);
+          // While held, the message is read but never acknowledged: the sender is stuck mid-delivery.
+          if (!holdDelivery) callback();
+        });
+      },
+    });
+    await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', r));
+    smtpUrl = `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`;
+    // On PostgreSQL a database of its own, so its queue settings are the ones this test starts with.
+    const base = inject('databaseUrl');
+    if (base) {
+      const name = `recovery_${process.pid}_${Date.now()}`;
+      const admin = new pg.Client({ connectionString: base });
+      await admin.connect();
+      await admin.query(`create database ${name}`);
+      await admin.end();
+      const url = new URL(base);
+      url.pathname = `/${name}`;
+      database.url = url.toString();
+      database.drop = async () => {
+        const c = new pg.Client({ connectionString: base });
+        await c.connect();
+        await c.query(`drop database if exists ${name} with (force)`);
+        await c.end();
+      };
+    }
+  });
+
+  afterAll(async () => {
+    await new Promise<void>((r) => smtp.close(() => r()));
+    await database.drop?.();
+  });
+
+  function start(dataDir: string, port: number): { child: ChildProcess; exited: Promise<unknown> } {
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      NODE_ENV: 'development',
+      OUTBOX_LOG: 'silent',
+      SMTP_URL: smtpUrl,
+      JOB_EXPIRE_SECONDS: '3',
+      JOB_SUPERVISE_SECONDS: '1',
+    };
+    delete env.DATABASE_URL;
+    if (database.url) env.DATABASE_URL = database.url;
+    const child = spawn(join(root, 'node_modules/.bin/tsx'), [join(root, 'router/main.ts')], { cwd: root, env, stdio: 'ignore' });
+    return { child, exited: new Promise((r) => child.on('exit', r)) };
+  }
+
+  const ready = (port: number) =>
+    eventually(async () => expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200), { tries: 300, intervalMs: 100 });
+
+  it('is delivered by the next process', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'platform-recovery-'));
+    const port = await freePort();
+    const first = start(dataDir, port);
+    await ready(port);
+    const email = `crash.${process.pid}@example.test`;
+    const signup = await fetch(`http://127.0.0.1:${port}/v6/dev/signup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, organisationName: 'Crash Studio', industry: 'salon', country: 'DE' }),
+    });
+    expect(signup.status).toBe(200);
+    // The first process has claimed the message and is stuck handing it to the SMTP server.
+    await eventually(() => expect(arrived.length).toBe(1), { tries: 200 });
+    first.child.kill('SIGKILL');
+    await first.exited;
+
+    holdDelivery = false;
+    const second = start(dataDir, port);
+    try {
+      await ready(port);
+      const delivered = await eventually(
+        async () => {
+          const res = await fetch(`http://127.0.0.1:${port}/dev/outbox?to=${encodeURIComponent(email)}`);
+          const { data } = await res.json();
+          expect(data.items).toHaveLength(1);
+          return data.items[0];
+        },
+        { tries: 300, intervalMs: 100 },
+      );
+      expect(delivered.body).toMatch(/\b\d{6}\b/);
+      expect(arrived.length).toBe(2);
+      expect(arrived[1]).toContain('Crash Studio');
+    } finally {
+      second.child.kill('SIGTERM');
+      await second.exited;
+    }
+  }, 120_000);
+});
