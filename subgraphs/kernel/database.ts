@@ -4,7 +4,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import { MikroORM as PgliteORM } from '@mikro-orm/pglite';
 import { MikroORM as PostgresORM, type EntityManager } from '@mikro-orm/postgresql';
-import type { EntitySchema } from '@mikro-orm/core';
+import type { EntitySchema, EventSubscriber, FlushEventArgs } from '@mikro-orm/core';
 import type { Config } from './config.ts';
 import { CompiledQuery } from 'kysely';
 
@@ -44,8 +44,21 @@ function onQuery(sql: string): string {
   return sql;
 }
 
+/**
+ * `ctx.transaction()` is the one way to write: a flush outside a transaction is a bug (it would
+ * skip the transaction's jobs, events, audit and constraint mapping), refused here for every entity.
+ */
+const writesInTransactions: EventSubscriber = {
+  onFlush(args: FlushEventArgs) {
+    if (!args.em.isInTransaction() && args.uow.getChangeSets().length) {
+      throw new Error(`Write outside ctx.transaction(): ${[...new Set(args.uow.getChangeSets().map((c) => c.meta.className))].join(', ')}`);
+    }
+  },
+};
+
 export async function openDatabase(config: Config, options: OpenOptions): Promise<Database> {
   const common = {
+    subscribers: [writesInTransactions],
     entities: options.entities,
     debug: options.debug ?? process.env.SQL_DEBUG === '1',
     ...(options.sessionStatements?.length

@@ -6,7 +6,6 @@ import { Resource } from '../entities/resource.ts';
 
 export async function createResource(ctx: RequestContext, input: { name?: string; type?: string }) {
   const type = requireText('type', input.type, 60).toLowerCase();
-  const resource = ctx.em.create(Resource, { id: newId(), companyId: ctx.companyId, name: requireText('name', input.name, 120), type, active: true } as any);
-  await ctx.em.flush();
-  return resource;
+  const name = requireText('name', input.name, 120);
+  return ctx.transaction(async (tx) => tx.em.create(Resource, { id: newId(), companyId: tx.companyId, name, type, active: true } as any));
 }

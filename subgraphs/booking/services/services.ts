@@ -47,8 +47,8 @@ function policyOf(input: NonNullable<ServiceInput['cancellationPolicy']>): Cance
 }
 
 /**
- * Applies a create or update to a service row, validating each given field. Only reads and
- * unit-of-work changes: the caller's single flush writes everything atomically.
+ * Applies a create or update to a service row, validating each given field, inside the caller's
+ * transaction (`tx`): its flush writes everything atomically.
  */
 async function apply(ctx: RequestContext, service: Service, input: ServiceInput, currency: string) {
   if (input.name != null) service.name = requireText('name', input.name, 120);
@@ -96,9 +96,10 @@ export async function createService(ctx: RequestContext, input: ServiceInput, cu
   requireText('name', input.name, 120);
   if (input.durationMinutes == null) throw badInput('durationMinutes', 'is required');
   if (input.price == null) throw badInput('price', 'is required');
-  const service = ctx.em.create(Service, {
+  return ctx.transaction(async (tx) => {
+    const service = tx.em.create(Service, {
       id: newId(),
-      companyId: ctx.companyId,
+      companyId: tx.companyId,
       name: '',
       durationMinutes: 0,
       priceMinor: 0,
@@ -113,17 +114,18 @@ export async function createService(ctx: RequestContext, input: ServiceInput, cu
       cancellationPolicy: DEFAULT_POLICY,
       active: true,
     } as any);
-  // Listing staff or resources implies needing them unless said otherwise.
-  await apply(ctx, service, { requiresStaff: !!input.staffIds?.length, requiresResource: !!input.resourceIds?.length, ...stripUndefined(input) }, currency);
-  await ctx.em.flush();
-  return service;
+    // Listing staff or resources implies needing them unless said otherwise.
+    await apply(tx, service, { requiresStaff: !!input.staffIds?.length, requiresResource: !!input.resourceIds?.length, ...stripUndefined(input) }, currency);
+    return service;
+  });
 }
 
 export async function updateService(ctx: RequestContext, serviceId: string, input: ServiceInput) {
-  const service = await getService(ctx, serviceId, 'serviceId');
-  await apply(ctx, service, stripUndefined(input), service.currency);
-  await ctx.em.flush();
-  return service;
+  return ctx.transaction(async (tx) => {
+    const service = await getService(tx, serviceId, 'serviceId');
+    await apply(tx, service, stripUndefined(input), service.currency);
+    return service;
+  });
 }
 
 const stripUndefined = <T extends object>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;

@@ -6,17 +6,13 @@ import { normalizeEmail, normalizePhone, optionalText, requireText } from '../..
 import { StaffMember } from '../entities/staff-member.ts';
 
 export async function createStaffMember(ctx: RequestContext, input: { name?: string; email?: string | null; phone?: string | null; title?: string | null }) {
-  const member = ctx.em.create(StaffMember, {
-    id: newId(),
-    companyId: ctx.companyId,
+  const fields = {
     name: requireText('name', input.name, 120),
     email: input.email ? normalizeEmail('email', input.email) : null,
     phone: input.phone ? normalizePhone('phone', input.phone) : null,
     title: optionalText('title', input.title, 120) ?? null,
-    active: true,
-  } as any);
-  await ctx.em.flush();
-  return member;
+  };
+  return ctx.transaction(async (tx) => tx.em.create(StaffMember, { id: newId(), companyId: tx.companyId, ...fields, active: true } as any));
 }
 
 export async function listStaff(ctx: RequestContext, args: { page?: number | null; limit?: number | null; search?: string | null }) {
