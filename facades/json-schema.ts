@@ -6,6 +6,7 @@ import {
   isNonNullType,
   isObjectType,
   isScalarType,
+  type GraphQLEnumType,
   type GraphQLInputType,
   type GraphQLOutputType,
   type GraphQLType,
@@ -28,6 +29,14 @@ const SCALARS: Record<string, JsonSchema> = {
 
 const withDescription = (schema: JsonSchema, description?: string | null) => (description ? { ...schema, description } : schema);
 
+/** An enum's description with what each of its values means (JSON Schema has no per-value descriptions). */
+function enumDescription(type: GraphQLEnumType, description?: string | null): string | undefined {
+  const head = description ?? type.description ?? '';
+  const values = type.getValues().filter((v) => v.description);
+  if (!values.length) return head || undefined;
+  return `${head ? `${head} ` : ''}${values.map((v) => `${v.name}: ${v.description}`).join(' ')}`;
+}
+
 /**
  * The JSON Schema of a GraphQL input type, inline (no $ref): non-null → required, enums,
  * lists and nested input objects, and unknown properties refused. With `allowNull` (MCP) a
@@ -43,7 +52,7 @@ export function inputSchema(type: GraphQLInputType, description?: string | null,
 
 function nonNull(type: GraphQLInputType, description: string | null | undefined, allowNull: boolean, parents: string[]): JsonSchema {
   if (isListType(type)) return withDescription({ type: 'array', items: inputSchema(type.ofType, undefined, allowNull, parents) }, description);
-  if (isEnumType(type)) return withDescription({ type: 'string', enum: type.getValues().map((v) => v.name) }, description ?? type.description);
+  if (isEnumType(type)) return withDescription({ type: 'string', enum: type.getValues().map((v) => v.name) }, enumDescription(type, description));
   if (isInputObjectType(type)) {
     // A recursive type (menu items with children) is described to a few levels, then left open.
     if (parents.filter((p) => p === type.name).length >= 2) return withDescription({ type: 'object', description: `${type.name}, nested` }, description);
@@ -82,7 +91,7 @@ export function outputSchema(type: GraphQLOutputType | GraphQLType, components: 
       };
     }
     return { $ref: `#/components/schemas/${inner.name}` };
-  } else if (isEnumType(inner)) schema = { type: 'string', enum: inner.getValues().map((v) => v.name) };
+  } else if (isEnumType(inner)) schema = withDescription({ type: 'string', enum: inner.getValues().map((v) => v.name) }, enumDescription(inner));
   else if (isScalarType(inner)) schema = { ...(SCALARS[inner.name] ?? { type: 'string' }) };
   else schema = { type: 'object', description: `${getNamedType(inner).name}` };
   return nullable ? { ...schema, nullable: true } : schema;
@@ -91,4 +100,24 @@ export function outputSchema(type: GraphQLOutputType | GraphQLType, components: 
 /** OpenAPI 3.0 has `nullable` but JSON Schema draft 7 does not: strip it for MCP clients. */
 export function stripNullable(schema: JsonSchema): JsonSchema {
   return JSON.parse(JSON.stringify(schema, (key, value) => (key === 'nullable' ? undefined : value)));
+}
+
+/**
+ * A value with its enum strings in the schema's own spelling: states were matched in any case
+ * before they became enums (`no_show`, `PUBLISHED`), so the facades keep accepting that. A string
+ * that matches no value is left as it is, for validation to refuse it.
+ */
+export function canonicalEnums(schema: JsonSchema | undefined, value: unknown): unknown {
+  if (!schema || value === null || value === undefined) return value;
+  if (Array.isArray(schema.anyOf)) return (schema.anyOf as JsonSchema[]).reduce<unknown>((v, branch) => canonicalEnums(branch, v), value);
+  if (Array.isArray(schema.enum) && typeof value === 'string' && !schema.enum.includes(value)) {
+    const matches = (schema.enum as unknown[]).filter((e) => typeof e === 'string' && e.toLowerCase() === value.toLowerCase());
+    return matches.length === 1 ? matches[0] : value;
+  }
+  if (schema.items && Array.isArray(value)) return value.map((item) => canonicalEnums(schema.items as JsonSchema, item));
+  if (schema.properties && typeof value === 'object' && !Array.isArray(value)) {
+    const properties = schema.properties as Record<string, JsonSchema>;
+    return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, Object.hasOwn(properties, k) ? canonicalEnums(properties[k], v) : v]));
+  }
+  return value;
 }

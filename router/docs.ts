@@ -8,6 +8,8 @@ const GUIDES: Record<string, string> = {
   '/docs/merchant-signup.md': 'merchant-signup.md',
   '/docs/booking.md': 'booking.md',
   '/docs/content.md': 'content.md',
+  '/docs/safe-writes.md': 'safe-writes.md',
+  '/docs/errors.md': 'errors.md',
 };
 
 /** /llms.txt and the Markdown guides it points to; null for other paths. */

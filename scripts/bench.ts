@@ -58,7 +58,7 @@ for (let i = 0; i < 20; i++) {
   serviceId ||= createService.id;
 }
 for (let i = 0; i < 20; i++) {
-  await gql('mutation($t: String!) { createPost(input: { title: $t, status: "published", blocks: [{ type: "paragraph", data: { text: "Hello" } }] }) { id } }', { t: `Post ${i}` }, apiKey);
+  await gql('mutation($t: String!) { createPost(input: { title: $t, status: published, blocks: [{ type: "paragraph", data: { text: "Hello" } }] }) { id } }', { t: `Post ${i}` }, apiKey);
 }
 const tenant = { 'x-company-id': companyId };
 const day = new Date(Date.now() + 3 * 86400000).toISOString().slice(0, 10);

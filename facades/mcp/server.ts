@@ -2,12 +2,14 @@ import { VIA_HEADER } from '../../subgraphs/kernel/audit.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { GraphQLSchema } from 'graphql';
 import type { GatewayRuntime } from '@graphql-hive/gateway-runtime';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { Config } from '../../subgraphs/kernel/config.ts';
 import { idempotencyScope, requestHash, withIdempotency, type IdempotencyRuntime } from '../../subgraphs/kernel/idempotency.ts';
 import { toErrorBody, type ErrorBody } from '../errors.ts';
+import { canonicalEnums } from '../json-schema.ts';
 import { IDEMPOTENCY_ARG, loadTools, type ToolDefinition } from './registry.ts';
 
 type Caller = { kind: 'anonymous' } | { kind: 'merchant'; authorization: string };
@@ -44,17 +46,38 @@ export function createMcpFacade(gateway: GatewayRuntime, schema: GraphQLSchema, 
     return { status: 401, message: result.errors?.[0]?.message ?? 'Invalid credential' };
   };
 
+  /**
+   * The tools the caller may use, listed with the JSON Schemas derived from their operations. The
+   * arguments are checked here, before anything runs, so a bad one answers like every other error:
+   * an `isError` result carrying BAD_USER_INPUT and the offending field.
+   */
   const buildServer = (caller: Caller, req: IncomingMessage) => {
-    const server = new McpServer({ name: 'service-platform', version: '6.0.0' });
-    for (const tool of tools) {
-      if (caller.kind === 'anonymous' && !tool.public) continue;
-      server.registerTool(
-        tool.name,
-        { description: tool.description, inputSchema: schemas.get(tool.name) as any, annotations: { readOnlyHint: tool.readOnly, openWorldHint: false } },
-        async (args: unknown) => call(tool, (args ?? {}) as Record<string, unknown>, req, caller.kind === 'merchant' ? caller.authorization : undefined),
-      );
-    }
+    const server = new Server({ name: 'service-platform', version: '6.0.0' }, { capabilities: { tools: {} } });
+    const visible = tools.filter((tool) => caller.kind === 'merchant' || tool.public);
+    server.setRequestHandler(ListToolsRequestSchema, () => ({
+      tools: visible.map((tool) => ({
+        name: tool.name,
+        description: tool.description,
+        inputSchema: tool.inputSchema as { type: 'object' },
+        annotations: { readOnlyHint: tool.readOnly, openWorldHint: false },
+      })),
+    }));
+    server.setRequestHandler(CallToolRequestSchema, async (request) => {
+      const tool = visible.find((t) => t.name === request.params.name);
+      if (!tool) return errorResult({ code: 'NOT_FOUND', message: `Tool ${request.params.name} not found` });
+      const args = checkArguments(tool, request.params.arguments ?? {});
+      if ('error' in args) return errorResult(args.error);
+      return call(tool, args.value, req, caller.kind === 'merchant' ? caller.authorization : undefined);
+    });
     return server;
+  };
+
+  /** The arguments against the tool's schema (enum values in any case, as before they were enums); the first problem names its field. */
+  const checkArguments = (tool: ToolDefinition, raw: Record<string, unknown>): { value: Record<string, unknown> } | { error: ErrorBody } => {
+    const parsed = schemas.get(tool.name)!.safeParse(canonicalEnums(tool.inputSchema, raw));
+    if (parsed.success) return { value: parsed.data as Record<string, unknown> };
+    const { field, problem } = describeIssue(parsed.error.issues[0], raw);
+    return { error: { code: 'BAD_USER_INPUT', message: `${field}: ${problem}`, details: { field } } };
   };
 
   /** The tool's result, and the HTTP status of its error code (200 when it succeeded). */
@@ -115,6 +138,24 @@ export function createMcpFacade(gateway: GatewayRuntime, schema: GraphQLSchema, 
 }
 
 type ToolResult = { isError?: boolean; content: { type: 'text'; text: string }[]; structuredContent: Record<string, unknown> };
+
+type Issue = z.core.$ZodIssue;
+
+/** A zod issue in our words: the field path (`customer.email`, `blocks[0].type`) and what is wrong with it. */
+function describeIssue(issue: Issue, args: unknown): { field: string; problem: string } {
+  const path = (segments: PropertyKey[]) => segments.map((s, i) => (typeof s === 'number' ? `[${s}]` : `${i ? '.' : ''}${String(s)}`)).join('');
+  const at = (segments: PropertyKey[]) => segments.reduce<unknown>((v, k) => (v && typeof v === 'object' ? (v as any)[k] : undefined), args);
+  if (issue.code === 'unrecognized_keys') return { field: path([...issue.path, issue.keys[0]]), problem: 'is not a parameter of this tool' };
+  if (issue.code === 'invalid_union') {
+    // A nullable value is `anyOf: [schema, null]`: report what is wrong against the schema.
+    const branch = issue.errors.find((errors) => !errors.some((e) => e.code === 'invalid_type' && e.expected === 'null')) ?? issue.errors[0];
+    if (branch?.[0]) return describeIssue({ ...branch[0], path: [...issue.path, ...branch[0].path] } as Issue, args);
+  }
+  const field = path(issue.path) || 'arguments';
+  if (issue.code === 'invalid_value') return { field, problem: `must be one of ${issue.values.map(String).join(', ')}` };
+  if (issue.code === 'invalid_type') return { field, problem: at(issue.path) === undefined ? 'is required' : `must be ${issue.expected === 'number' || issue.expected === 'int' ? 'a number' : `of type ${issue.expected}`}` };
+  return { field, problem: issue.message };
+}
 
 const errorResult = (error: ErrorBody): ToolResult => ({ isError: true, content: [{ type: 'text', text: JSON.stringify({ error }) }], structuredContent: { error } });
 

@@ -9,6 +9,7 @@ import { idempotencyScope, idempotentFetch, requestHash, type IdempotencyRuntime
 import { forwardedHeaders } from '../../router/gateway.ts';
 import { VIA_HEADER } from '../../subgraphs/kernel/audit.ts';
 import { toErrorBody } from '../errors.ts';
+import { canonicalEnums, inputSchema, type JsonSchema } from '../json-schema.ts';
 import { HIDDEN_FIELDS, ROUTES, type RestRoute } from './manifests/index.ts';
 import { buildOpenApi } from './openapi.ts';
 
@@ -20,6 +21,8 @@ interface CompiledRoute extends RestRoute {
   /** The root field takes `input: SomeInput`: a flat JSON body is that input. */
   wrapsInput: boolean;
   otherArgs: Set<string>;
+  /** The JSON Schema of each argument of the field, to read enum values in any case. */
+  args: JsonSchema;
 }
 
 const envelopeError = (status: number, code: string, message: string, details?: Record<string, unknown>) =>
@@ -128,12 +131,13 @@ function compile(route: RestRoute, schema: GraphQLSchema): CompiledRoute {
     params,
     wrapsInput: !!input && isInputObjectType(getNamedType(input.type)),
     otherArgs: new Set(field.args.map((a) => a.name).filter((n) => n !== 'input')),
+    args: { type: 'object', properties: Object.fromEntries(field.args.map((a) => [a.name, inputSchema(a.type)])) },
   };
 }
 
 /** Checks the JSON body and nests a flat one under `input` where the field takes an input object. */
 async function withFlatBody(request: Request, route: CompiledRoute, url: URL): Promise<Request | Response> {
-  if (request.method === 'GET' || request.method === 'DELETE') return request;
+  if (request.method === 'GET' || request.method === 'DELETE') return withCanonicalQuery(request, route, url);
   const text = await request.text();
   let body: unknown = {};
   if (text.trim()) {
@@ -158,8 +162,33 @@ async function withFlatBody(request: Request, route: CompiledRoute, url: URL): P
     for (const [key, value] of Object.entries(fields)) if (route.otherArgs.has(key)) variables[key] = value;
   }
   for (const p of route.params) delete variables[p];
+  variables = canonicalEnums(route.args, variables) as Record<string, unknown>;
   const headers = new Headers(request.headers);
   headers.set('content-type', 'application/json');
   headers.delete('content-length');
   return new Request(url, { method: request.method, headers, body: JSON.stringify(variables) });
+}
+
+/**
+ * Query parameters with enum values in the schema's spelling: states were matched in any case
+ * before they became enums (`?status=cancelled`), and still are.
+ */
+function withCanonicalQuery(request: Request, route: CompiledRoute, url: URL): Request {
+  const properties = route.args.properties as Record<string, JsonSchema>;
+  const search = new URLSearchParams(url.search);
+  let changed = false;
+  for (const name of new Set(search.keys())) {
+    const schema = properties[name];
+    if (!schema) continue;
+    const values = search.getAll(name);
+    const fixed = (schema.type === 'array' ? canonicalEnums(schema, values) : values.map((v) => canonicalEnums(schema, v))) as string[];
+    if (fixed.every((v, i) => v === values[i])) continue;
+    search.delete(name);
+    for (const v of fixed) search.append(name, v);
+    changed = true;
+  }
+  if (!changed) return request;
+  const target = new URL(url);
+  target.search = search.toString();
+  return new Request(target, { method: request.method, headers: request.headers });
 }

@@ -2,7 +2,7 @@ import { isNonNullType, type GraphQLSchema } from 'graphql';
 import { stringify } from 'yaml';
 import type { Config } from '../../subgraphs/kernel/config.ts';
 import { accessOf, type Access } from '../../subgraphs/kernel/access.ts';
-import { ERROR_STATUS } from '../../subgraphs/kernel/errors.ts';
+import { ERROR_DESCRIPTIONS, ERROR_REASONS, ERROR_STATUS, type ErrorCode } from '../../subgraphs/kernel/errors.ts';
 import { KEY_SCHEMA } from '../../subgraphs/kernel/idempotency.ts';
 import { inputSchema, outputSchema, type JsonSchema } from '../json-schema.ts';
 import type { RestRoute } from './manifests/types.ts';
@@ -76,22 +76,7 @@ export function buildOpenApi(schema: GraphQLSchema, routes: RouteInfo[], config:
       },
     };
   }
-  components.Error = {
-    type: 'object',
-    required: ['success', 'error'],
-    properties: {
-      success: { type: 'boolean', enum: [false] },
-      error: {
-        type: 'object',
-        required: ['code', 'message'],
-        properties: {
-          code: { type: 'string', enum: Object.keys(ERROR_STATUS) },
-          message: { type: 'string' },
-          details: { type: 'object', additionalProperties: true, description: 'For BAD_USER_INPUT, `field` names the offending field.' },
-        },
-      },
-    },
-  };
+  components.Error = errorSchema();
   const document = {
     openapi: '3.0.3',
     info: {
@@ -143,5 +128,49 @@ function errorResponses(route: RestRoute): Record<string, JsonSchema> {
 
 function errorDescription(status: number): string {
   const codes = Object.entries(ERROR_STATUS).filter(([, s]) => s === status).map(([c]) => c);
-  return `Error (${codes.join(', ')})`;
+  const reasons = Object.entries(ERROR_REASONS).filter(([, r]) => ERROR_STATUS[r.code] === status).map(([name]) => name);
+  return `Error (${codes.join(', ')}${reasons.length ? `; reasons ${reasons.join(', ')}` : ''})`;
+}
+
+/** The error envelope, with every code of the catalogue and every registered reason, each described. */
+function errorSchema(): JsonSchema {
+  const codes = Object.keys(ERROR_STATUS) as ErrorCode[];
+  const reasons = Object.entries(ERROR_REASONS);
+  return {
+    type: 'object',
+    required: ['success', 'error'],
+    properties: {
+      success: { type: 'boolean', enum: [false] },
+      error: {
+        type: 'object',
+        required: ['code', 'message'],
+        properties: {
+          code: {
+            type: 'string',
+            enum: codes,
+            'x-enum-descriptions': codes.map((c) => ERROR_DESCRIPTIONS[c]),
+            description: `The catalogue code; it decides the HTTP status.\n\n${codes.map((c) => `- \`${c}\` (${ERROR_STATUS[c]}): ${ERROR_DESCRIPTIONS[c]}`).join('\n')}`,
+          },
+          message: { type: 'string', description: 'For people; for BAD_USER_INPUT it starts with the field name.' },
+          details: {
+            type: 'object',
+            additionalProperties: true,
+            description: 'What the code needs said, e.g. `field` (BAD_USER_INPUT), `reason`, `cancellationPolicy` (CANCELLATION_NOT_ALLOWED), `from`/`to`/`allowed` (INVALID_STATE_TRANSITION).',
+            properties: {
+              field: { type: 'string', description: 'The offending input field, in the names of this route.' },
+              reason: {
+                type: 'string',
+                enum: reasons.map(([name]) => name),
+                'x-enum-descriptions': reasons.map(([, r]) => r.description),
+                description: `A finer cause under the code.\n\n${reasons.map(([name, r]) => `- \`${name}\` (with ${r.code}): ${r.description}`).join('\n')}`,
+              },
+              from: { type: 'string', description: 'INVALID_STATE_TRANSITION: the current state.' },
+              to: { type: 'string', description: 'INVALID_STATE_TRANSITION: the state asked for.' },
+              allowed: { type: 'array', items: { type: 'string' }, description: 'INVALID_STATE_TRANSITION: the states reachable from `from` (empty for a final state).' },
+            },
+          },
+        },
+      },
+    },
+  };
 }

@@ -8,7 +8,7 @@ import { forgetCustomer, upsertCustomer } from './services/customers.ts';
  */
 export const contentSubscriptions: Subscriptions = {
   // Content's projection of its company's customers (survey invitations check against it).
-  'members.customer.created': (tx, event) => upsertCustomer(tx, event.companyId, event.payload, new Date(event.occurredAt)),
-  'members.customer.updated': (tx, event) => upsertCustomer(tx, event.companyId, event.payload, new Date(event.occurredAt)),
-  'members.customer.deleted': (tx, event) => forgetCustomer(tx, event.companyId, event.payload.customerId),
+  'members.customer.created': (tx, event) => upsertCustomer(tx, event.payload, new Date(event.occurredAt)),
+  'members.customer.updated': (tx, event) => upsertCustomer(tx, event.payload, new Date(event.occurredAt)),
+  'members.customer.deleted': (tx, event) => forgetCustomer(tx, event.payload.customerId),
 };

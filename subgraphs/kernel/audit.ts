@@ -1,31 +1,34 @@
-import { defineEntity, p } from '@mikro-orm/core';
+import { p } from '@mikro-orm/core';
 import type { MiddlewareFn } from 'type-graphql';
 import type { RequestContext } from './context.ts';
 import { newId } from './ids.ts';
-import { tenantFilter } from './tenancy.ts';
+import { tenantEntity } from './tenancy.ts';
 
 /** Where a write came in: the facade names itself in the internal `x-via` header ("mcp create_service", "rest POST /v6/…"). */
 export const VIA_HEADER = 'x-via';
 
 /** One merchant or agent write. Read through the tenant filter: a merchant sees only their company's. */
-export const AuditLogEntry = defineEntity({
+export const AuditLogEntry = tenantEntity({
   name: 'AuditLogEntry',
   schema: 'kernel',
   tableName: 'audit_log',
   properties: {
     id: p.uuid().primary(),
-    companyId: p.uuid(),
-    actorType: p.string().$type<'api_key' | 'session'>(),
-    actorId: p.string(),
-    interface: p.string().$type<'graphql' | 'rest' | 'mcp'>(),
-    via: p.string().nullable(),
-    operation: p.string(),
+    actorType: p.text().$type<'api_key' | 'session'>(),
+    actorId: p.text(),
+    interface: p.text().$type<'graphql' | 'rest' | 'mcp'>(),
+    via: p.text().nullable(),
+    operation: p.text(),
     arguments: p.json<Record<string, unknown>>(),
-    outcome: p.string(),
-    targetId: p.string().nullable(),
+    outcome: p.text(),
+    targetId: p.text().nullable(),
     createdAt: p.datetime(),
   },
-  filters: tenantFilter,
+  indexes: [{ name: 'audit_log_company_created_idx', columns: [{ name: 'company_id' }, { name: 'created_at', sort: 'desc' }, { name: 'id', sort: 'desc' }] }],
+  checks: [
+    { name: 'audit_log_actor_type_check', expression: "actor_type in ('api_key', 'session')" },
+    { name: 'audit_log_interface_check', expression: "interface in ('graphql', 'rest', 'mcp')" },
+  ],
 });
 export type AuditLogEntry = InstanceType<typeof AuditLogEntry.class>;
 

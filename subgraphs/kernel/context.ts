@@ -12,6 +12,7 @@ import { isUuid, newId } from './ids.ts';
 import type { PendingJob } from './jobs/index.ts';
 import { resolvePrincipal, type HeaderReader, type Principal } from './principal.ts';
 import type { Runtime } from './runtime.ts';
+import { requireTenant, tenantStatement, tenantTableNamed } from './tenancy.ts';
 
 /** What a transaction collects for its commit: jobs and events to write with it, work to do after it. */
 interface TransactionState {
@@ -78,6 +79,16 @@ export class RequestContext {
   get principal(): Principal {
     if (!this.current) throw new AppError('INTERNAL', 'Principal used before authentication');
     return this.current;
+  }
+
+  /**
+   * The signed-in customer, in code behind a field declared `@Requires('customer')` (the guard has
+   * already refused anyone else; this only gives the type).
+   */
+  get customer(): Extract<Principal, { kind: 'customer' }> {
+    const p = this.principal;
+    if (p.kind !== 'customer') throw new AppError('INTERNAL', 'A customer is read on a field that does not require one');
+    return p;
   }
 
   /** The caller's company; resolvers that reach here have passed a tenant requirement. */
@@ -151,8 +162,29 @@ export class RequestContext {
     this.requireTx('afterCommit').after.push(fn);
   }
 
-  /** Raw SQL (`?` placeholders) on this context's connection: inside its transaction when it has one. */
-  sql<R = any>(text: string, params: unknown[] = []): Promise<R[]> {
+  /**
+   * Raw SQL (`?` placeholders) on this context's connection: inside its transaction when it has one.
+   * A statement naming a tenant table is refused: it goes through `tenantSql`, or, when it must
+   * cross tenants (a backfill), says so with `{ acrossTenants: true }`.
+   */
+  async sql<R = any>(text: string, params: unknown[] = [], options: { acrossTenants?: boolean } = {}): Promise<R[]> {
+    const table = options.acrossTenants ? undefined : tenantTableNamed(this.em.getMetadata(), text);
+    if (table) throw new AppError('INTERNAL', `${table} is a tenant table: query it with ctx.tenantSql\`… company_id = \${COMPANY} …\``);
+    return this.execute<R>(text, params);
+  }
+
+  /**
+   * Raw SQL on tenant tables, as a tagged template scoped to this context's company:
+   * `` tx.tenantSql`select … from booking.booking where company_id = ${COMPANY} and occurrence_key = ${key}` ``.
+   * Values become parameters (an array a list for `in (…)`), `COMPANY` the context's company; a
+   * statement without `COMPANY`, or a context without a company, is refused.
+   */
+  async tenantSql<R = any>(strings: TemplateStringsArray, ...values: unknown[]): Promise<R[]> {
+    const { text, params } = tenantStatement(strings, values, requireTenant(this.em, 'Tenant SQL'));
+    return this.execute<R>(text, params);
+  }
+
+  private execute<R>(text: string, params: unknown[]): Promise<R[]> {
     return this.em.getConnection().execute<R[]>(text, params, 'all', this.tx?.trx as any);
   }
 

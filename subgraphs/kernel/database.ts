@@ -6,6 +6,7 @@ import { MikroORM as PgliteORM } from '@mikro-orm/pglite';
 import { MikroORM as PostgresORM, type EntityManager } from '@mikro-orm/postgresql';
 import type { EntitySchema, EventSubscriber, FlushEventArgs } from '@mikro-orm/core';
 import type { Config } from './config.ts';
+import { PostgresNamingStrategy } from './naming.ts';
 import { CompiledQuery } from 'kysely';
 
 export type { EntityManager };
@@ -67,6 +68,8 @@ export async function openDatabase(config: Config, options: OpenOptions): Promis
     onQuery,
     // Entities are defined with defineEntity; no reflection or discovery from files.
     discovery: { warnWhenNoEntities: false },
+    // Constraint names as PostgreSQL makes them, like the hand-written migrations.
+    namingStrategy: PostgresNamingStrategy,
     allowGlobalContext: false,
   };
   if (config.databaseUrl) {

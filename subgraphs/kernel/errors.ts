@@ -9,6 +9,8 @@ export const ERROR_STATUS = {
   CONFLICT: 409,
   SLOT_TAKEN: 409,
   CANCELLATION_NOT_ALLOWED: 409,
+  /** A state change its state machine does not allow (`details: { from, to, allowed }`). */
+  INVALID_STATE_TRANSITION: 409,
   /** The Idempotency-Key's first request is still running. */
   IDEMPOTENCY_KEY_IN_USE: 409,
   /** The Idempotency-Key was already used for a different request. */
@@ -20,24 +22,98 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
+/** What each code means to a client (OpenAPI, the errors guide). */
+export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
+  BAD_USER_INPUT: 'The input is invalid; `details.field` names the offending field and the message starts with it.',
+  UNAUTHENTICATED: 'No valid credential, or a one-time code that is wrong or expired (see the reason).',
+  FORBIDDEN: 'The credential is valid but may not do this.',
+  NOT_FOUND: 'No such resource for this caller (another tenant’s ids are not found either), or no such route.',
+  CONFLICT: 'The request conflicts with the current data: a duplicate, or a resource not open for it (see the reason).',
+  SLOT_TAKEN: 'The time slot was taken meanwhile (or has too few places left); fetch the available slots again.',
+  CANCELLATION_NOT_ALLOWED: 'Past the cancellation policy’s cut-off; `details.cancellationPolicy` is the policy to show as it is.',
+  INVALID_STATE_TRANSITION: 'The resource cannot move from its current state to the requested one; `details` has `from`, `to` and `allowed` (the states reachable from `from`).',
+  IDEMPOTENCY_KEY_IN_USE: 'A request with this Idempotency-Key is still running; retry later.',
+  IDEMPOTENCY_KEY_REUSED: 'This Idempotency-Key was used for a different request.',
+  RATE_LIMITED: 'Too many requests or attempts; `details.retryAfterSeconds` when known.',
+  PAYMENT_FAILED: 'The payment was declined or failed.',
+  INTERNAL: 'An unexpected error on our side (no details are given).',
+};
+
+/**
+ * Domain reasons: a finer cause under a code, in `extensions.reason` (REST: `error.details.reason`).
+ * Each is registered here with the code it comes with; `reasonError` throws one.
+ */
+export const ERROR_REASONS = {
+  INVALID_CODE: { code: 'UNAUTHENTICATED', description: 'The one-time code is wrong or already used, or no code is open for the address; request a new one.' },
+  EXPIRED_CODE: { code: 'UNAUTHENTICATED', description: 'The one-time code has expired; request a new one.' },
+  ATTEMPTS_EXHAUSTED: { code: 'RATE_LIMITED', description: 'Too many wrong attempts at a one-time code; request a new one.' },
+  EVENT_CANCELLED: { code: 'CONFLICT', description: 'The event is cancelled: it takes no registrations.' },
+  EVENT_UNAVAILABLE: { code: 'CONFLICT', description: 'The event is not open for registration.' },
+  EVENT_ENDED: { code: 'CONFLICT', description: 'The event is over.' },
+  SOLD_OUT: { code: 'CONFLICT', description: 'Not enough places left for the quantity asked; `details.placesLeft` says how many remain.' },
+} as const satisfies Record<string, { code: ErrorCode; description: string }>;
+
+export type ErrorReason = keyof typeof ERROR_REASONS;
+
 export const isErrorCode = (code: unknown): code is ErrorCode => typeof code === 'string' && code in ERROR_STATUS;
 
+/** Extensions beside the code; a `reason` goes through `reasonError`, so every reason is in the catalogue. */
+export type ErrorDetails = Record<string, unknown> & { reason?: never };
+
 export class AppError extends GraphQLError {
-  constructor(code: ErrorCode, message: string, details: Record<string, unknown> = {}) {
+  constructor(code: ErrorCode, message: string, details: ErrorDetails = {}) {
     super(message, { extensions: { code, ...details } });
   }
 }
 
+/** An error for a registered domain reason: its code comes from the catalogue. */
+export function reasonError(reason: ErrorReason, message: string, details: ErrorDetails = {}): AppError {
+  // The one place a reason is set: the type keeps it out of every other error's details.
+  return new AppError(ERROR_REASONS[reason].code, message, { ...details, reason } as unknown as ErrorDetails);
+}
+
 /** 400 naming the offending field, so a client can point at it. */
-export const badInput = (field: string, message: string, details: Record<string, unknown> = {}) =>
+export const badInput = (field: string, message: string, details: ErrorDetails = {}) =>
   new AppError('BAD_USER_INPUT', `${field}: ${message}`, { field, ...details });
 
 export const notFound = (what: string) => new AppError('NOT_FOUND', `${what} not found`);
-export const conflict = (message: string, details: Record<string, unknown> = {}) => new AppError('CONFLICT', message, details);
+export const conflict = (message: string, details: ErrorDetails = {}) => new AppError('CONFLICT', message, details);
 export const unauthenticated = (message = 'Authentication required') => new AppError('UNAUTHENTICATED', message);
 export const forbidden = (message: string) => new AppError('FORBIDDEN', message);
 export const rateLimited = (message: string, retryAfterSeconds?: number) =>
   new AppError('RATE_LIMITED', message, retryAfterSeconds ? { retryAfterSeconds } : {});
+
+/**
+ * Runs service work and puts its errors into the caller's words. A service names fields by its
+ * own input (`start`, `customerEmail`); each edge (a REST route, an MCP tool) calls them what its
+ * clients do (`occurrenceStart`, `customer.email`). A mapping key also renames the paths under it
+ * (`customer` → `guest` turns `customer.email` into `guest.email`).
+ */
+export async function inCallerWords<T>(work: Promise<T> | (() => Promise<T>), words: Record<string, string>): Promise<T> {
+  try {
+    return await (typeof work === 'function' ? work() : work);
+  } catch (error) {
+    throw renameField(error, words);
+  }
+}
+
+function renameField(error: unknown, words: Record<string, string>): unknown {
+  if (!(error instanceof GraphQLError)) return error;
+  const { code, field, ...rest } = (error.extensions ?? {}) as Record<string, unknown>;
+  if (!isErrorCode(code) || typeof field !== 'string') return error;
+  const renamed = callerName(field, words);
+  if (renamed === field) return error;
+  const message = error.message.startsWith(`${field}:`) ? `${renamed}${error.message.slice(field.length)}` : error.message;
+  return new AppError(code, message, { ...rest, field: renamed } as ErrorDetails);
+}
+
+function callerName(field: string, words: Record<string, string>): string {
+  if (Object.hasOwn(words, field)) return words[field];
+  const prefix = Object.keys(words)
+    .filter((key) => field.startsWith(`${key}.`) || field.startsWith(`${key}[`))
+    .sort((a, b) => b.length - a.length)[0];
+  return prefix ? `${words[prefix]}${field.slice(prefix.length)}` : field;
+}
 
 /** PostgreSQL error codes the services translate into catalogue errors. */
 export const PG_UNIQUE_VIOLATION = '23505';

@@ -1,14 +1,134 @@
+import { defineEntity, p, type EntityManager, type EntityMetadataWithProperties } from '@mikro-orm/core';
+
 /**
- * The tenant filter every tenant entity declares. It is on by default and takes the caller's
- * company from `em.setFilterParams('tenant', …)` (see RequestContext.authenticate); a query made
- * without a company fails instead of returning every tenant's rows. Code that must cross tenants
- * says so locally with `{ filters: { tenant: false } }`.
+ * Tenancy by construction. A tenant entity is declared with `tenantEntity({...})` instead of
+ * `defineEntity({...})`: it gets a `companyId` column (`company_id`) and the tenant filter, and a
+ * new row takes its company from the entity manager's tenant (set by RequestContext.authenticate,
+ * RequestContext.system or scopedTo). Services never write `companyId`; a row made for another
+ * company than the context's (organisation signup, the demo seed) passes `companyId` explicitly,
+ * where it can be seen.
+ */
+
+/** The filter parameters RequestContext sets on its entity manager. */
+export interface TenantParams {
+  companyId: string;
+}
+
+/** Thrown when a tenant row is created, or tenant SQL is run, with no company in scope. */
+export class NoTenantError extends Error {
+  constructor(what: string) {
+    super(`${what} needs a company: the context has none (authenticate a tenant, or use RequestContext.system(runtime, companyId))`);
+    this.name = 'NoTenantError';
+  }
+}
+
+/** The company an entity manager is scoped to, or undefined when it is not scoped. */
+export function tenantOf(em: Pick<EntityManager, 'getFilterParams'>): string | undefined {
+  return em.getFilterParams<Partial<TenantParams>>('tenant')?.companyId ?? undefined;
+}
+
+/** The company an entity manager is scoped to; throws when there is none (fail closed). */
+export function requireTenant(em: Pick<EntityManager, 'getFilterParams'>, what: string): string {
+  const companyId = tenantOf(em);
+  if (!companyId) throw new NoTenantError(what);
+  return companyId;
+}
+
+/**
+ * The tenant filter every tenant entity carries. It is on by default and takes the caller's
+ * company from `em.setFilterParams('tenant', …)`; a query made without a company fails instead of
+ * returning every tenant's rows. Code that must cross tenants says so locally with
+ * `{ filters: { tenant: false } }`.
  */
 export const tenantFilter = {
   tenant: {
     name: 'tenant',
-    cond: (args: { companyId: string }) => ({ companyId: args.companyId }),
+    cond: (args: TenantParams) => ({ companyId: args.companyId }),
     default: true,
     args: true,
   },
 };
+
+/** `onCreate` of every tenant entity's `companyId`: the entity manager's tenant, or an error. */
+export function companyOfNewRow(entity: object, em: EntityManager): string {
+  return requireTenant(em, `A new ${entity.constructor?.name ?? 'tenant row'}`);
+}
+
+/**
+ * The `company_id` column of a tenant entity. `tenantEntity` adds it; an entity declares it itself
+ * only to make it part of a composite primary key (`companyId: companyIdColumn().primary()`).
+ */
+export const companyIdColumn = () => p.uuid().onCreate(companyOfNewRow);
+
+type CompanyIdColumn = ReturnType<typeof companyIdColumn>;
+type WithCompanyId<TProperties> = Omit<{ companyId: CompanyIdColumn }, keyof TProperties> & TProperties;
+
+/**
+ * `defineEntity` for a tenant table: adds `companyId` (set from the context on create, optional in
+ * `em.create` data) and the tenant filter. See the top of this file.
+ */
+export function tenantEntity<
+  const TName extends string,
+  const TTableName extends string,
+  const TProperties extends Record<string, any>,
+>(meta: Omit<EntityMetadataWithProperties<TName, TTableName, WithCompanyId<TProperties>>, 'properties' | 'filters'> & { properties: TProperties }) {
+  const properties = { companyId: companyIdColumn(), ...meta.properties } as WithCompanyId<TProperties>;
+  return defineEntity<TName, TTableName, WithCompanyId<TProperties>>({ ...meta, properties, filters: tenantFilter });
+}
+
+/** Whether an entity's metadata carries the tenant filter (the tenancy test and tenant SQL use it). */
+export function isTenantMeta(meta: { filters?: Record<string, unknown> }): boolean {
+  return !!meta.filters?.tenant;
+}
+
+/** Where a tenant statement puts the caller's company: `… where company_id = ${COMPANY} and …`. */
+export const COMPANY: unique symbol = Symbol('the context company');
+
+/**
+ * A tagged-template statement on tenant tables, as `?` SQL and parameters: every interpolated value
+ * becomes a parameter (never SQL text), an array becomes a list for `in (…)`, and `COMPANY` becomes
+ * the context's company. A statement that does not name `COMPANY` is refused: it would reach
+ * every tenant's rows.
+ */
+export function tenantStatement(strings: readonly string[], values: readonly unknown[], companyId: string): { text: string; params: unknown[] } {
+  if (strings.some((s) => s.includes('?'))) throw new Error('tenantSql: write values as ${…}, not ? placeholders');
+  let text = strings[0];
+  const params: unknown[] = [];
+  let scoped = false;
+  values.forEach((value, i) => {
+    if (value === COMPANY) {
+      scoped = true;
+      text += '?';
+      params.push(companyId);
+    } else if (Array.isArray(value)) {
+      // An empty list matches nothing (`in (null)`), which is what an empty `in` means.
+      text += value.length ? value.map(() => '?').join(', ') : 'null';
+      params.push(...value);
+    } else {
+      text += '?';
+      params.push(value);
+    }
+    text += strings[i + 1];
+  });
+  if (!scoped) throw new Error('tenantSql: the statement must be scoped to the company with `company_id = ${COMPANY}`');
+  return { text, params };
+}
+
+/**
+ * The tenant tables (`schema.table`, outside the kernel's own) a raw statement names, so plain
+ * `ctx.sql` can refuse them: their SQL goes through `ctx.tenantSql`. The kernel writes its own
+ * tables (audit log) with the principal's company and is not checked.
+ */
+const tenantTableRegex = new WeakMap<object, RegExp | null>();
+
+export function tenantTableNamed(metadata: { getAll(): unknown }, text: string): string | undefined {
+  let regex = tenantTableRegex.get(metadata);
+  if (regex === undefined) {
+    const all = metadata.getAll() as Map<string, any> | Record<string, any>;
+    const metas: any[] = all instanceof Map ? [...all.values()] : Object.values(all);
+    const names = metas.filter((m) => isTenantMeta(m) && m.schema && m.schema !== 'kernel' && m.tableName).map((m) => `${m.schema}\\.${m.tableName}`);
+    regex = names.length ? new RegExp(`\\b(${[...new Set(names)].join('|')})\\b`, 'i') : null;
+    tenantTableRegex.set(metadata, regex);
+  }
+  return regex?.exec(text)?.[1];
+}

@@ -170,7 +170,7 @@ describe('bookings', () => {
     expect((await firstSlots(company.companyId, service.id, dayFromNow(9)))[0].start).toBe(slot.start);
     const again = await http(`${P}/bookings/${booked.body.data.id}/cancel`, { body: {}, headers: bearer(me.token) });
     expect(again.status).toBe(409);
-    expect(again.body.error.code).toBe('CONFLICT');
+    expect(again.body.error.code).toBe('INVALID_STATE_TRANSITION');
 
     const strict = await callTool(merchant, 'create_service', {
       name: 'Strict',
@@ -247,7 +247,7 @@ describe('booking outcomes', () => {
     const noShow = await callTool(merchant, 'update_booking_status', { bookingId: second.id, status: 'no_show' });
     expect(noShow.status).toBe('NO_SHOW');
     expect(noShow.history.at(-1)).toMatchObject({ type: 'STATUS_CHANGED', note: 'NO_SHOW' });
-    expect((await toolError(merchant, 'update_booking_status', { bookingId: first.id, status: 'NO_SHOW' })).code).toBe('CONFLICT');
+    expect((await toolError(merchant, 'update_booking_status', { bookingId: first.id, status: 'NO_SHOW' })).code).toBe('INVALID_STATE_TRANSITION');
     expect((await toolError(merchant, 'update_booking_status', { bookingId: first.id, status: 'CANCELLED' })).details.field).toBe('status');
     expect((await callTool(merchant, 'list_bookings', { status: 'COMPLETED' })).items.map((x: any) => x.id)).toEqual([first.id]);
   });

@@ -75,7 +75,7 @@ describe.runIf(databaseUrl)('distributed topology', () => {
     expect(booked.status).toBe(201);
     const joined = await gql('{ currentCustomer { email bookings { id service { name } } } }', {}, { authorization: `Bearer ${session.body.data.token}` });
     expect(joined.currentCustomer).toEqual({ email: customerEmail, bookings: [{ id: booked.body.data.id, service: { name: 'Facial' } }] });
-    await gql('mutation { createPost(input: { title: "Over the wire", status: "published" }) { id } }');
+    await gql('mutation { createPost(input: { title: "Over the wire", status: published }) { id } }');
     const posts = await call('/v6/customer-portal/cms/posts', undefined, { 'x-company-id': companyId });
     expect(posts.body.data.items.map((p: any) => p.slug)).toEqual(['over-the-wire']);
   });

@@ -2,18 +2,39 @@ import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } fr
 import { DateTime } from '../../kernel/scalars.ts';
 import { Requires } from '../../kernel/access.ts';
 import type { RequestContext } from '../../kernel/context.ts';
+import { inCallerWords } from '../../kernel/errors.ts';
 import { toMoney, Money } from '../../kernel/money.ts';
 import { ListArgs } from '../../kernel/pagination.ts';
-import type { Booking } from '../entities/booking.ts';
+import type { Booking, BookingStatus } from '../entities/booking.ts';
 import { Resource } from '../entities/resource.ts';
 import { Service } from '../entities/service.ts';
 import { StaffMember } from '../entities/staff-member.ts';
 import * as bookings from '../services/bookings.ts';
-import { BookingEventNode, BookingNode, BookingPage, CancelInput, CreateBookingInput, GuestBookingInput, RefundNode, RescheduleInput } from './booking.types.ts';
+import {
+  BookingEventNode,
+  BookingNode,
+  BookingOutcomeEnum,
+  BookingPage,
+  BookingStatusEnum,
+  CancelInput,
+  CreateBookingInput,
+  GuestBookingInput,
+  RefundNode,
+  RescheduleInput,
+  type BookingOutcome,
+} from './booking.types.ts';
 import { CustomerRef } from './customer.types.ts';
 import { ResourceNode, resourceNode } from './resource.types.ts';
 import { ServiceNode, serviceNode } from './service.types.ts';
 import { StaffMemberNode, staffNode } from './staff-member.types.ts';
+
+/**
+ * The booking service names its inputs its own way (`start`, `customerEmail`, `bookingId`); each
+ * caller below knows them by the names of its own contract, and errors say those.
+ */
+const AGENT = { start: 'slotTime', customerName: 'customer.name', customerEmail: 'customer.email', customerPhone: 'customer.phone' };
+const GUEST = { start: 'occurrenceStart', end: 'occurrenceEnd' };
+const CUSTOMER = { bookingId: 'id', start: 'occurrenceStart', end: 'occurrenceEnd' };
 
 /** Bookings and their lifecycle, for merchants and for signed-in or guest customers. */
 @Resolver(() => BookingNode)
@@ -23,7 +44,7 @@ export class BookingResolver {
   async bookings(
     @Ctx() ctx: RequestContext,
     @Args(() => ListArgs) args: ListArgs,
-    @Arg('status', () => String, { nullable: true, description: 'CONFIRMED, CANCELLED, COMPLETED or NO_SHOW' }) status?: string,
+    @Arg('status', () => BookingStatusEnum, { nullable: true, description: 'Only bookings in this state.' }) status?: BookingStatus,
     @Arg('date', () => String, { nullable: true, description: 'YYYY-MM-DD in the company time zone' }) date?: string,
   ) {
     return bookings.listBookings(ctx, { ...args, status, date }, false);
@@ -32,62 +53,45 @@ export class BookingResolver {
   @Requires('merchant')
   @Query(() => BookingNode)
   async booking(@Ctx() ctx: RequestContext, @Arg('bookingId', () => ID) bookingId: string) {
-    return bookings.findBooking(ctx, bookingId, 'bookingId', false);
+    return bookings.findBooking(ctx, bookingId, false);
   }
 
   @Requires('customer')
   @Query(() => BookingPage, { description: "The signed-in customer's bookings, including guest bookings made with their verified email or phone." })
-  async myBookings(@Ctx() ctx: RequestContext, @Args(() => ListArgs) args: ListArgs, @Arg('status', () => String, { nullable: true }) status?: string) {
+  async myBookings(
+    @Ctx() ctx: RequestContext,
+    @Args(() => ListArgs) args: ListArgs,
+    @Arg('status', () => BookingStatusEnum, { nullable: true, description: 'Only bookings in this state.' }) status?: BookingStatus,
+  ) {
     return bookings.listBookings(ctx, { ...args, status }, true);
   }
 
   @Requires('customer')
   @Query(() => BookingNode)
   async myBooking(@Ctx() ctx: RequestContext, @Arg('id', () => ID) id: string) {
-    return bookings.findBooking(ctx, id, 'id', true);
+    return inCallerWords(bookings.findBooking(ctx, id, true), CUSTOMER);
   }
 
   @Requires('merchant')
   @Mutation(() => BookingNode, { description: 'Books a slot for a customer; SLOT_TAKEN (409) when it was taken meanwhile.' })
   async createBooking(@Ctx() ctx: RequestContext, @Arg('input', () => CreateBookingInput) input: CreateBookingInput) {
-    return bookings.createBooking(
-      ctx,
-      {
-        serviceId: input.serviceId,
-        start: input.slotTime,
-        participants: input.participants,
-        customer: input.customer,
-        staffId: input.staffId,
-        resourceId: input.resourceId,
-        fields: { start: 'slotTime', customerName: 'customer.name', customerEmail: 'customer.email', customerPhone: 'customer.phone' },
-      },
-      'merchant',
-    );
+    const { customer } = input;
+    const request = { serviceId: input.serviceId, start: input.slotTime, participants: input.participants, staffId: input.staffId, resourceId: input.resourceId };
+    return inCallerWords(bookings.createBooking(ctx, { ...request, customerName: customer.name, customerEmail: customer.email, customerPhone: customer.phone }, 'merchant'), AGENT);
   }
 
   @Requires('optionalCustomer')
   @Mutation(() => BookingNode, { description: 'Books a slot without signing in (linked to the customer when a token is given).' })
   async createGuestBooking(@Ctx() ctx: RequestContext, @Arg('input', () => GuestBookingInput) input: GuestBookingInput) {
-    return bookings.createBooking(
-      ctx,
-      {
-        serviceId: input.serviceId,
-        start: input.occurrenceStart,
-        end: input.occurrenceEnd,
-        customer: { name: input.customerName, phone: input.customerPhone, email: input.customerEmail },
-        staffId: input.staffId,
-        resourceId: input.resourceId,
-        requirePhone: true,
-        fields: { start: 'occurrenceStart', end: 'occurrenceEnd', customerName: 'customerName', customerEmail: 'customerEmail', customerPhone: 'customerPhone' },
-      },
-      ctx.principal.kind === 'customer' ? 'customer' : 'guest',
-    );
+    const { occurrenceStart, occurrenceEnd, ...rest } = input;
+    const actor = ctx.principal.kind === 'customer' ? 'customer' : 'guest';
+    return inCallerWords(bookings.createBooking(ctx, { ...rest, start: occurrenceStart, end: occurrenceEnd, requirePhone: true }, actor), GUEST);
   }
 
   @Requires('merchant')
   @Mutation(() => BookingNode, { description: 'Cancels a booking if its cancellation policy allows; reports refund eligibility.' })
   async cancelBooking(@Ctx() ctx: RequestContext, @Arg('bookingId', () => ID) bookingId: string, @Arg('reason', () => String, { nullable: true }) reason?: string) {
-    return bookings.cancelBooking(ctx, await bookings.findBooking(ctx, bookingId, 'bookingId', false), reason, 'merchant');
+    return bookings.cancelBooking(ctx, await bookings.findBooking(ctx, bookingId, false), reason, 'merchant');
   }
 
   @Requires('merchant')
@@ -99,32 +103,26 @@ export class BookingResolver {
     @Arg('staffId', () => ID, { nullable: true }) staffId?: string,
     @Arg('resourceId', () => ID, { nullable: true }) resourceId?: string,
   ) {
-    const booking = await bookings.findBooking(ctx, bookingId, 'bookingId', false);
-    return bookings.rescheduleBooking(ctx, booking, { start: slotTime, staffId, resourceId, fields: { start: 'slotTime' } }, 'merchant');
+    return inCallerWords(async () => bookings.rescheduleBooking(ctx, await bookings.findBooking(ctx, bookingId, false), { start: slotTime, staffId, resourceId }, 'merchant'), AGENT);
   }
 
   @Requires('merchant')
   @Mutation(() => BookingNode, { description: 'Records how a started booking went: COMPLETED or NO_SHOW.' })
-  async updateBookingStatus(@Ctx() ctx: RequestContext, @Arg('bookingId', () => ID) bookingId: string, @Arg('status', () => String) status: string) {
-    return bookings.markOutcome(ctx, await bookings.findBooking(ctx, bookingId, 'bookingId', false), status);
+  async updateBookingStatus(@Ctx() ctx: RequestContext, @Arg('bookingId', () => ID) bookingId: string, @Arg('status', () => BookingOutcomeEnum) status: BookingOutcome) {
+    return bookings.markOutcome(ctx, await bookings.findBooking(ctx, bookingId, false), status);
   }
 
   @Requires('customer')
   @Mutation(() => BookingNode, { description: "Cancels the signed-in customer's booking, within the cancellation policy." })
   async cancelMyBooking(@Ctx() ctx: RequestContext, @Arg('id', () => ID) id: string, @Arg('input', () => CancelInput, { nullable: true }) input?: CancelInput) {
-    return bookings.cancelBooking(ctx, await bookings.findBooking(ctx, id, 'id', true), input?.reason, 'customer');
+    return inCallerWords(async () => bookings.cancelBooking(ctx, await bookings.findBooking(ctx, id, true), input?.reason, 'customer'), CUSTOMER);
   }
 
   @Requires('customer')
   @Mutation(() => BookingNode, { description: "Moves the signed-in customer's booking, within the cancellation policy." })
   async rescheduleMyBooking(@Ctx() ctx: RequestContext, @Arg('id', () => ID) id: string, @Arg('input', () => RescheduleInput) input: RescheduleInput) {
-    const booking = await bookings.findBooking(ctx, id, 'id', true);
-    return bookings.rescheduleBooking(
-      ctx,
-      booking,
-      { start: input.occurrenceStart, end: input.occurrenceEnd, staffId: input.staffId, resourceId: input.resourceId, fields: { start: 'occurrenceStart', end: 'occurrenceEnd' } },
-      'customer',
-    );
+    const { occurrenceStart, occurrenceEnd, staffId, resourceId } = input;
+    return inCallerWords(async () => bookings.rescheduleBooking(ctx, await bookings.findBooking(ctx, id, true), { start: occurrenceStart, end: occurrenceEnd, staffId, resourceId }, 'customer'), CUSTOMER);
   }
 
   @FieldResolver(() => ServiceNode)

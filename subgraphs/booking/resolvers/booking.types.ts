@@ -3,6 +3,23 @@ import { Directive, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { Money } from '../../kernel/money.ts';
 import { PageOf } from '../../kernel/pagination.ts';
 import { DateTime } from '../../kernel/scalars.ts';
+import { stateEnum } from '../../kernel/states.ts';
+import type { BookingStatus } from '../entities/booking.ts';
+
+/** Booking states (moves: services/states.ts). */
+export const BookingStatusEnum = stateEnum<BookingStatus>('BookingStatus', 'Where a booking stands.', {
+  CONFIRMED: 'Booked: the time is held (a reschedule keeps the booking CONFIRMED at its new time).',
+  CANCELLED: 'Cancelled by the customer or the business; the time is free again. Final.',
+  COMPLETED: 'The appointment took place (recorded by the business once it started). Final.',
+  NO_SHOW: 'The customer did not come (recorded by the business once it started). Final.',
+});
+
+/** The states `updateBookingStatus` records: how a started booking went. */
+export type BookingOutcome = Extract<BookingStatus, 'COMPLETED' | 'NO_SHOW'>;
+export const BookingOutcomeEnum = stateEnum<BookingOutcome>('BookingOutcome', 'How a started booking went (a cancellation is its own operation).', {
+  COMPLETED: 'The appointment took place.',
+  NO_SHOW: 'The customer did not come.',
+});
 
 @ObjectType('Refund')
 export class RefundNode {
@@ -25,7 +42,7 @@ export class BookingEventNode {
 @Directive('@key(fields: "id")')
 export class BookingNode {
   @Field(() => ID) id!: string;
-  @Field(() => String, { description: 'CONFIRMED, CANCELLED, COMPLETED or NO_SHOW' }) status!: string;
+  @Field(() => BookingStatusEnum) status!: BookingStatus;
   @Field(() => ID) serviceId!: string;
   @Field(() => ID, { nullable: true }) staffId?: string | null;
   @Field(() => ID, { nullable: true }) resourceId?: string | null;

@@ -38,7 +38,7 @@ export async function setAvailability(ctx: RequestContext, ownerType: 'staff' | 
   // Replace that day's rule: delete then insert in one transaction (a unique index keeps one per day).
   const rule = await ctx.transaction(async (tx) => {
     await tx.em.nativeDelete(AvailabilityRule, where);
-    return tx.em.create(AvailabilityRule, { id: newId(), companyId: ctx.companyId, ownerType, ownerId, dayOfWeek: date ? null : input.dayOfWeek, date, startMinute: start, endMinute: end } as any);
+    return tx.em.create(AvailabilityRule, { id: newId(), ownerType, ownerId, dayOfWeek: date ? null : input.dayOfWeek, date, startMinute: start, endMinute: end });
   });
   return availabilityView(rule);
 }

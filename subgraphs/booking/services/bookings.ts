@@ -1,32 +1,47 @@
 import { LockMode } from '@mikro-orm/core';
 import type { RequestContext } from '../../kernel/context.ts';
-import { AppError, badInput, notFound, unauthenticated } from '../../kernel/errors.ts';
+import { AppError, badInput, notFound } from '../../kernel/errors.ts';
 import { isUuid, newId } from '../../kernel/ids.ts';
 import { amount, percentOf, toMoney } from '../../kernel/money.ts';
 import { enqueueMessage } from '../../kernel/outbox/index.ts';
 import { likePattern, pageRequest, toPage } from '../../kernel/pagination.ts';
+import { COMPANY } from '../../kernel/tenancy.ts';
 import { tenantSettings } from '../../kernel/tenant.ts';
 import { addDays, checkInstant, parseDate, wallClock, zonedInstantAfter } from '../../kernel/time.ts';
-import { normalizeEmail, normalizePhone, oneOf, requireText } from '../../kernel/validation.ts';
-import { Booking, BOOKING_STATUSES, BookingEvent, type BookingStatus } from '../entities/booking.ts';
+import { normalizeEmail, normalizePhone, requireText } from '../../kernel/validation.ts';
+import { Booking, BookingEvent, type BookingStatus } from '../entities/booking.ts';
 import type { Service } from '../entities/service.ts';
 import { getService } from './services.ts';
 import { computeSlots, occurrenceKey, type Slot } from './slots.ts';
+import { bookingStates } from './states.ts';
 
 type Actor = 'customer' | 'guest' | 'merchant';
 
+/**
+ * A booking to make. Errors name these fields (`start`, `customerEmail`…); a resolver puts them in
+ * its caller's words with `inCallerWords`.
+ */
 export interface BookingRequest {
-  serviceId: unknown;
+  serviceId: string;
   start: Date;
   /** When the client states the end, it must match the service's duration. */
   end?: Date | null;
   participants?: number | null;
-  customer: { name?: string | null; email?: string | null; phone?: string | null };
+  customerName?: string | null;
+  customerEmail?: string | null;
+  customerPhone?: string | null;
   staffId?: string | null;
   resourceId?: string | null;
-  /** Names of the request's fields, for errors in the caller's words. */
-  fields: { start: string; end?: string; customerName: string; customerEmail: string; customerPhone: string };
+  /** Guests must leave a phone number. */
   requirePhone?: boolean;
+}
+
+/** A move of a booking to another time; errors name these fields. */
+export interface RescheduleRequest {
+  start: Date;
+  end?: Date | null;
+  staffId?: string | null;
+  resourceId?: string | null;
 }
 
 const slotTaken = (message = 'This time was just taken; fetch the available slots again') => new AppError('SLOT_TAKEN', message);
@@ -35,14 +50,14 @@ const slotTaken = (message = 'This time was just taken; fetch the available slot
  * Finds the offered slot for a start time, or explains why there is none: a time the service
  * never offers is bad input; one it offers but that is full or taken is SLOT_TAKEN.
  */
-async function offeredSlot(ctx: RequestContext, service: Service, start: Date, field: string, options: { staffId?: string | null; resourceId?: string | null; ignoreBookingId?: string }): Promise<Slot> {
+async function offeredSlot(ctx: RequestContext, service: Service, start: Date, options: { staffId?: string | null; resourceId?: string | null; ignoreBookingId?: string }): Promise<Slot> {
   const { timeZone } = await tenantSettings(ctx);
   const date = wallClock(start, timeZone).date;
   const at = (slots: Slot[]) => slots.find((s) => s.start.getTime() === start.getTime());
   const slot = at(await computeSlots(ctx, service, date, date, options));
   if (slot) return slot;
   if (at(await computeSlots(ctx, service, date, date, { ...options, ignoreBookings: true }))) throw slotTaken();
-  throw badInput(field, 'is not an available time for this service; use the available slots');
+  throw badInput('start', 'is not an available time for this service; use the available slots');
 }
 
 /**
@@ -64,20 +79,20 @@ function pickOffer(slot: Slot, service: Service, participants: number, wanted: {
 }
 
 export async function createBooking(ctx: RequestContext, req: BookingRequest, actor: Actor) {
-  checkInstant(req.fields.start, req.start);
+  checkInstant('start', req.start);
   const service = await getService(ctx, req.serviceId, 'serviceId', { activeOnly: true });
   const participants = req.participants ?? 1;
   if (!Number.isInteger(participants) || participants < 1) throw badInput('participants', 'must be at least 1');
   if (participants > service.capacity) throw badInput('participants', `must not exceed the service capacity of ${service.capacity}`);
   if (req.end && req.end.getTime() !== req.start.getTime() + service.durationMinutes * 60000) {
-    throw badInput(req.fields.end ?? 'end', `must be ${service.durationMinutes} minutes after the start`);
+    throw badInput('end', `must be ${service.durationMinutes} minutes after the start`);
   }
-  const name = requireText(req.fields.customerName, req.customer.name, 120);
-  if (req.requirePhone && !req.customer.phone) throw badInput(req.fields.customerPhone, 'is required');
-  const email = req.customer.email ? normalizeEmail(req.fields.customerEmail, req.customer.email) : null;
-  const phone = req.customer.phone ? normalizePhone(req.fields.customerPhone, req.customer.phone) : null;
+  const name = requireText('customerName', req.customerName, 120);
+  if (req.requirePhone && !req.customerPhone) throw badInput('customerPhone', 'is required');
+  const email = req.customerEmail ? normalizeEmail('customerEmail', req.customerEmail) : null;
+  const phone = req.customerPhone ? normalizePhone('customerPhone', req.customerPhone) : null;
 
-  const slot = await offeredSlot(ctx, service, req.start, req.fields.start, { staffId: req.staffId, resourceId: req.resourceId });
+  const slot = await offeredSlot(ctx, service, req.start, { staffId: req.staffId, resourceId: req.resourceId });
   const { staffId, resourceId } = pickOffer(slot, service, participants, req);
   const key = occurrenceKey(service.id, slot.start, staffId, resourceId);
   const principal = ctx.principal;
@@ -87,7 +102,6 @@ export async function createBooking(ctx: RequestContext, req: BookingRequest, ac
     await lockSeats(tx, service, key, participants, null);
     const row = tx.em.create(Booking, {
       id: newId(),
-      companyId: ctx.companyId,
       serviceId: service.id,
       staffId,
       resourceId,
@@ -105,8 +119,8 @@ export async function createBooking(ctx: RequestContext, req: BookingRequest, ac
       priceMinor: service.priceMinor,
       currency: service.currency,
       source: actor,
-    } as any);
-    tx.em.create(BookingEvent, { id: newId(), companyId: ctx.companyId, bookingId: row.id, type: 'CREATED', toStart: slot.start, actor } as any);
+    });
+    tx.em.create(BookingEvent, { id: newId(), bookingId: row.id, type: 'CREATED', toStart: slot.start, actor });
     await notify(tx, row, service, 'confirmed');
     return row;
   });
@@ -118,44 +132,36 @@ export async function createBooking(ctx: RequestContext, req: BookingRequest, ac
  * take turns and never sell more than the capacity.
  */
 async function lockSeats(tx: RequestContext, service: Service, key: string, participants: number, exceptBookingId: string | null) {
-  await tx.sql('select id from booking.service where id = ? for update', [service.id]);
-  const [row] = await tx.sql<{ taken: string | number }>(
-    `select coalesce(sum(participants), 0) as taken from booking.booking where occurrence_key = ? and status = 'CONFIRMED'${exceptBookingId ? ' and id <> ?' : ''}`,
-    exceptBookingId ? [key, exceptBookingId] : [key],
-  );
+  await tx.tenantSql`select id from booking.service where company_id = ${COMPANY} and id = ${service.id} for update`;
+  const [row] = await tx.tenantSql<{ taken: string | number }>`
+    select coalesce(sum(participants), 0) as taken from booking.booking
+    where company_id = ${COMPANY} and occurrence_key = ${key} and status = 'CONFIRMED' and id is distinct from ${exceptBookingId}::uuid`;
   if (Number(row.taken) + participants > service.capacity) throw slotTaken();
 }
 
 /** Bookings a customer may see: their own, and guest bookings made with their verified email or phone. */
 function customerScope(ctx: RequestContext): Record<string, unknown> {
-  const p = ctx.principal;
-  if (p.kind !== 'customer') throw unauthenticated('A customer token is required');
+  const p = ctx.customer;
   return {
     $or: [{ customerId: p.customerId }, ...(p.verifiedEmail ? [{ customerEmail: p.verifiedEmail }] : []), ...(p.verifiedPhone ? [{ customerPhone: p.verifiedPhone }] : [])],
   };
 }
 
-export async function findBooking(ctx: RequestContext, id: unknown, field: string, asCustomer: boolean): Promise<Booking> {
-  if (!isUuid(id)) throw badInput(field, 'must be a booking id');
-  const booking = await ctx.em.findOne(Booking, { id, ...(asCustomer ? customerScope(ctx) : {}) });
+export async function findBooking(ctx: RequestContext, bookingId: unknown, asCustomer: boolean): Promise<Booking> {
+  if (!isUuid(bookingId)) throw badInput('bookingId', 'must be a booking id');
+  const booking = await ctx.em.findOne(Booking, { id: bookingId, ...(asCustomer ? customerScope(ctx) : {}) });
   if (!booking) throw notFound('Booking');
   return booking;
 }
 
-export function parseStatus(value: string | null | undefined): BookingStatus | undefined {
-  if (value == null || value === '') return undefined;
-  return oneOf('status', value, BOOKING_STATUSES, (v) => v.toUpperCase());
-}
-
 export async function listBookings(
   ctx: RequestContext,
-  args: { status?: string | null; date?: string | null; page?: number | null; limit?: number | null; search?: string | null },
+  args: { status?: BookingStatus | null; date?: string | null; page?: number | null; limit?: number | null; search?: string | null },
   asCustomer: boolean,
 ) {
   const req = pageRequest(args);
   const where: Record<string, unknown> = asCustomer ? customerScope(ctx) : {};
-  const status = parseStatus(args.status);
-  if (status) where.status = status;
+  if (args.status) where.status = args.status;
   if (args.date) {
     const { timeZone } = await tenantSettings(ctx);
     const date = parseDate('date', args.date);
@@ -178,54 +184,51 @@ function enforcePolicy(ctx: RequestContext, service: Service, booking: Booking, 
   }
 }
 
-function requireConfirmed(booking: Booking) {
-  if (booking.status !== 'CONFIRMED') throw new AppError('CONFLICT', `The booking is ${booking.status.toLowerCase().replace('_', ' ')}`, { status: booking.status });
-}
-
 export async function cancelBooking(ctx: RequestContext, booking: Booking, reason: string | null | undefined, actor: Actor) {
   const service = await getService(ctx, booking.serviceId, 'serviceId');
   const note = reason?.trim() ? reason.trim().slice(0, 500) : null;
   return ctx.transaction(async (tx) => {
-    const row = await lockBooking(tx, booking.id);
+    const row = await lockBooking(tx, booking.id, 'CANCELLED');
     enforcePolicy(tx, service, row, 'cancel');
     Object.assign(row, { status: 'CANCELLED', cancelledAt: tx.now(), cancellationReason: note, refundPercent: service.cancellationPolicy.refundPercent });
-    tx.em.create(BookingEvent, { id: newId(), companyId: ctx.companyId, bookingId: row.id, type: 'CANCELLED', fromStart: row.startsAt, note, actor } as any);
+    tx.em.create(BookingEvent, { id: newId(), bookingId: row.id, type: 'CANCELLED', fromStart: row.startsAt, note, actor });
     await notify(tx, row, service, 'cancelled');
     return row;
   });
 }
 
-/** The booking row, locked for this transaction and still CONFIRMED; else CONFLICT with its state. */
-async function lockBooking(tx: RequestContext, id: string): Promise<Booking> {
+/** The booking row, locked for this transaction, whose state may move to `to`; else INVALID_STATE_TRANSITION. */
+async function lockBooking(tx: RequestContext, id: string, to: BookingStatus): Promise<Booking> {
   const row = await tx.em.findOne(Booking, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
   if (!row) throw notFound('Booking');
-  requireConfirmed(row);
+  bookingStates.assert(row.status, to);
   return row;
 }
 
 export async function rescheduleBooking(
   ctx: RequestContext,
   booking: Booking,
-  req: { start: Date; end?: Date | null; staffId?: string | null; resourceId?: string | null; fields: { start: string; end?: string } },
+  req: RescheduleRequest,
   actor: Actor,
 ) {
-  checkInstant(req.fields.start, req.start);
-  requireConfirmed(booking);
+  checkInstant('start', req.start);
+  // A reschedule keeps the booking CONFIRMED: only a confirmed booking moves.
+  bookingStates.assert(booking.status, 'CONFIRMED');
   const service = await getService(ctx, booking.serviceId, 'serviceId');
   enforcePolicy(ctx, service, booking, 'reschedule');
   if (req.end && req.end.getTime() !== req.start.getTime() + service.durationMinutes * 60000) {
-    throw badInput(req.fields.end ?? 'end', `must be ${service.durationMinutes} minutes after the start`);
+    throw badInput('end', `must be ${service.durationMinutes} minutes after the start`);
   }
-  if (req.start.getTime() === booking.startsAt.getTime() && !req.staffId && !req.resourceId) throw badInput(req.fields.start, 'is the current time of the booking');
-  const slot = await offeredSlot(ctx, service, req.start, req.fields.start, { staffId: req.staffId, resourceId: req.resourceId, ignoreBookingId: booking.id });
+  if (req.start.getTime() === booking.startsAt.getTime() && !req.staffId && !req.resourceId) throw badInput('start', 'is the current time of the booking');
+  const slot = await offeredSlot(ctx, service, req.start, { staffId: req.staffId, resourceId: req.resourceId, ignoreBookingId: booking.id });
   // Keep the same staff member and resource when they are free at the new time.
   const keep = (id: string | null | undefined) => (id && slot.offers.some((o) => o.staff?.id === id || o.resources.some((r) => r.id === id)) ? id : null);
   const { staffId, resourceId } = pickOffer(slot, service, booking.participants, { staffId: req.staffId ?? keep(booking.staffId), resourceId: req.resourceId ?? keep(booking.resourceId) });
   return ctx.transaction(async (tx) => {
     const key = occurrenceKey(service.id, slot.start, staffId, resourceId);
     await lockSeats(tx, service, key, booking.participants, booking.id);
-    // Checked again on the locked row: a concurrent cancel or move wins, this one answers CONFLICT.
-    const row = await lockBooking(tx, booking.id);
+    // Checked again on the locked row: a concurrent cancel or move wins, this one answers 409.
+    const row = await lockBooking(tx, booking.id, 'CONFIRMED');
     if (row.startsAt.getTime() !== booking.startsAt.getTime()) throw new AppError('CONFLICT', 'The booking was changed meanwhile; read it again');
     enforcePolicy(tx, service, row, 'reschedule');
     const from = row.startsAt;
@@ -238,22 +241,22 @@ export async function rescheduleBooking(
       staffId,
       resourceId,
     });
-    tx.em.create(BookingEvent, { id: newId(), companyId: ctx.companyId, bookingId: row.id, type: 'RESCHEDULED', fromStart: from, toStart: slot.start, actor } as any);
+    tx.em.create(BookingEvent, { id: newId(), bookingId: row.id, type: 'RESCHEDULED', fromStart: from, toStart: slot.start, actor });
     await notify(tx, row, service, 'rescheduled', from);
     return row;
   });
 }
 
 /** After the start, a merchant records how it went: COMPLETED or NO_SHOW (from CONFIRMED only). */
-export async function markOutcome(ctx: RequestContext, booking: Booking, status: string) {
-  const outcome = parseStatus(status);
+export async function markOutcome(ctx: RequestContext, booking: Booking, outcome: BookingStatus) {
+  // A cancellation is its own operation (with its policy and refund), not an outcome.
   if (outcome !== 'COMPLETED' && outcome !== 'NO_SHOW') throw badInput('status', 'must be COMPLETED or NO_SHOW');
-  requireConfirmed(booking);
+  bookingStates.assert(booking.status, outcome);
   if (booking.startsAt.getTime() > ctx.now().getTime()) throw badInput('status', 'can be recorded once the booking has started');
   return ctx.transaction(async (tx) => {
-    const row = await lockBooking(tx, booking.id);
+    const row = await lockBooking(tx, booking.id, outcome);
     row.status = outcome;
-    tx.em.create(BookingEvent, { id: newId(), companyId: ctx.companyId, bookingId: row.id, type: 'STATUS_CHANGED', note: outcome, actor: 'merchant' } as any);
+    tx.em.create(BookingEvent, { id: newId(), bookingId: row.id, type: 'STATUS_CHANGED', note: outcome, actor: 'merchant' });
     return row;
   });
 }

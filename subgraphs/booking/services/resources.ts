@@ -7,5 +7,5 @@ import { Resource } from '../entities/resource.ts';
 export async function createResource(ctx: RequestContext, input: { name?: string; type?: string }) {
   const type = requireText('type', input.type, 60).toLowerCase();
   const name = requireText('name', input.name, 120);
-  return ctx.transaction(async (tx) => tx.em.create(Resource, { id: newId(), companyId: tx.companyId, name, type, active: true } as any));
+  return ctx.transaction(async (tx) => tx.em.create(Resource, { id: newId(), name, type, active: true }));
 }

@@ -6,7 +6,7 @@ import { ServiceCategory } from '../entities/service-category.ts';
 
 export async function createCategory(ctx: RequestContext, name: unknown) {
   const value = requireText('name', name, 100);
-  return ctx.transaction(async (tx) => tx.em.create(ServiceCategory, { id: newId(), companyId: tx.companyId, name: value } as any));
+  return ctx.transaction(async (tx) => tx.em.create(ServiceCategory, { id: newId(), name: value }));
 }
 
 export async function listCategories(ctx: RequestContext) {

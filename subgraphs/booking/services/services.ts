@@ -74,12 +74,12 @@ async function apply(ctx: RequestContext, service: Service, input: ServiceInput,
   if (input.staffIds != null) {
     const ids = await existing(ctx, StaffMember, 'staffIds', input.staffIds);
     ctx.em.remove(await ctx.em.find(ServiceStaff, { serviceId: service.id }));
-    for (const staffId of ids) ctx.em.create(ServiceStaff, { serviceId: service.id, staffId, companyId: ctx.companyId } as any);
+    for (const staffId of ids) ctx.em.create(ServiceStaff, { serviceId: service.id, staffId });
   }
   if (input.resourceIds != null) {
     const ids = await existing(ctx, Resource, 'resourceIds', input.resourceIds);
     ctx.em.remove(await ctx.em.find(ServiceResource, { serviceId: service.id }));
-    for (const resourceId of ids) ctx.em.create(ServiceResource, { serviceId: service.id, resourceId, companyId: ctx.companyId } as any);
+    for (const resourceId of ids) ctx.em.create(ServiceResource, { serviceId: service.id, resourceId });
   }
 }
 
@@ -99,7 +99,6 @@ export async function createService(ctx: RequestContext, input: ServiceInput, cu
   return ctx.transaction(async (tx) => {
     const service = tx.em.create(Service, {
       id: newId(),
-      companyId: tx.companyId,
       name: '',
       durationMinutes: 0,
       priceMinor: 0,
@@ -113,7 +112,7 @@ export async function createService(ctx: RequestContext, input: ServiceInput, cu
       bookingHorizonDays: 60,
       cancellationPolicy: DEFAULT_POLICY,
       active: true,
-    } as any);
+    });
     // Listing staff or resources implies needing them unless said otherwise.
     await apply(tx, service, { requiresStaff: !!input.staffIds?.length, requiresResource: !!input.resourceIds?.length, ...stripUndefined(input) }, currency);
     return service;

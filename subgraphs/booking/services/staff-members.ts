@@ -12,7 +12,7 @@ export async function createStaffMember(ctx: RequestContext, input: { name?: str
     phone: input.phone ? normalizePhone('phone', input.phone) : null,
     title: optionalText('title', input.title, 120) ?? null,
   };
-  return ctx.transaction(async (tx) => tx.em.create(StaffMember, { id: newId(), companyId: tx.companyId, ...fields, active: true } as any));
+  return ctx.transaction(async (tx) => tx.em.create(StaffMember, { id: newId(), ...fields, active: true }));
 }
 
 export async function listStaff(ctx: RequestContext, args: { page?: number | null; limit?: number | null; search?: string | null }) {

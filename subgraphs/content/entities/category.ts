@@ -1,19 +1,18 @@
-import { defineEntity, p } from '@mikro-orm/core';
+import { p } from '@mikro-orm/core';
 import { newId } from '../../kernel/ids.ts';
-import { tenantFilter } from '../../kernel/tenancy.ts';
+import { tenantEntity } from '../../kernel/tenancy.ts';
 
 /** A category of posts; its slug is unique per company. */
-export const ContentCategory = defineEntity({
+export const ContentCategory = tenantEntity({
   name: 'ContentCategory',
   schema: 'content',
   tableName: 'category',
   properties: {
     id: p.uuid().primary().onCreate(() => newId()),
-    companyId: p.uuid(),
-    name: p.string(),
-    slug: p.string(),
+    name: p.text(),
+    slug: p.text(),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
-  filters: tenantFilter,
+  uniques: [{ name: 'category_company_id_slug_key', properties: ['companyId', 'slug'] }],
 });
 export type ContentCategory = InstanceType<typeof ContentCategory.class>;

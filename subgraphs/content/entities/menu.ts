@@ -1,6 +1,6 @@
-import { defineEntity, p } from '@mikro-orm/core';
+import { p } from '@mikro-orm/core';
 import { newId } from '../../kernel/ids.ts';
-import { tenantFilter } from '../../kernel/tenancy.ts';
+import { tenantEntity } from '../../kernel/tenancy.ts';
 
 /** One navigation entry: a label linking a URL, a page or a post, with children. */
 export interface MenuItem {
@@ -12,17 +12,16 @@ export interface MenuItem {
 }
 
 /** The navigation menu of one location (header, footer…), unique per company. */
-export const Menu = defineEntity({
+export const Menu = tenantEntity({
   name: 'Menu',
   schema: 'content',
   tableName: 'menu',
   properties: {
     id: p.uuid().primary().onCreate(() => newId()),
-    companyId: p.uuid(),
-    location: p.string(),
+    location: p.text(),
     items: p.json<MenuItem[]>(),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
   },
-  filters: tenantFilter,
+  uniques: [{ name: 'menu_company_id_location_key', properties: ['companyId', 'location'] }],
 });
 export type Menu = InstanceType<typeof Menu.class>;

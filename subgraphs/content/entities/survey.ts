@@ -1,7 +1,7 @@
 /** Surveys with their invitations (magic links) and responses. */
-import { defineEntity, p } from '@mikro-orm/core';
+import { p } from '@mikro-orm/core';
 import { newId } from '../../kernel/ids.ts';
-import { tenantFilter } from '../../kernel/tenancy.ts';
+import { tenantEntity } from '../../kernel/tenancy.ts';
 
 export const QUESTION_TYPES = ['text', 'number', 'rating', 'single_choice', 'multi_choice', 'email', 'date'] as const;
 export type QuestionType = (typeof QUESTION_TYPES)[number];
@@ -18,59 +18,58 @@ export const SURVEY_STATES = ['draft', 'published', 'closed'] as const;
 export type SurveyState = (typeof SURVEY_STATES)[number];
 
 /** A survey: its questions and status. */
-export const Survey = defineEntity({
+export const Survey = tenantEntity({
   name: 'Survey',
   schema: 'content',
   tableName: 'survey',
   properties: {
     id: p.uuid().primary().onCreate(() => newId()),
-    companyId: p.uuid(),
-    title: p.string(),
-    slug: p.string(),
+    title: p.text(),
+    slug: p.text(),
     description: p.text().nullable(),
-    status: p.string().$type<SurveyState>(),
+    status: p.text().$type<SurveyState>(),
     questions: p.json<Question[]>(),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
   },
-  filters: tenantFilter,
+  uniques: [{ name: 'survey_company_id_slug_key', properties: ['companyId', 'slug'] }],
+  checks: [{ name: 'survey_status_check', expression: "status in ('draft', 'published', 'closed')" }],
 });
 export type Survey = InstanceType<typeof Survey.class>;
 
 /** One person's link to a survey; the token is shown once and stored as a hash. */
-export const SurveyInvitation = defineEntity({
+export const SurveyInvitation = tenantEntity({
   name: 'SurveyInvitation',
   schema: 'content',
   tableName: 'survey_invitation',
   properties: {
     id: p.uuid().primary().onCreate(() => newId()),
-    companyId: p.uuid(),
-    surveyId: p.uuid(),
-    tokenHash: p.string(),
+    surveyId: p.manyToOne(Survey).mapToPk().deferMode('deferred'),
+    tokenHash: p.text().unique(),
     customerId: p.uuid().nullable(),
-    email: p.string().nullable(),
+    email: p.text().nullable(),
     respondedAt: p.datetime().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
-  filters: tenantFilter,
 });
 export type SurveyInvitation = InstanceType<typeof SurveyInvitation.class>;
 
 /** One set of answers to a survey, made through an invitation or not. */
-export const SurveyResponse = defineEntity({
+export const SurveyResponse = tenantEntity({
   name: 'SurveyResponse',
   schema: 'content',
   tableName: 'survey_response',
   properties: {
     id: p.uuid().primary().onCreate(() => newId()),
-    companyId: p.uuid(),
-    surveyId: p.uuid(),
-    invitationId: p.uuid().nullable(),
+    surveyId: p.manyToOne(Survey).mapToPk().deferMode('deferred'),
+    invitationId: p.manyToOne(SurveyInvitation).mapToPk().nullable().deleteRule('no action').deferMode('deferred'),
     customerId: p.uuid().nullable(),
     answers: p.json<Record<string, unknown>>(),
     metadata: p.json<Record<string, unknown>>().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
-  filters: tenantFilter,
+  indexes: [{ name: 'survey_response_survey_idx', properties: ['surveyId', 'createdAt'] }],
+  // An invitation is answered once.
+  uniques: [{ name: 'survey_response_invitation_id_key', properties: ['invitationId'] }],
 });
 export type SurveyResponse = InstanceType<typeof SurveyResponse.class>;

@@ -3,9 +3,18 @@ import { Requires } from '../../kernel/access.ts';
 import type { RequestContext } from '../../kernel/context.ts';
 import { Money, toMoney } from '../../kernel/money.ts';
 import { ListArgs } from '../../kernel/pagination.ts';
-import type { Event, EventRegistration } from '../entities/event.ts';
+import type { Event, EventRegistration, EventState } from '../entities/event.ts';
 import * as events from '../services/events.ts';
-import { EventInput, EventNode, EventPage, EventRegistrationInput, EventRegistrationNode, EventRegistrationPage, RegistrationAccessNode } from './event.types.ts';
+import {
+  EventInput,
+  EventNode,
+  EventPage,
+  EventRegistrationInput,
+  EventRegistrationNode,
+  EventRegistrationPage,
+  EventStatusEnum,
+  RegistrationAccessNode,
+} from './event.types.ts';
 
 /** Events and their registrations. */
 @Resolver(() => EventNode)
@@ -36,7 +45,11 @@ export class EventResolver {
 
   @Requires('merchant')
   @Query(() => EventPage, { description: 'All events, any status.' })
-  async merchantEvents(@Ctx() ctx: RequestContext, @Args(() => ListArgs) args: ListArgs, @Arg('status', () => String, { nullable: true }) status?: string) {
+  async merchantEvents(
+    @Ctx() ctx: RequestContext,
+    @Args(() => ListArgs) args: ListArgs,
+    @Arg('status', () => EventStatusEnum, { nullable: true, description: 'Only events in this state.' }) status?: EventState,
+  ) {
     return events.listEvents(ctx, { ...args, status }, false);
   }
 

@@ -2,6 +2,22 @@
 import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { PageOf } from '../../kernel/pagination.ts';
 import { DateTime, Decimal } from '../../kernel/scalars.ts';
+import { stateEnum } from '../../kernel/states.ts';
+import type { EventState, RegistrationState } from '../entities/event.ts';
+
+/** The state of an event (moves: services/states.ts). */
+export const EventStatusEnum = stateEnum<EventState>('EventStatus', 'Where an event stands.', {
+  draft: 'Being prepared; not shown to customers. The state of a new event.',
+  published: 'Shown on the storefront and open for registration until it ends.',
+  cancelled: 'Called off: still shown, so registrants can see it, but takes no registrations. Final.',
+});
+
+/** The state of a registration (moves: services/states.ts). */
+export const RegistrationStatusEnum = stateEnum<RegistrationState>('RegistrationStatus', 'Where a registration for an event stands.', {
+  CONFIRMED: 'The places are held and grant entry (a free event confirms at once).',
+  PENDING_PAYMENT: 'A paid event’s places are held until payment confirms them.',
+  CANCELLED: 'The registration was cancelled; it grants nothing. Final.',
+});
 
 @ObjectType('Event')
 export class EventNode {
@@ -13,7 +29,7 @@ export class EventNode {
   @Field(() => DateTime) endsAt!: Date;
   @Field(() => String, { nullable: true }) venue?: string | null;
   @Field(() => Int, { nullable: true, description: 'Places in all; null for no limit.' }) capacity?: number | null;
-  @Field(() => String, { description: 'draft, published or cancelled' }) status!: string;
+  @Field(() => EventStatusEnum) status!: EventState;
   @Field(() => DateTime) createdAt!: Date;
   @Field(() => DateTime) updatedAt!: Date;
 }
@@ -26,7 +42,7 @@ export class EventRegistrationNode {
   @Field(() => String, { nullable: true }) email?: string | null;
   @Field(() => String, { nullable: true }) phone?: string | null;
   @Field(() => Int) quantity!: number;
-  @Field(() => String, { description: 'CONFIRMED, PENDING_PAYMENT or CANCELLED' }) status!: string;
+  @Field(() => RegistrationStatusEnum) status!: RegistrationState;
   @Field(() => DateTime) createdAt!: Date;
 }
 
@@ -35,7 +51,7 @@ export class RegistrationAccessNode {
   @Field(() => ID) registrationId!: string;
   @Field(() => Boolean) granted!: boolean;
   @Field(() => String, { nullable: true, description: 'PAYMENT_PENDING, REGISTRATION_CANCELLED, EVENT_CANCELLED, EVENT_ENDED or EVENT_UNAVAILABLE' }) reason?: string | null;
-  @Field(() => String) status!: string;
+  @Field(() => RegistrationStatusEnum) status!: RegistrationState;
   @Field(() => Int) quantity!: number;
   @Field(() => EventNode, { nullable: true }) event?: EventNode | null;
 }
@@ -54,7 +70,7 @@ export class EventInput {
   @Field(() => String, { nullable: true }) venue?: string;
   @Field(() => Int, { nullable: true, description: 'Places in all; null for no limit.' }) capacity?: number;
   @Field(() => Decimal, { nullable: true, description: 'Price per place in major units; "0" or omitted for a free event.' }) price?: string;
-  @Field(() => String, { nullable: true, description: 'draft, published or cancelled' }) status?: string;
+  @Field(() => EventStatusEnum, { nullable: true, description: 'draft (the default for a new event), published or cancelled' }) status?: EventState;
 }
 
 @InputType()

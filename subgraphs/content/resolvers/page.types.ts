@@ -2,14 +2,15 @@
 import { Field, ID, InputType, ObjectType } from 'type-graphql';
 import { PageOf } from '../../kernel/pagination.ts';
 import { DateTime } from '../../kernel/scalars.ts';
-import { BlockInput, BlockNode } from './block.types.ts';
+import type { PublishState } from '../entities/block.ts';
+import { BlockInput, BlockNode, PublishStateEnum } from './block.types.ts';
 
 @ObjectType('Page')
 export class PageNode {
   @Field(() => ID) id!: string;
   @Field(() => String) title!: string;
   @Field(() => String) slug!: string;
-  @Field(() => String, { description: 'draft or published' }) status!: string;
+  @Field(() => PublishStateEnum) status!: PublishState;
   @Field(() => [BlockNode]) blocks!: BlockNode[];
   @Field(() => String, { nullable: true }) seoTitle?: string | null;
   @Field(() => String, { nullable: true }) seoDescription?: string | null;
@@ -25,7 +26,7 @@ export class PageInput {
   @Field(() => String, { nullable: true }) title?: string;
   @Field(() => String, { nullable: true }) slug?: string;
   @Field(() => [BlockInput], { nullable: true }) blocks?: BlockInput[];
-  @Field(() => String, { nullable: true, description: 'draft or published' }) status?: string;
+  @Field(() => PublishStateEnum, { nullable: true, description: 'draft (the default for a new page) or published' }) status?: PublishState;
   @Field(() => String, { nullable: true }) seoTitle?: string;
   @Field(() => String, { nullable: true }) seoDescription?: string;
 }

@@ -4,10 +4,12 @@ import type { RequestContext } from '../../kernel/context.ts';
 import { ListArgs } from '../../kernel/pagination.ts';
 import { JSONObject } from '../../kernel/scalars.ts';
 import { ContentCategory } from '../entities/category.ts';
+import type { PublishState } from '../entities/block.ts';
 import type { Post } from '../entities/post.ts';
 import { PostType } from '../entities/post-type.ts';
 import { DEFAULT_TYPE } from '../services/post-types.ts';
 import * as posts from '../services/posts.ts';
+import { PublishStateEnum } from './block.types.ts';
 import { ContentCategoryNode } from './category.types.ts';
 import { PostInput, PostNode, PostPage } from './post.types.ts';
 
@@ -33,7 +35,7 @@ export class PostResolver {
   async posts(
     @Ctx() ctx: RequestContext,
     @Args(() => ListArgs) args: ListArgs,
-    @Arg('status', () => String, { nullable: true }) status?: string,
+    @Arg('status', () => PublishStateEnum, { nullable: true, description: 'Only posts in this state.' }) status?: PublishState,
     @Arg('categoryId', () => ID, { nullable: true }) categoryId?: string,
     @Arg('type', () => String, { nullable: true }) type?: string,
     @Arg('offset', () => Int, { nullable: true }) offset?: number,

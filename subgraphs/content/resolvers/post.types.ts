@@ -2,7 +2,8 @@
 import { Field, ID, InputType, ObjectType } from 'type-graphql';
 import { PageOf } from '../../kernel/pagination.ts';
 import { DateTime, JSONObject } from '../../kernel/scalars.ts';
-import { BlockInput, BlockNode } from './block.types.ts';
+import type { PublishState } from '../entities/block.ts';
+import { BlockInput, BlockNode, PublishStateEnum } from './block.types.ts';
 
 @ObjectType('Post')
 export class PostNode {
@@ -10,7 +11,7 @@ export class PostNode {
   @Field(() => ID) postTypeId!: string;
   @Field(() => String) title!: string;
   @Field(() => String) slug!: string;
-  @Field(() => String, { description: 'draft or published' }) status!: string;
+  @Field(() => PublishStateEnum) status!: PublishState;
   @Field(() => ID, { nullable: true }) categoryId?: string | null;
   @Field(() => JSONObject, { description: 'Values of the post type fields.' }) fields!: Record<string, unknown>;
   @Field(() => [BlockNode], { description: 'The blocks, in order.' }) blocks!: BlockNode[];
@@ -31,5 +32,5 @@ export class PostInput {
   @Field(() => ID, { nullable: true }) categoryId?: string;
   @Field(() => JSONObject, { nullable: true, description: 'Values of the post type fields, by key.' }) fields?: Record<string, unknown>;
   @Field(() => String, { nullable: true }) excerpt?: string;
-  @Field(() => String, { nullable: true, description: 'draft (default) or published' }) status?: string;
+  @Field(() => PublishStateEnum, { nullable: true, description: 'draft (the default for a new post) or published' }) status?: PublishState;
 }

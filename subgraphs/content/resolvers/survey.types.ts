@@ -2,6 +2,15 @@
 import { Field, Float, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { PageOf } from '../../kernel/pagination.ts';
 import { DateTime, JSONObject } from '../../kernel/scalars.ts';
+import { stateEnum } from '../../kernel/states.ts';
+import type { SurveyState } from '../entities/survey.ts';
+
+/** The state of a survey (moves: services/states.ts). */
+export const SurveyStatusEnum = stateEnum<SurveyState>('SurveyStatus', 'Whether a survey takes responses.', {
+  draft: 'Being prepared; not shown and takes no responses. The state of a new survey.',
+  published: 'Open: shown and takes responses; invitations can be sent.',
+  closed: 'No longer takes responses; invitation links still show it. Can be reopened.',
+});
 
 @ObjectType('SurveyQuestion')
 export class SurveyQuestionNode {
@@ -18,7 +27,7 @@ export class SurveyNode {
   @Field(() => String) title!: string;
   @Field(() => String) slug!: string;
   @Field(() => String, { nullable: true }) description?: string | null;
-  @Field(() => String, { description: 'draft, published or closed' }) status!: string;
+  @Field(() => SurveyStatusEnum) status!: SurveyState;
   @Field(() => [SurveyQuestionNode]) questions!: SurveyQuestionNode[];
   @Field(() => DateTime) createdAt!: Date;
   @Field(() => DateTime) updatedAt!: Date;
@@ -92,7 +101,7 @@ export class SurveyInput {
   @Field(() => String, { nullable: true }) title?: string;
   @Field(() => String, { nullable: true }) slug?: string;
   @Field(() => String, { nullable: true }) description?: string;
-  @Field(() => String, { nullable: true, description: 'draft, published or closed' }) status?: string;
+  @Field(() => SurveyStatusEnum, { nullable: true, description: 'draft (the default for a new survey), published or closed' }) status?: SurveyState;
   @Field(() => [QuestionInput], { nullable: true }) questions?: QuestionInput[];
 }
 

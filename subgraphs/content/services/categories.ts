@@ -10,7 +10,7 @@ export async function createCategory(ctx: RequestContext, input: { name?: string
   const name = requireText('name', input.name, 100);
   return ctx.transaction(async (tx) => {
     const slug = await chooseSlug(tx, ContentCategory, { explicit: input.slug, title: name });
-    const category = tx.em.create(ContentCategory, { id: newId(), companyId: tx.companyId, name, slug } as any);
+    const category = tx.em.create(ContentCategory, { id: newId(), name, slug });
     await flushWithSlug(tx, ContentCategory, category, { explicit: input.slug, title: name });
     return category;
   });

@@ -4,6 +4,7 @@ import { badInput } from '../../kernel/errors.ts';
 import { newId } from '../../kernel/ids.ts';
 import { enqueueMessage } from '../../kernel/outbox/index.ts';
 import { enforceWindowLimit } from '../../kernel/rate-limit.ts';
+import { COMPANY } from '../../kernel/tenancy.ts';
 import { likePattern, pageRequest, toPage } from '../../kernel/pagination.ts';
 import { tenantSettings } from '../../kernel/tenant.ts';
 import { normalizeEmail, normalizePhone, requireText } from '../../kernel/validation.ts';
@@ -28,15 +29,15 @@ export async function submitInquiry(ctx: RequestContext, input: { name?: string;
     for (const address of addresses) {
       await enforceWindowLimit(tx, {
         lockKey: `contact:${tx.companyId}:${address}`,
-        countSql: 'select count(*) as n, min(created_at) as oldest from content.contact_inquiry where company_id = ? and (email = ? or phone = ?) and created_at > ?',
-        params: [tx.companyId, address, address, new Date(now.getTime() - WINDOW_MS)],
+        count: () => tx.tenantSql`select count(*) as n, min(created_at) as oldest from content.contact_inquiry
+          where company_id = ${COMPANY} and (email = ${address} or phone = ${address}) and created_at > ${new Date(now.getTime() - WINDOW_MS)}`,
         max: MAX_PER_WINDOW,
         windowMs: WINDOW_MS,
         message: 'Too many messages from this address',
       });
     }
     // Stamped with the same clock as the window that counts it.
-    const inquiry = tx.em.create(ContactInquiry, { id: newId(), companyId: tx.companyId, name, email, phone, message, createdAt: now } as any);
+    const inquiry = tx.em.create(ContactInquiry, { id: newId(), name, email, phone, message, createdAt: now });
     enqueueMessage(tx, {
       companyId: tx.companyId,
       channel: 'email',

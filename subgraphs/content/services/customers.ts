@@ -1,5 +1,6 @@
 import { RequestContext } from '../../kernel/context.ts';
 import type { Runtime } from '../../kernel/runtime.ts';
+import { COMPANY } from '../../kernel/tenancy.ts';
 import type { CustomerFacts } from '../../members/events.ts';
 import { CustomerProjection } from '../entities/customer-projection.ts';
 
@@ -8,21 +9,18 @@ import { CustomerProjection } from '../entities/customer-projection.ts';
  * nothing, and facts older than those held (events of one customer may be handled out of order)
  * never overwrite newer ones.
  */
-export async function upsertCustomer(tx: RequestContext, companyId: string, facts: CustomerFacts, at: Date): Promise<void> {
-  await tx.sql(
-    `insert into content.customer_projection as p
+export async function upsertCustomer(tx: RequestContext, facts: CustomerFacts, at: Date): Promise<void> {
+  await tx.tenantSql`insert into content.customer_projection as p
        (company_id, customer_id, name, last_name, email, phone, email_verified, phone_verified, updated_at)
-     values (?, ?, ?, ?, ?, ?, ?, ?, ?)
+     values (${COMPANY}, ${facts.customerId}, ${facts.name}, ${facts.lastName}, ${facts.email}, ${facts.phone}, ${facts.emailVerified}, ${facts.phoneVerified}, ${at})
      on conflict (company_id, customer_id) do update set
        name = excluded.name, last_name = excluded.last_name, email = excluded.email, phone = excluded.phone,
        email_verified = excluded.email_verified, phone_verified = excluded.phone_verified, updated_at = excluded.updated_at
-     where p.updated_at <= excluded.updated_at`,
-    [companyId, facts.customerId, facts.name, facts.lastName, facts.email, facts.phone, facts.emailVerified, facts.phoneVerified, at],
-  );
+     where p.updated_at <= excluded.updated_at`;
 }
 
-export async function forgetCustomer(tx: RequestContext, companyId: string, customerId: string): Promise<void> {
-  await tx.sql('delete from content.customer_projection where company_id = ? and customer_id = ?', [companyId, customerId]);
+export async function forgetCustomer(tx: RequestContext, customerId: string): Promise<void> {
+  await tx.tenantSql`delete from content.customer_projection where company_id = ${COMPANY} and customer_id = ${customerId}`;
 }
 
 /**
@@ -66,7 +64,7 @@ export async function backfillCustomers(runtime: Runtime): Promise<boolean> {
     const claimed = await tx.sql('insert into content.backfill (name, done_at) values (?, ?) on conflict (name) do nothing returning name', [BACKFILL, tx.now()]);
     if (!claimed.length) return false;
     // A subgraph process whose database holds no members tables has no customers to copy.
-    const [{ present }] = await tx.sql<{ present: boolean }>(`select to_regclass('members.customer') is not null as present`);
+    const [{ present }] = await tx.sql<{ present: boolean }>('select to_regclass(?) is not null as present', ['members.customer']);
     if (present) {
       await tx.sql(
         `insert into content.customer_projection
@@ -74,6 +72,8 @@ export async function backfillCustomers(runtime: Runtime): Promise<boolean> {
          select company_id, id, name, last_name, email, phone, email_verified_at is not null, phone_verified_at is not null, updated_at
            from members.customer
          on conflict (company_id, customer_id) do nothing`,
+        [],
+        { acrossTenants: true },
       );
     }
     return true;

@@ -1,15 +1,17 @@
 import { LockMode } from '@mikro-orm/core';
 import type { RequestContext } from '../../kernel/context.ts';
-import { AppError, badInput, notFound } from '../../kernel/errors.ts';
+import { badInput, notFound, reasonError } from '../../kernel/errors.ts';
 import { isUuid, newId } from '../../kernel/ids.ts';
 import { parseAmount } from '../../kernel/money.ts';
 import { enqueueMessage } from '../../kernel/outbox/index.ts';
 import { likePattern, pageRequest, toPage } from '../../kernel/pagination.ts';
+import { COMPANY } from '../../kernel/tenancy.ts';
 import { tenantSettings } from '../../kernel/tenant.ts';
 import { checkInstant } from '../../kernel/time.ts';
-import { lowerCase, normalizeEmail, normalizePhone, normalizeSlug, oneOf, optionalText, requireText } from '../../kernel/validation.ts';
-import { Event, EVENT_STATES, EventRegistration } from '../entities/event.ts';
+import { normalizeEmail, normalizePhone, normalizeSlug, optionalText, requireText } from '../../kernel/validation.ts';
+import { Event, EventRegistration, type EventState } from '../entities/event.ts';
 import { chooseSlug, flushWithSlug } from './slugs.ts';
+import { eventStates } from './states.ts';
 
 export interface EventInput {
   title?: string | null;
@@ -20,7 +22,7 @@ export interface EventInput {
   venue?: string | null;
   capacity?: number | null;
   price?: string | null;
-  status?: string | null;
+  status?: EventState | null;
 }
 
 async function apply(ctx: RequestContext, event: Event, input: EventInput, currency: string) {
@@ -36,8 +38,9 @@ async function apply(ctx: RequestContext, event: Event, input: EventInput, curre
     event.capacity = input.capacity;
   }
   if (input.price != null) event.priceMinor = parseAmount('price', input.price, currency);
-  if (input.status != null) {
-    event.status = oneOf('status', input.status, EVENT_STATES, lowerCase);
+  if (input.status != null && input.status !== event.status) {
+    eventStates.assert(event.status, input.status);
+    event.status = input.status;
   }
 }
 
@@ -51,7 +54,6 @@ export async function createEvent(ctx: RequestContext, input: EventInput) {
   return ctx.transaction(async (tx) => {
     const event = tx.em.create(Event, {
       id: newId(),
-      companyId: tx.companyId,
       title,
       slug: await chooseSlug(tx, Event, { explicit: input.slug, title }),
       startsAt,
@@ -60,7 +62,7 @@ export async function createEvent(ctx: RequestContext, input: EventInput) {
       currency,
       capacity: null,
       status: 'draft',
-    } as any);
+    });
     await apply(tx, event, { ...input, slug: undefined }, currency);
     await flushWithSlug(tx, Event, event, { explicit: input.slug, title });
     return event;
@@ -85,7 +87,7 @@ export async function getEvent(ctx: RequestContext, idOrSlug: unknown, field: st
   return event;
 }
 
-export async function listEvents(ctx: RequestContext, args: { search?: string | null; page?: number | null; limit?: number | null; status?: string | null }, publicOnly: boolean) {
+export async function listEvents(ctx: RequestContext, args: { search?: string | null; page?: number | null; limit?: number | null; status?: EventState | null }, publicOnly: boolean) {
   const req = pageRequest(args);
   const where: Record<string, unknown> = publicOnly ? { status: 'published', endsAt: { $gt: ctx.now() } } : args.status ? { status: args.status } : {};
   if (req.search) where.$or = [{ title: { $ilike: likePattern(req.search) } }, { venue: { $ilike: likePattern(req.search) } }, { description: { $ilike: likePattern(req.search) } }];
@@ -96,10 +98,8 @@ export async function listEvents(ctx: RequestContext, args: { search?: string | 
 /** Seats taken per event (confirmed and awaiting payment), for many events in one query. */
 export async function seatsTaken(ctx: RequestContext, eventIds: readonly string[]): Promise<number[]> {
   if (!eventIds.length) return [];
-  const rows = await ctx.sql<{ event_id: string; taken: string | number }>(
-    `select event_id, sum(quantity) as taken from content.event_registration where company_id = ? and status <> 'CANCELLED' and event_id in (${eventIds.map(() => '?').join(', ')}) group by event_id`,
-    [ctx.companyId, ...eventIds],
-  );
+  const rows = await ctx.tenantSql<{ event_id: string; taken: string | number }>`select event_id, sum(quantity) as taken from content.event_registration
+    where company_id = ${COMPANY} and status <> 'CANCELLED' and event_id in (${[...eventIds]}) group by event_id`;
   return eventIds.map((id) => Number(rows.find((r) => r.event_id === id)?.taken ?? 0));
 }
 
@@ -141,19 +141,18 @@ export async function register(ctx: RequestContext, input: RegistrationInput) {
   return ctx.transaction(async (tx) => {
     // Status, end and capacity are read under the row lock, so concurrent changes are seen.
     const event = await tx.em.findOneOrFail(Event, { id: eventId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
-    if (event.status !== 'published') throw new AppError('CONFLICT', 'This event is not open for registration', { reason: event.status === 'cancelled' ? 'EVENT_CANCELLED' : 'EVENT_UNAVAILABLE' });
-    if (event.endsAt.getTime() <= tx.now().getTime()) throw new AppError('CONFLICT', 'This event is over', { reason: 'EVENT_ENDED' });
+    if (event.status !== 'published') throw reasonError(event.status === 'cancelled' ? 'EVENT_CANCELLED' : 'EVENT_UNAVAILABLE', 'This event is not open for registration');
+    if (event.endsAt.getTime() <= tx.now().getTime()) throw reasonError('EVENT_ENDED', 'This event is over');
     if (event.capacity != null) {
       const [taken] = await seatsTaken(tx, [event.id]);
       if (taken + quantity > event.capacity) {
         const left = Math.max(0, event.capacity - taken);
-        throw new AppError('CONFLICT', left ? `Only ${left} place(s) left` : 'This event is sold out', { reason: 'SOLD_OUT', placesLeft: left });
+        throw reasonError('SOLD_OUT', left ? `Only ${left} place(s) left` : 'This event is sold out', { placesLeft: left });
       }
     }
     const paid = event.priceMinor > 0;
     const registration = tx.em.create(EventRegistration, {
       id: newId(),
-      companyId: tx.companyId,
       eventId: event.id,
       customerId: p.kind === 'customer' ? p.customerId : null,
       name,
@@ -163,7 +162,7 @@ export async function register(ctx: RequestContext, input: RegistrationInput) {
       status: paid ? 'PENDING_PAYMENT' : 'CONFIRMED',
       amountMinor: event.priceMinor * quantity,
       currency: event.currency,
-    } as any);
+    });
     const to = email ?? phone;
     if (to) enqueueMessage(tx, {
       companyId: tx.companyId,

@@ -37,7 +37,7 @@ export async function setMenu(ctx: RequestContext, location: unknown, items: Men
   await ctx.transaction(async (tx) => {
     if (pageIds.size && (await tx.em.count(Page, { id: { $in: [...pageIds] } })) !== pageIds.size) throw badInput('items', 'links a page that is not in this company');
     if (postIds.size && (await tx.em.count(Post, { id: { $in: [...postIds] } })) !== postIds.size) throw badInput('items', 'links a post that is not in this company');
-    await tx.em.upsert(Menu, { id: newId(), companyId: tx.companyId, location: loc, items: tree, updatedAt: tx.now() } as any, { onConflictFields: ['companyId', 'location'] as any, onConflictExcludeFields: ['id'] as any });
+    await tx.em.upsert(Menu, { id: newId(), location: loc, items: tree, updatedAt: tx.now() }, { onConflictFields: ['companyId', 'location'], onConflictExcludeFields: ['id'] });
   });
   return findMenu(ctx, loc);
 }

@@ -3,22 +3,21 @@ import type { RequestContext } from '../../kernel/context.ts';
 import { badInput, notFound } from '../../kernel/errors.ts';
 import { isUuid, newId } from '../../kernel/ids.ts';
 import { likePattern, pageRequest, toPage } from '../../kernel/pagination.ts';
-import { lowerCase, normalizeSlug, oneOf, optionalText, requireText } from '../../kernel/validation.ts';
-import { PUBLISH_STATES, type PublishState } from '../entities/block.ts';
+import { normalizeSlug, optionalText, requireText } from '../../kernel/validation.ts';
+import type { PublishState } from '../entities/block.ts';
 import { Page } from '../entities/page.ts';
 import { newBlocks } from './blocks.ts';
 import { chooseSlug, flushWithSlug } from './slugs.ts';
+import { publishStates } from './states.ts';
 
 export interface PageInput {
   title?: string | null;
   slug?: string | null;
   blocks?: unknown;
-  status?: string | null;
+  status?: PublishState | null;
   seoTitle?: string | null;
   seoDescription?: string | null;
 }
-
-const status = (value: unknown): PublishState => oneOf('status', value, PUBLISH_STATES, lowerCase);
 
 async function apply(ctx: RequestContext, page: Page, input: PageInput) {
   if (input.title != null) page.title = requireText('title', input.title, 300);
@@ -26,17 +25,17 @@ async function apply(ctx: RequestContext, page: Page, input: PageInput) {
   if (input.blocks != null) page.blocks = newBlocks(input.blocks);
   if (input.seoTitle !== undefined) page.seoTitle = optionalText('seoTitle', input.seoTitle, 200) ?? null;
   if (input.seoDescription !== undefined) page.seoDescription = optionalText('seoDescription', input.seoDescription, 500) ?? null;
-  if (input.status != null) {
-    const next = status(input.status);
-    if (next === 'published' && page.status !== 'published') page.publishedAt = ctx.now();
-    page.status = next;
+  if (input.status != null && input.status !== page.status) {
+    publishStates.assert(page.status, input.status);
+    if (input.status === 'published') page.publishedAt = ctx.now();
+    page.status = input.status;
   }
 }
 
 export async function createPage(ctx: RequestContext, input: PageInput) {
   const title = requireText('title', input.title, 300);
   return ctx.transaction(async (tx) => {
-    const page = tx.em.create(Page, { id: newId(), companyId: tx.companyId, title, slug: await chooseSlug(tx, Page, { explicit: input.slug, title }), status: 'draft', blocks: [] } as any);
+    const page = tx.em.create(Page, { id: newId(), title, slug: await chooseSlug(tx, Page, { explicit: input.slug, title }), status: 'draft', blocks: [] });
     await apply(tx, page, { ...input, slug: undefined });
     await flushWithSlug(tx, Page, page, { explicit: input.slug, title });
     return page;

@@ -2,6 +2,7 @@
 import type { RequestContext } from '../../kernel/context.ts';
 import { badInput, conflict, notFound } from '../../kernel/errors.ts';
 import { isUuid, newId } from '../../kernel/ids.ts';
+import { COMPANY } from '../../kernel/tenancy.ts';
 import { oneOf, requireText } from '../../kernel/validation.ts';
 import { FIELD_TYPES, PostType, PostTypeField } from '../entities/post-type.ts';
 import { RESERVED_KEYS } from './slugs.ts';
@@ -11,12 +12,8 @@ export const DEFAULT_TYPE = { key: 'post', label: 'Post' };
 /** The company's `post` type, created on first use (every company has it). */
 export async function defaultPostType(ctx: RequestContext): Promise<PostType> {
   return ctx.transaction(async (tx) => {
-    await tx.sql('insert into content.post_type (id, company_id, key, label, created_at) values (?, ?, ?, ?, now()) on conflict (company_id, key) do nothing', [
-      newId(),
-      tx.companyId,
-      DEFAULT_TYPE.key,
-      DEFAULT_TYPE.label,
-    ]);
+    await tx.tenantSql`insert into content.post_type (id, company_id, key, label, created_at)
+      values (${newId()}, ${COMPANY}, ${DEFAULT_TYPE.key}, ${DEFAULT_TYPE.label}, now()) on conflict (company_id, key) do nothing`;
     return tx.em.findOneOrFail(PostType, { key: DEFAULT_TYPE.key });
   });
 }
@@ -26,7 +23,7 @@ export async function createPostType(ctx: RequestContext, input: { key?: string;
   if (!/^[a-z][a-z0-9_]*$/.test(key)) throw badInput('key', 'must be lower-case letters, digits or _ starting with a letter');
   return ctx.transaction(async (tx) => {
     if (key === DEFAULT_TYPE.key || (await tx.em.findOne(PostType, { key }))) throw conflict(`The post type "${key}" exists`, { field: 'key' });
-    return tx.em.create(PostType, { id: newId(), companyId: tx.companyId, key, label: requireText('label', input.label, 100) } as any);
+    return tx.em.create(PostType, { id: newId(), key, label: requireText('label', input.label, 100) });
   });
 }
 
@@ -43,20 +40,19 @@ export async function createPostTypeField(ctx: RequestContext, input: { postType
     if (!type) throw notFound('Post type');
     const key = requireText('key', input.key, 40);
     if (!/^[a-zA-Z][a-zA-Z0-9_]*$/.test(key) || RESERVED_KEYS.has(key)) throw badInput('key', 'must be letters, digits or _ starting with a letter (not a reserved name)');
-    oneOf('fieldType', input.fieldType, FIELD_TYPES);
+    const fieldType = oneOf('fieldType', input.fieldType, FIELD_TYPES);
     const options = input.options?.map((o, i) => requireText(`options[${i}]`, o, 100));
     if (input.fieldType === 'select' && !options?.length) throw badInput('options', 'a select field needs options');
     if (await tx.em.findOne(PostTypeField, { postTypeId: type.id, key })) throw conflict(`The field "${key}" exists on ${type.key}`, { field: 'key' });
     return tx.em.create(PostTypeField, {
       id: newId(),
-      companyId: tx.companyId,
       postTypeId: type.id,
       key,
       label: requireText('label', input.label, 100),
-      fieldType: input.fieldType,
+      fieldType,
       required: !!input.required,
       options: options ?? null,
-    } as any);
+    });
   });
 }
 

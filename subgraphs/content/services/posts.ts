@@ -5,14 +5,15 @@ import { badInput, notFound } from '../../kernel/errors.ts';
 import { isUuid, newId } from '../../kernel/ids.ts';
 import { likePattern, pageRequest, toPage } from '../../kernel/pagination.ts';
 import { parseDate } from '../../kernel/time.ts';
-import { lowerCase, normalizeSlug, oneOf, optionalText, requireText } from '../../kernel/validation.ts';
-import { PUBLISH_STATES, type Block, type PublishState } from '../entities/block.ts';
+import { normalizeSlug, optionalText, requireText } from '../../kernel/validation.ts';
+import type { Block, PublishState } from '../entities/block.ts';
 import { ContentCategory } from '../entities/category.ts';
 import { Post } from '../entities/post.ts';
 import type { PostTypeField } from '../entities/post-type.ts';
 import { blockData, newBlocks } from './blocks.ts';
 import { fieldsOfTypes, resolveType } from './post-types.ts';
 import { chooseSlug, flushWithSlug } from './slugs.ts';
+import { publishStates } from './states.ts';
 
 /** Field values checked against the post type: known keys, right types, required ones present. */
 function validateFields(defs: PostTypeField[], values: Record<string, unknown>, partialOf?: Record<string, unknown>): Record<string, unknown> {
@@ -48,8 +49,6 @@ async function checkCategory(ctx: RequestContext, categoryId: unknown) {
   return categoryId;
 }
 
-const parseStatus = (value: unknown): PublishState => oneOf('status', value, PUBLISH_STATES, lowerCase);
-
 export interface PostInput {
   type?: string | null;
   title?: string | null;
@@ -58,7 +57,7 @@ export interface PostInput {
   categoryId?: string | null;
   fields?: Record<string, unknown> | null;
   excerpt?: string | null;
-  status?: string | null;
+  status?: PublishState | null;
 }
 
 /** A new post is a draft unless asked otherwise; its slug comes from the title when not given. */
@@ -69,11 +68,10 @@ export async function createPost(ctx: RequestContext, input: PostInput) {
     const [defs] = await fieldsOfTypes(tx, [type.id]);
     const fields = validateFields(defs, input.fields ?? {});
     const categoryId = await checkCategory(tx, input.categoryId);
-    const status = input.status ? parseStatus(input.status) : 'draft';
+    const status = input.status ?? 'draft';
     const slug = await chooseSlug(tx, Post, { explicit: input.slug, title });
     const post = tx.em.create(Post, {
       id: newId(),
-      companyId: tx.companyId,
       postTypeId: type.id,
       title,
       slug,
@@ -83,7 +81,7 @@ export async function createPost(ctx: RequestContext, input: PostInput) {
       blocks: newBlocks(input.blocks),
       excerpt: optionalText('excerpt', input.excerpt, 1000) ?? null,
       publishedAt: status === 'published' ? tx.now() : null,
-    } as any);
+    });
     await flushWithSlug(tx, Post, post, { explicit: input.slug, title });
     return post;
   });
@@ -100,10 +98,10 @@ export async function updatePost(ctx: RequestContext, postId: unknown, input: Po
       const [defs] = await fieldsOfTypes(tx, [post.postTypeId]);
       post.fields = validateFields(defs, input.fields, post.fields);
     }
-    if (input.status != null) {
-      const status = parseStatus(input.status);
-      if (status === 'published' && post.status !== 'published') post.publishedAt = tx.now();
-      post.status = status;
+    if (input.status != null && input.status !== post.status) {
+      publishStates.assert(post.status, input.status);
+      if (input.status === 'published') post.publishedAt = tx.now();
+      post.status = input.status;
     }
   });
 }
@@ -164,14 +162,14 @@ export async function findPost(ctx: RequestContext, slug: unknown, publishedOnly
 
 export async function listPosts(
   ctx: RequestContext,
-  args: { status?: string | null; categoryId?: string | null; type?: string | null; search?: string | null; page?: number | null; limit?: number | null; offset?: number | null },
+  args: { status?: PublishState | null; categoryId?: string | null; type?: string | null; search?: string | null; page?: number | null; limit?: number | null; offset?: number | null },
   publishedOnly: boolean,
 ) {
   // An offset, when given, is validated by the kernel and reports the page it falls in.
   const req = pageRequest(args);
   const where: Record<string, unknown> = {};
   if (publishedOnly) where.status = 'published';
-  else if (args.status) where.status = parseStatus(args.status);
+  else if (args.status) where.status = args.status;
   if (args.categoryId) {
     if (!isUuid(args.categoryId)) throw badInput('categoryId', 'must be a category id');
     where.categoryId = args.categoryId;

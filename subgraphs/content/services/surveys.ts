@@ -6,16 +6,17 @@ import { pageRequest, toPage } from '../../kernel/pagination.ts';
 import { tenantSettings } from '../../kernel/tenant.ts';
 import { parseDate } from '../../kernel/time.ts';
 import { randomToken, sha256 } from '../../kernel/tokens.ts';
-import { lowerCase, normalizeEmail, normalizeSlug, oneOf, optionalText, requireText } from '../../kernel/validation.ts';
-import { QUESTION_TYPES, Survey, SURVEY_STATES, SurveyInvitation, SurveyResponse, type Question, type QuestionType } from '../entities/survey.ts';
+import { normalizeEmail, normalizeSlug, oneOf, optionalText, requireText } from '../../kernel/validation.ts';
+import { QUESTION_TYPES, Survey, SurveyInvitation, SurveyResponse, type Question, type QuestionType, type SurveyState } from '../entities/survey.ts';
 import { notCustomers } from './customers.ts';
 import { chooseSlug, flushWithSlug, RESERVED_KEYS } from './slugs.ts';
+import { surveyStates } from './states.ts';
 
 export interface SurveyInput {
   title?: string | null;
   slug?: string | null;
   description?: string | null;
-  status?: string | null;
+  status?: SurveyState | null;
   questions?: { id?: string | null; type?: string; label?: string; required?: boolean | null; options?: string[] | null }[] | null;
 }
 
@@ -44,16 +45,16 @@ async function apply(ctx: RequestContext, survey: Survey, input: SurveyInput) {
     survey.questions = questionsOf(input.questions);
   }
   if (input.status != null) {
-    const status = oneOf('status', input.status, SURVEY_STATES, lowerCase);
-    if (status === 'published' && !survey.questions.length) throw badInput('questions', 'a published survey needs at least one question');
-    survey.status = status;
+    if (input.status !== survey.status) surveyStates.assert(survey.status, input.status);
+    if (input.status === 'published' && !survey.questions.length) throw badInput('questions', 'a published survey needs at least one question');
+    survey.status = input.status;
   }
 }
 
 export async function createSurvey(ctx: RequestContext, input: SurveyInput) {
   const title = requireText('title', input.title, 300);
   return ctx.transaction(async (tx) => {
-    const survey = tx.em.create(Survey, { id: newId(), companyId: tx.companyId, title, slug: await chooseSlug(tx, Survey, { explicit: input.slug, title }), status: 'draft', questions: [] } as any);
+    const survey = tx.em.create(Survey, { id: newId(), title, slug: await chooseSlug(tx, Survey, { explicit: input.slug, title }), status: 'draft', questions: [] });
     await apply(tx, survey, { ...input, slug: undefined });
     await flushWithSlug(tx, Survey, survey, { explicit: input.slug, title });
     return survey;
@@ -93,7 +94,7 @@ export async function createInvitations(ctx: RequestContext, surveyId: unknown, 
   const issued = parsed.map((r) => ({ ...r, id: newId(), token: randomToken(24) }));
   await ctx.transaction(async (tx) => {
     for (const r of issued) {
-      tx.em.create(SurveyInvitation, { id: r.id, companyId: tx.companyId, surveyId: survey.id, tokenHash: sha256(r.token), customerId: r.customerId, email: r.email } as any);
+      tx.em.create(SurveyInvitation, { id: r.id, surveyId: survey.id, tokenHash: sha256(r.token), customerId: r.customerId, email: r.email });
       if (r.email) {
         enqueueMessage(tx, {
           companyId: tx.companyId,
@@ -180,7 +181,7 @@ export async function respond(ctx: RequestContext, survey: Survey, input: { answ
       const claimed = await tx.em.nativeUpdate(SurveyInvitation, { id: invitation.id, respondedAt: null }, { respondedAt: tx.now() });
       if (claimed !== 1) throw alreadyAnswered();
     }
-    return tx.em.create(SurveyResponse, { id: newId(), companyId: survey.companyId, surveyId: survey.id, invitationId: invitation?.id ?? null, customerId, answers, metadata } as any);
+    return tx.em.create(SurveyResponse, { id: newId(), surveyId: survey.id, invitationId: invitation?.id ?? null, customerId, answers, metadata });
   });
 }
 

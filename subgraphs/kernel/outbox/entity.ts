@@ -12,14 +12,22 @@ export const OutboxMessage = defineEntity({
   properties: {
     id: p.uuid().primary().onCreate(() => newId()),
     companyId: p.uuid().nullable(),
-    channel: p.string().$type<Channel>(),
-    to: p.string().fieldName('recipient'),
-    subject: p.string().nullable(),
+    channel: p.text().$type<Channel>(),
+    to: p.text().fieldName('recipient'),
+    subject: p.text().nullable(),
     body: p.text(),
-    status: p.string().$type<'pending' | 'sending' | 'delivered' | 'failed'>().default('pending'),
+    status: p.text().$type<'pending' | 'sending' | 'delivered' | 'failed'>().default('pending'),
     attempts: p.integer().default(0),
     lastError: p.text().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
     deliveredAt: p.datetime().nullable(),
   },
+  indexes: [
+    { name: 'outbox_message_pending_idx', properties: ['createdAt'], where: "status = 'pending'" },
+    { name: 'outbox_message_recipient_idx', properties: ['to', 'createdAt'] },
+  ],
+  checks: [
+    { name: 'outbox_message_channel_check', expression: "channel in ('email', 'sms', 'whatsapp')" },
+    { name: 'outbox_message_status_check', expression: "status in ('pending', 'sending', 'delivered', 'failed')" },
+  ],
 });

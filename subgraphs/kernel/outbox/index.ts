@@ -14,7 +14,7 @@ export { OutboxMessage, CHANNELS, type Channel } from './entity.ts';
  * /dev/outbox and for the record) and a delivery job, both gone if the transaction rolls back.
  */
 export function enqueueMessage(tx: RequestContext, message: { companyId: string | null; channel: Channel; to: string; subject?: string; body: string }): void {
-  const row = tx.em.create(OutboxMessage, { id: newId(), ...message, subject: message.subject ?? null, status: 'pending', attempts: 0 } as any);
+  const row = tx.em.create(OutboxMessage, { id: newId(), ...message, subject: message.subject ?? null, status: 'pending', attempts: 0 });
   tx.runAt(MESSAGE_QUEUE, null, { id: row.id });
 }
 

@@ -1,6 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { newId } from '../../kernel/ids.ts';
-import { tenantFilter } from '../../kernel/tenancy.ts';
+import { tenantEntity } from '../../kernel/tenancy.ts';
 
 export const LOGIN_CHANNELS = ['email', 'sms', 'whatsapp'] as const;
 export type LoginChannel = (typeof LOGIN_CHANNELS)[number];
@@ -30,32 +30,32 @@ export const Company = defineEntity({
   tableName: 'company',
   properties: {
     id: p.uuid().primary().onCreate(() => newId()),
-    name: p.string(),
-    slug: p.string().unique(),
-    industry: p.string(),
-    country: p.string(),
-    timeZone: p.string(),
-    currency: p.string(),
-    loginChannel: p.string().$type<LoginChannel>(),
+    name: p.text(),
+    slug: p.text().unique(),
+    industry: p.text(),
+    country: p.character().length(2),
+    timeZone: p.text(),
+    currency: p.character().length(3),
+    loginChannel: p.text().$type<LoginChannel>(),
     registrationFields: p.json<RegistrationField[]>(),
-    ownerEmail: p.string(),
+    ownerEmail: p.text(),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
   },
+  checks: [{ name: 'company_login_channel_check', expression: "login_channel in ('email', 'sms', 'whatsapp')" }],
 });
 export type Company = InstanceType<typeof Company.class>;
 
 /** A host name that serves a company's storefront. Unique across tenants. */
-export const StorefrontDomain = defineEntity({
+export const StorefrontDomain = tenantEntity({
   name: 'StorefrontDomain',
   schema: 'members',
   tableName: 'storefront_domain',
   properties: {
     id: p.uuid().primary().onCreate(() => newId()),
-    companyId: p.uuid(),
-    host: p.string().unique(),
+    host: p.text().unique(),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
-  filters: tenantFilter,
+  indexes: [{ name: 'storefront_domain_company_idx', properties: ['companyId'] }],
 });
 export type StorefrontDomain = InstanceType<typeof StorefrontDomain.class>;

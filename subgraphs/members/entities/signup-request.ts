@@ -1,5 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { newId } from '../../kernel/ids.ts';
+import { Company } from './company.ts';
 
 /** An organisation signup waiting for its emailed code. Not a tenant row: the company does not exist yet. */
 export const SignupRequest = defineEntity({
@@ -8,16 +9,18 @@ export const SignupRequest = defineEntity({
   tableName: 'signup_request',
   properties: {
     id: p.uuid().primary().onCreate(() => newId()),
-    email: p.string(),
-    organisationName: p.string(),
-    industry: p.string(),
-    country: p.string(),
-    codeHash: p.string(),
+    email: p.text(),
+    organisationName: p.text(),
+    industry: p.text(),
+    country: p.character().length(2),
+    codeHash: p.text(),
     attempts: p.integer().default(0),
     expiresAt: p.datetime(),
     completedAt: p.datetime().nullable(),
-    companyId: p.uuid().nullable(),
+    /** The company the signup created, once verified. */
+    companyId: p.manyToOne(Company).mapToPk().nullable().deleteRule('no action').deferMode('deferred'),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
+  indexes: [{ name: 'signup_request_email_idx', properties: ['email', 'createdAt'] }],
 });
 export type SignupRequest = InstanceType<typeof SignupRequest.class>;

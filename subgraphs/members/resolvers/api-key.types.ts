@@ -7,7 +7,14 @@ export enum ApiKeyStatus {
   ACTIVE = 'ACTIVE',
   REVOKED = 'REVOKED',
 }
-registerEnumType(ApiKeyStatus, { name: 'ApiKeyStatus' });
+registerEnumType(ApiKeyStatus, {
+  name: 'ApiKeyStatus',
+  description: 'Whether an API key is accepted.',
+  valuesConfig: {
+    ACTIVE: { description: 'Accepted on every interface.' },
+    REVOKED: { description: 'Refused from the moment it was revoked. Final (revoking again changes nothing).' },
+  },
+});
 
 @ObjectType('ApiKey', { description: 'A merchant API key; its secret is shown only when created.' })
 export class ApiKeyNode {

@@ -18,16 +18,19 @@ export interface ApiKeyView {
   revokedAt: Date | null;
 }
 
-/** Creates a key in the caller's unit of work; the secret is returned here and never again. */
-export function mintApiKey(tx: RequestContext, companyId: string, name: string): { key: string; row: ApiKey } {
+/**
+ * Creates a key in the caller's unit of work, for the context's company or, at signup and in the
+ * demo seed, explicitly for the company just created; the secret is returned here and never again.
+ */
+export function mintApiKey(tx: RequestContext, name: string, forCompany: { companyId?: string } = {}): { key: string; row: ApiKey } {
   const key = `${API_KEY_PREFIX}${randomToken(32)}`;
-  const row = tx.em.create(ApiKey, { id: newId(), companyId, name, prefix: key.slice(0, API_KEY_PREFIX.length + 6), keyHash: sha256(key) } as any);
+  const row = tx.em.create(ApiKey, { id: newId(), name, prefix: key.slice(0, API_KEY_PREFIX.length + 6), keyHash: sha256(key), ...forCompany });
   return { key, row };
 }
 
 export async function createApiKey(ctx: RequestContext, name: unknown) {
   const label = requireText('name', name, 100);
-  const { key, row } = await ctx.transaction(async (tx) => mintApiKey(tx, tx.companyId, label));
+  const { key, row } = await ctx.transaction(async (tx) => mintApiKey(tx, label));
   return { ...view(row, null), key };
 }
 

@@ -58,7 +58,7 @@ export async function createCompany(tx: RequestContext, input: NewCompany): Prom
     loginChannel: 'email',
     registrationFields: DEFAULT_REGISTRATION_FIELDS,
     ownerEmail: input.ownerEmail,
-  } as any);
+  });
 }
 
 export async function getCompany(ctx: RequestContext): Promise<Company> {
@@ -134,7 +134,7 @@ export async function addStorefrontDomain(ctx: RequestContext, domain: unknown):
   const host = normalizeHost('domain', domain);
   if (reservedHost(host, ctx.config)) throw badInput('domain', 'is reserved; use a host name of your own');
   return ctx.transaction(async (tx) => {
-    const row = tx.em.create(StorefrontDomain, { id: newId(), companyId: tx.companyId, host } as any);
+    const row = tx.em.create(StorefrontDomain, { id: newId(), host });
     // Requests on this host now belong to this company: cached resolutions must not outlive that.
     tx.afterCommit(invalidatePrincipals);
     return row;

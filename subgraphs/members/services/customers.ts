@@ -1,8 +1,9 @@
 /** Customers: sign-in by one-time code, registration, the signed-in customer and their token's lifecycle. */
 import type { RequestContext } from '../../kernel/context.ts';
-import { AppError, badInput, unauthenticated } from '../../kernel/errors.ts';
+import { badInput, reasonError, unauthenticated } from '../../kernel/errors.ts';
 import { newId } from '../../kernel/ids.ts';
 import { enqueueMessage } from '../../kernel/outbox/index.ts';
+import { COMPANY } from '../../kernel/tenancy.ts';
 import { otpCode, sha256 } from '../../kernel/tokens.ts';
 import { normalizeEmail, normalizePhone, optionalText, requireText } from '../../kernel/validation.ts';
 import type { Company as CompanyRow } from '../entities/company.ts';
@@ -40,12 +41,12 @@ export async function requestOtp(ctx: RequestContext, input: { email?: string | 
     await enforceRequestLimit(
       tx,
       `otp:${company.id}:${target.address}`,
-      'select count(*) as n, min(created_at) as oldest from members.otp_challenge where company_id = ? and address = ? and created_at > ?',
-      [company.id, target.address, new Date(now.getTime() - OTP_WINDOW_MS)],
+      () => tx.tenantSql`select count(*) as n, min(created_at) as oldest from members.otp_challenge
+        where company_id = ${COMPANY} and address = ${target.address} and created_at > ${new Date(now.getTime() - OTP_WINDOW_MS)}`,
     );
     // A new code replaces any earlier one still open for the address.
     await tx.em.nativeUpdate(OtpChallenge, { address: target.address, consumedAt: null }, { consumedAt: now });
-    tx.em.create(OtpChallenge, { id: newId(), companyId: company.id, channel: target.channel, address: target.address, codeHash: sha256(code), attempts: 0, expiresAt, createdAt: now } as any);
+    tx.em.create(OtpChallenge, { id: newId(), channel: target.channel, address: target.address, codeHash: sha256(code), attempts: 0, expiresAt, createdAt: now });
     enqueueMessage(tx, {
       companyId: company.id,
       channel: target.channel,
@@ -63,29 +64,28 @@ export async function verifyOtp(ctx: RequestContext, input: { email?: string | n
   const target = addressOf(company, input);
   const code = requireCode(input.code);
   const challenge = await ctx.em.findOne(OtpChallenge, { address: target.address, consumedAt: null }, { orderBy: { createdAt: 'desc' } });
-  if (!challenge) throw new AppError('UNAUTHENTICATED', 'The code is invalid or has expired; request a new one', { reason: 'INVALID_CODE' });
-  if (challenge.expiresAt.getTime() <= ctx.now().getTime()) throw new AppError('UNAUTHENTICATED', 'The code has expired; request a new one', { reason: 'EXPIRED_CODE' });
+  if (!challenge) throw reasonError('INVALID_CODE', 'The code is invalid or has expired; request a new one');
+  if (challenge.expiresAt.getTime() <= ctx.now().getTime()) throw reasonError('EXPIRED_CODE', 'The code has expired; request a new one');
   await enforceGuessLimit(
-    ctx,
-    'select sum(attempts) as n from members.otp_challenge where company_id = ? and address = ? and created_at > ?',
-    [company.id, target.address, new Date(ctx.now().getTime() - 3600_000)],
+    () => ctx.tenantSql`select sum(attempts) as n from members.otp_challenge
+      where company_id = ${COMPANY} and address = ${target.address} and created_at > ${new Date(ctx.now().getTime() - 3600_000)}`,
   );
   const attempt = await spendAttempt(ctx, 'otp_challenge', challenge.id, code);
-  if (attempt.result === 'exhausted') throw new AppError('RATE_LIMITED', 'Too many wrong attempts; request a new code', { reason: 'ATTEMPTS_EXHAUSTED' });
+  if (attempt.result === 'exhausted') throw reasonError('ATTEMPTS_EXHAUSTED', 'Too many wrong attempts; request a new code');
   if (attempt.result === 'wrong') {
-    throw new AppError('UNAUTHENTICATED', 'The code is invalid or has expired; request a new one', { reason: 'INVALID_CODE', attemptsRemaining: attempt.attemptsRemaining });
+    throw reasonError('INVALID_CODE', 'The code is invalid or has expired; request a new one', { attemptsRemaining: attempt.attemptsRemaining });
   }
   const result = await ctx.transaction(async (tx) => {
     const now = tx.now();
     const consumed = await tx.em.nativeUpdate(OtpChallenge, { id: challenge.id, consumedAt: null }, { consumedAt: now });
-    if (consumed !== 1) throw new AppError('UNAUTHENTICATED', 'The code has already been used; request a new one', { reason: 'INVALID_CODE' });
+    if (consumed !== 1) throw reasonError('INVALID_CODE', 'The code has already been used; request a new one');
     const where = target.field === 'email' ? { email: target.address } : { phone: target.address };
     let customer = await tx.em.findOne(Customer, where);
     const isNewCustomer = !customer;
     if (!customer) {
       // Passwordless sign-up: a verified address with no customer becomes one.
       const name = target.field === 'email' ? target.address.split('@')[0] : target.address;
-      customer = tx.em.create(Customer, { id: newId(), companyId: company.id, name, ...where, source: 'otp' } as any);
+      customer = tx.em.create(Customer, { id: newId(), name, ...where, source: 'otp' });
     }
     // The first proof of an address ends sessions opened before it (a registration made by someone
     // else with this address must not keep access once the owner verifies it).
@@ -129,7 +129,7 @@ export async function registerCustomer(ctx: RequestContext, input: RegistrationI
   const known = new Set(company.registrationFields.map((f) => f.key));
   for (const key of Object.keys(attributes)) if (!known.has(key)) throw badInput(`attributes.${key}`, 'is not a field of this registration form');
   return ctx.transaction(async (tx) => {
-    const customer = tx.em.create(Customer, { id: newId(), companyId: company.id, name, lastName, email, phone, source, attributes: Object.keys(attributes).length ? attributes : null } as any);
+    const customer = tx.em.create(Customer, { id: newId(), name, lastName, email, phone, source, attributes: Object.keys(attributes).length ? attributes : null });
     const session = await issueSession(tx, 'customer', company.id, customer.id);
     tx.publish('members.customer.created', customerFacts(customer));
     return { member: customer, ...sessionView(session) };
@@ -137,17 +137,14 @@ export async function registerCustomer(ctx: RequestContext, input: RegistrationI
 }
 
 export async function currentCustomer(ctx: RequestContext) {
-  const p = ctx.principal;
-  if (p.kind !== 'customer') throw unauthenticated();
-  const customer = await ctx.em.findOne(Customer, { id: p.customerId });
+  const customer = await ctx.em.findOne(Customer, { id: ctx.customer.customerId });
   if (!customer) throw unauthenticated('This customer no longer exists');
   return customer;
 }
 
 export async function validateToken(ctx: RequestContext) {
   const customer = await currentCustomer(ctx);
-  const p = ctx.principal as Extract<typeof ctx.principal, { kind: 'customer' }>;
-  const session = await ctx.em.findOne(Session, { id: p.sessionId });
+  const session = await ctx.em.findOne(Session, { id: ctx.customer.sessionId });
   if (!session) throw unauthenticated('Session has ended; sign in again');
   return { valid: true, customer, expiresAt: session.expiresAt };
 }
@@ -155,7 +152,7 @@ export async function validateToken(ctx: RequestContext) {
 /** Rotates the session: the presented token ends and a new one is issued. */
 export async function refreshSession(ctx: RequestContext) {
   const customer = await currentCustomer(ctx);
-  const p = ctx.principal as Extract<typeof ctx.principal, { kind: 'customer' }>;
+  const p = ctx.customer;
   return ctx.transaction(async (tx) => {
     const session = await issueSession(tx, 'customer', p.companyId, customer.id, verifiedContacts(customer));
     await tx.em.flush();
@@ -166,8 +163,7 @@ export async function refreshSession(ctx: RequestContext) {
 }
 
 export async function logout(ctx: RequestContext) {
-  const p = ctx.principal;
-  if (p.kind !== 'customer') throw unauthenticated();
+  const p = ctx.customer;
   await ctx.transaction(async (tx) => {
     await revokeSession(tx, p.sessionId);
     tx.afterCommit(invalidatePrincipals);

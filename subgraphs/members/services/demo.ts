@@ -19,8 +19,9 @@ export async function seedDemoCompany(runtime: Runtime): Promise<void> {
     await tx.sql("select pg_advisory_xact_lock(hashtext('members.demo'))");
     if ((await tx.em.count(Company, {})) > 0) return null;
     const company = await createCompany(tx, { name: 'Demo Studio', industry: 'salon', country: 'US', ownerEmail: 'owner@demo.localhost' });
-    tx.em.create(StorefrontDomain, { id: newId(), companyId: company.id, host: 'localhost' } as any);
-    const { key } = mintApiKey(tx, company.id, 'Demo key');
+    // The seed runs with no tenant in scope: its rows name the company it just created.
+    tx.em.create(StorefrontDomain, { id: newId(), companyId: company.id, host: 'localhost' });
+    const { key } = mintApiKey(tx, 'Demo key', { companyId: company.id });
     return { companyId: company.id, apiKey: key, storefrontDomain: 'localhost' };
   });
   if (!created) return;

@@ -12,7 +12,7 @@ const LOGIN_LINK_TTL_MS = 15 * 60 * 1000;
 /** A one-time link for the dashboard; its token is exchanged for a merchant session. */
 export function createLoginLink(tx: RequestContext, companyId: string, email: string): string {
   const token = randomToken(32);
-  tx.em.create(LoginLink, { id: newId(), companyId, email, tokenHash: sha256(token), expiresAt: new Date(tx.now().getTime() + LOGIN_LINK_TTL_MS) } as any);
+  tx.em.create(LoginLink, { id: newId(), companyId, email, tokenHash: sha256(token), expiresAt: new Date(tx.now().getTime() + LOGIN_LINK_TTL_MS) });
   return `${tx.config.publicUrl}/dashboard/login?token=${token}`;
 }
 

@@ -27,7 +27,9 @@ export async function issueSession(
 ): Promise<IssuedSession> {
   const expiresAt = new Date(tx.now().getTime() + SESSION_TTL_MS[kind]);
   const sessionId = newId();
-  tx.em.create(Session, { id: sessionId, companyId, kind, subject, expiresAt } as any);
+  // Explicit: the session belongs to the company its token is signed for, which a dashboard link's
+  // exchange knows from the link (its context has no company yet).
+  tx.em.create(Session, { id: sessionId, companyId, kind, subject, expiresAt });
   const token = await signSessionToken(tx.config.jwtSecret, { kind, companyId, subject, sessionId, ...verified }, expiresAt);
   return { token, expiresAt, sessionId };
 }

@@ -1,6 +1,6 @@
 /** Organisation signup: a request emails a code; its verification creates the company, its first API key and a dashboard link. */
 import type { RequestContext } from '../../kernel/context.ts';
-import { AppError, badInput, conflict, notFound } from '../../kernel/errors.ts';
+import { badInput, conflict, notFound, reasonError } from '../../kernel/errors.ts';
 import { isUuid, newId } from '../../kernel/ids.ts';
 import { enqueueMessage } from '../../kernel/outbox/index.ts';
 import { otpCode, sha256 } from '../../kernel/tokens.ts';
@@ -25,10 +25,10 @@ export async function requestSignup(ctx: RequestContext, input: { email?: string
     await enforceRequestLimit(
       tx,
       `signup:${email}`,
-      'select count(*) as n, min(created_at) as oldest from members.signup_request where email = ? and created_at > ?',
-      [email, new Date(now.getTime() - OTP_WINDOW_MS)],
+      // Not a tenant table: the company does not exist yet.
+      () => tx.sql('select count(*) as n, min(created_at) as oldest from members.signup_request where email = ? and created_at > ?', [email, new Date(now.getTime() - OTP_WINDOW_MS)]),
     );
-    tx.em.create(SignupRequest, { id, email, organisationName, industry, country, codeHash: sha256(code), attempts: 0, expiresAt, createdAt: now } as any);
+    tx.em.create(SignupRequest, { id, email, organisationName, industry, country, codeHash: sha256(code), attempts: 0, expiresAt, createdAt: now });
     enqueueMessage(tx, {
       companyId: null,
       channel: 'email',
@@ -47,17 +47,18 @@ export async function verifySignup(ctx: RequestContext, input: { requestId?: str
   const request = await ctx.em.findOne(SignupRequest, { id: input.requestId });
   if (!request) throw notFound('Signup request');
   if (request.completedAt) throw conflict('This signup has already been verified');
-  if (request.expiresAt.getTime() <= ctx.now().getTime()) throw new AppError('UNAUTHENTICATED', 'The code has expired; start the signup again', { reason: 'EXPIRED_CODE' });
-  await enforceGuessLimit(ctx, 'select sum(attempts) as n from members.signup_request where email = ? and created_at > ?', [request.email, new Date(ctx.now().getTime() - 3600_000)]);
+  if (request.expiresAt.getTime() <= ctx.now().getTime()) throw reasonError('EXPIRED_CODE', 'The code has expired; start the signup again');
+  await enforceGuessLimit(() => ctx.sql('select sum(attempts) as n from members.signup_request where email = ? and created_at > ?', [request.email, new Date(ctx.now().getTime() - 3600_000)]));
   const attempt = await spendAttempt(ctx, 'signup_request', request.id, code);
-  if (attempt.result === 'exhausted') throw new AppError('RATE_LIMITED', 'Too many wrong attempts; start the signup again', { reason: 'ATTEMPTS_EXHAUSTED' });
-  if (attempt.result === 'wrong') throw new AppError('UNAUTHENTICATED', 'The code is invalid', { reason: 'INVALID_CODE', attemptsRemaining: attempt.attemptsRemaining });
+  if (attempt.result === 'exhausted') throw reasonError('ATTEMPTS_EXHAUSTED', 'Too many wrong attempts; start the signup again');
+  if (attempt.result === 'wrong') throw reasonError('INVALID_CODE', 'The code is invalid', { attemptsRemaining: attempt.attemptsRemaining });
 
   return ctx.transaction(async (tx) => {
     const company = await createCompany(tx, { name: request.organisationName, industry: request.industry, country: request.country, ownerEmail: request.email });
     const claimed = await tx.em.nativeUpdate(SignupRequest, { id: request.id, completedAt: null }, { completedAt: tx.now(), companyId: company.id });
     if (claimed !== 1) throw conflict('This signup has already been verified');
-    const { key } = mintApiKey(tx, company.id, 'Signup key');
+    // The new company's first key: made for that company, not the caller's (a signup has none).
+    const { key } = mintApiKey(tx, 'Signup key', { companyId: company.id });
     const loginUrl = createLoginLink(tx, company.id, request.email);
     return { apiKey: key, companyId: company.id, loginUrl };
   });
