@@ -3,9 +3,9 @@ import { mkdtempSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createDatabase } from '../support/database.ts';
 import { eventually } from '../support/eventually.ts';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -48,20 +48,7 @@ describe('outgoing messages across a crash', () => {
     // On PostgreSQL a database of its own, so its queue settings are the ones this test starts with.
     const base = inject('databaseUrl');
     if (base) {
-      const name = `recovery_${process.pid}_${Date.now()}`;
-      const admin = new pg.Client({ connectionString: base });
-      await admin.connect();
-      await admin.query(`create database ${name}`);
-      await admin.end();
-      const url = new URL(base);
-      url.pathname = `/${name}`;
-      database.url = url.toString();
-      database.drop = async () => {
-        const c = new pg.Client({ connectionString: base });
-        await c.connect();
-        await c.query(`drop database if exists ${name} with (force)`);
-        await c.end();
-      };
+      Object.assign(database, await createDatabase(base, 'recovery'));
     }
   });
 

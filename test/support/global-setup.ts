@@ -2,8 +2,8 @@ import 'reflect-metadata';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import type { TestProject } from 'vitest/node';
+import { createDatabase } from './database.ts';
 import { createPglite } from '../../subgraphs/kernel/database.ts';
 import { loadConfig } from '../../subgraphs/kernel/config.ts';
 import { startPlatform } from '../../router/platform.ts';
@@ -28,22 +28,11 @@ export default async function setup(project: TestProject) {
   const config = { ...loadConfig({ DATA_DIR: dir, NODE_ENV: 'test', JWT_SECRET: 'test-secret-test-secret-test-secret-42' }) };
 
   if (base) {
-    const name = `test_${Date.now()}_${process.pid}`;
-    const admin = new pg.Client({ connectionString: base });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    const url = new URL(base);
-    url.pathname = `/${name}`;
-    databaseUrl = url.toString();
+    const created = await createDatabase(base, 'test');
+    databaseUrl = created.url;
+    drop = created.drop;
     const platform = await startPlatform({ ...config, databaseUrl }, MODULES, { consume: false });
     await platform.stop();
-    drop = async () => {
-      const c = new pg.Client({ connectionString: base });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    };
     project.provide('snapshotFile', undefined);
   } else {
     const pglite = await createPglite();
