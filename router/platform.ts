@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import type { PGlite } from '@electric-sql/pglite';
 import type { GraphQLSchema } from 'graphql';
 import { AuditLogEntry } from '../subgraphs/kernel/audit.ts';
-import { systemClock, type Clock } from '../subgraphs/kernel/clock.ts';
+import { CLOCK_OVERRIDE_SETTING, systemClock, type Clock } from '../subgraphs/kernel/clock.ts';
 import type { Config } from '../subgraphs/kernel/config.ts';
 import { declareConstraints } from '../subgraphs/kernel/constraints.ts';
 import { openDatabase } from '../subgraphs/kernel/database.ts';
@@ -35,9 +35,9 @@ export interface PlatformOptions {
  */
 export async function startPlatform(config: Config, modules: SubgraphModule[], options: PlatformOptions = {}): Promise<Platform> {
   const clock = options.clock ?? systemClock;
-  // A test clock makes pg-boss read time from a table on sessions that opt in.
-  const sessionStatements = clock === systemClock ? [] : ["SET pgboss.test_clock = 'on'"];
-  const db = await openDatabase(config, { entities: [OutboxMessage, AuditLogEntry, ...modules.flatMap((m) => m.entities)], pglite: options.pglite, sessionStatements });
+  // A test clock makes pg-boss read time from a table, on sessions that opt in: all of ours.
+  const sessionSettings: Record<string, string> = clock === systemClock ? {} : { [CLOCK_OVERRIDE_SETTING]: 'on' };
+  const db = await openDatabase(config, { entities: [OutboxMessage, AuditLogEntry, ...modules.flatMap((m) => m.entities)], pglite: options.pglite, sessionSettings });
   try {
     await runMigrations(db, [{ name: 'kernel', migrations: KERNEL_MIGRATIONS }, ...modules]);
     for (const m of modules) declareConstraints(m.constraints);
@@ -48,7 +48,7 @@ export async function startPlatform(config: Config, modules: SubgraphModule[], o
       deliverMessages: consume && modules.length > 0,
       clock,
       schema: options.jobsSchema,
-      sessionStatements,
+      sessionSettings,
     });
     for (const m of modules) await m.onStart?.(runtime);
     const schemas = new Map<string, GraphQLSchema>();

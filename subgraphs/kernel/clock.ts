@@ -1,4 +1,4 @@
-import { systemClock, TestClock, type Clock } from 'pg-boss';
+import { CLOCK_OVERRIDE_SETTING, systemClock, TestClock, type Clock } from 'pg-boss';
 
 /**
  * The one source of "now" for rules that depend on time (OTP expiry, cancellation windows,
@@ -6,4 +6,4 @@ import { systemClock, TestClock, type Clock } from 'pg-boss';
  * `TestClock` and moves time with `tick()` / `setTime()` instead of sleeping. It is pg-boss's clock
  * interface, so the queue's timers and its SQL `job_now()` agree with `ctx.now()`.
  */
-export { systemClock, TestClock, type Clock };
+export { CLOCK_OVERRIDE_SETTING, systemClock, TestClock, type Clock };

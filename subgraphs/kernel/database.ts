@@ -7,7 +7,6 @@ import { MikroORM as PostgresORM, type EntityManager } from '@mikro-orm/postgres
 import type { EntitySchema, EventSubscriber, FlushEventArgs } from '@mikro-orm/core';
 import type { Config } from './config.ts';
 import { PostgresNamingStrategy } from './naming.ts';
-import { CompiledQuery } from 'kysely';
 
 export type { EntityManager };
 
@@ -24,8 +23,8 @@ export interface OpenOptions {
   /** An already created PGlite instance (tests restore one from a snapshot). */
   pglite?: PGlite;
   debug?: boolean;
-  /** Statements every connection runs when it opens (a test clock's opt-in). */
-  sessionStatements?: string[];
+  /** Settings every session starts with (a test clock's opt-in, `pgboss.test_clock`). */
+  sessionSettings?: Record<string, string>;
 }
 
 /** Creates an embedded PGlite with the extensions our migrations need. */
@@ -62,9 +61,6 @@ export async function openDatabase(config: Config, options: OpenOptions): Promis
     subscribers: [writesInTransactions],
     entities: options.entities,
     debug: options.debug ?? process.env.SQL_DEBUG === '1',
-    ...(options.sessionStatements?.length
-      ? { onCreateConnection: async (c: any) => { for (const s of options.sessionStatements!) await c.executeQuery(CompiledQuery.raw(s)); } }
-      : {}),
     onQuery,
     // Entities are defined with defineEntity; no reflection or discovery from files.
     discovery: { warnWhenNoEntities: false },
@@ -76,7 +72,9 @@ export async function openDatabase(config: Config, options: OpenOptions): Promis
     autoJoinRefsForFilters: false,
   };
   if (config.databaseUrl) {
-    const orm = await PostgresORM.init({ ...common, clientUrl: config.databaseUrl, pool: { min: 0, max: 10 } });
+    // Startup options reach every pooled session, whichever path takes it from the pool.
+    const settings = Object.entries(options.sessionSettings ?? {}).map(([k, v]) => `-c ${k}=${v}`);
+    const orm = await PostgresORM.init({ ...common, clientUrl: config.databaseUrl, pool: { min: 0, max: 10 }, ...(settings.length ? { driverOptions: { options: settings.join(' ') } } : {}) });
     return { orm, kind: 'postgresql', close: () => orm.close(true) };
   }
   let pglite = options.pglite;
@@ -88,6 +86,8 @@ export async function openDatabase(config: Config, options: OpenOptions): Promis
     pglite = await createPglite(dir);
   }
   const orm = (await PgliteORM.init({ ...common, dbName: 'app', driverOptions: { pglite } } as any)) as unknown as PostgresORM;
+  // One session for the life of the instance.
+  for (const [k, v] of Object.entries(options.sessionSettings ?? {})) await pglite.query(`select set_config($1, $2, false)`, [k, v]);
   const instance = pglite;
   return {
     orm,

@@ -17,6 +17,7 @@ const facts = (name: string): CustomerFacts => ({ customerId: newId(), name, las
 const handled = new Map<string, number>();
 const failingAttempts: number[] = [];
 const reminders: { at: number; data: Record<string, unknown> }[] = [];
+const ticks: number[] = [];
 
 let clock: TestClock;
 let platform: Platform;
@@ -38,6 +39,7 @@ const probe = () =>
     },
     jobs: {
       'probe.reminder': { handler: async (ctx, data) => void reminders.push({ at: ctx.now().getTime(), data }) },
+      'probe.quarter-hourly': { cron: '*/15 * * * *', handler: async (ctx) => void ticks.push(ctx.now().getTime()) },
     },
   });
 
@@ -144,6 +146,19 @@ describe('domain events on the queue', () => {
     expect(reminders).toHaveLength(1);
     expect(reminders[0].at).toBeGreaterThanOrEqual(at.getTime());
     expect(reminders[0].data).toEqual({ note: 'one hour later' });
+  });
+});
+
+describe('scheduled jobs', () => {
+  it('run on their cron schedule as the clock moves', async () => {
+    // Earlier tests moved the clock too (the schedule ran then); count from here.
+    ticks.length = 0;
+    const start = clock.now();
+    await advanceUntil(() => ticks.length >= 2, 3600, 60);
+    expect(ticks.length).toBeGreaterThanOrEqual(2);
+    // Each run comes at (or just after) a quarter hour of the test clock, never before.
+    for (const at of ticks) expect(at).toBeGreaterThanOrEqual(start);
+    expect(new Set(ticks.map((t) => Math.floor(t / 900_000))).size).toBe(ticks.length);
   });
 });
 

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { bearer, signInCustomer, signupCompany } from '../support/fixtures.ts';
 import { graphql } from '../support/client.ts';
 import { callTool, mcpClient, toolError } from '../support/mcp.ts';
+import { dayFromNow, setupSalon } from '../support/booking.ts';
+import { http } from '../support/client.ts';
 
 const auditOf = async (apiKey: string, args: Record<string, unknown> = {}) =>
   (await callTool(await mcpClient(apiKey), 'list_audit_log', args)) as { items: any[]; pagination: { total: number } };
@@ -43,6 +45,20 @@ describe('audit log', () => {
     // Another company sees only its own.
     const other = await signupCompany('Audit Other');
     expect((await auditOf(other.apiKey)).pagination.total).toBe(0);
+  });
+
+  it('records a merchant write through a REST route, with the route', async () => {
+    const { company, service } = await setupSalon();
+    const slots = await http(`/v6/customer-portal/services/${service.id}/slots?date=${dayFromNow(5)}`, { headers: { 'x-company-id': company.companyId } });
+    const slot = slots.body.data.items[0];
+    const booked = await http('/v6/customer-portal/bookings/guest', {
+      body: { serviceId: service.id, occurrenceStart: slot.start, occurrenceEnd: slot.end, customerName: 'Walk-in', customerPhone: '+15550100111' },
+      headers: { 'x-company-id': company.companyId, ...bearer(company.apiKey) },
+    });
+    expect(booked.status).toBe(201);
+    const [entry] = (await auditOf(company.apiKey, { operation: 'createGuestBooking' })).items;
+    expect(entry).toMatchObject({ interface: 'rest', via: 'POST /v6/customer-portal/bookings/guest', outcome: 'ok', targetId: booked.body.data.id });
+    expect(entry.arguments.input.customerName).toBe('Walk-in');
   });
 
   it('redacts codes and tokens, and leaves customer writes out', async () => {

@@ -27,7 +27,12 @@ export function transactionDb(trx: Transaction<any>): Db {
 /** pg's own type parsing (timestamps as Date), which pg-boss expects; the ORM's pool keeps them as text. */
 const pgTypes = { getTypeParser: pg.types.getTypeParser };
 
-export async function connectionDb(db: Database, sessionStatements: string[] = []): Promise<Db> {
+export async function connectionDb(db: Database, sessionSettings: Record<string, string> = {}): Promise<Db> {
+  // pg-boss asks for its test clock's session opt-in; the database was opened with it on every session.
+  const setSessionStatements = async (statements: string[]) => {
+    const missing = statements.filter((s) => !Object.keys(sessionSettings).some((name) => s.includes(name)));
+    if (missing.length) throw new Error(`Session settings must be given when the database opens: ${missing.join('; ')}`);
+  };
   const connection = db.orm.em.getConnection();
   const kysely = connection.getClient() as Kysely<any>;
   if (db.kind === 'pglite') {
@@ -40,10 +45,7 @@ export async function connectionDb(db: Database, sessionStatements: string[] = [
           return { rows: (await pglite.exec(text)).flatMap((r) => r.rows ?? []) };
         });
       },
-      // One session for the life of the instance: a test clock's opt-in is applied once.
-      async setSessionStatements(statements) {
-        for (const s of statements) await kysely.connection().execute(() => pglite.exec(s));
-      },
+      setSessionStatements,
     };
   }
   const pool = (await connection.getNativeClient()) as unknown as Pool;
@@ -53,10 +55,6 @@ export async function connectionDb(db: Database, sessionStatements: string[] = [
   };
   return {
     executeSql: run,
-    async setSessionStatements(statements) {
-      // Only a test clock sets these; the database was opened with them for every connection.
-      const missing = statements.filter((s) => !sessionStatements.includes(s));
-      if (missing.length) throw new Error(`Session statements must be given when the database opens: ${missing.join('; ')}`);
-    },
+    setSessionStatements,
   };
 }

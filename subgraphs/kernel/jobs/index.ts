@@ -17,8 +17,8 @@ export interface JobsOptions {
   deliverMessages: boolean;
   schema?: string;
   clock: Clock;
-  /** Session statements the database was opened with (a test clock's opt-in on PostgreSQL). */
-  sessionStatements?: string[];
+  /** Settings every session was opened with (a test clock's opt-in). */
+  sessionSettings?: Record<string, string>;
   pollSeconds?: number;
 }
 
@@ -47,7 +47,7 @@ export class Jobs {
 
   static async start(runtime: Runtime, options: JobsOptions): Promise<Jobs> {
     const schema = options.schema ?? JOBS_SCHEMA;
-    const db = await connectionDb(runtime.db, options.sessionStatements);
+    const db = await connectionDb(runtime.db, options.sessionSettings);
     const consuming = options.consume.length > 0 || options.deliverMessages;
     const boss = new PgBoss({
       db,
@@ -68,7 +68,7 @@ export class Jobs {
       await jobs.work(MESSAGE_QUEUE, poll, (job) => deliverMessage(runtime, job));
       await jobs.queue(PURGE_QUEUE);
       await jobs.work(PURGE_QUEUE, poll, () => purgeKernelTables(runtime));
-      await boss.schedule(PURGE_QUEUE, '17 * * * *', null, { tz: 'UTC' });
+      await jobs.schedule(PURGE_QUEUE, '17 * * * *');
     }
     for (const module of options.consume) {
       for (const [event, handler] of Object.entries(module.subscriptions ?? {}) as [string, Subscriptions[keyof Subscriptions]][]) {
@@ -80,11 +80,19 @@ export class Jobs {
       for (const [name, definition] of Object.entries(module.jobs ?? {}) as [string, JobDefinition][]) {
         await jobs.queue(name);
         await jobs.work(name, poll, (job) => runJob(runtime, definition, (job.data ?? {}) as Record<string, unknown>));
-        if (definition.cron) await boss.schedule(name, definition.cron, null, { tz: 'UTC' });
+        if (definition.cron) await jobs.schedule(name, definition.cron);
         else await boss.unschedule(name);
       }
     }
     return jobs;
+  }
+
+  /**
+   * Runs a queue's job on a cron schedule (UTC), replacing any earlier schedule of that queue; one
+   * run per occurrence however many processes schedule it.
+   */
+  async schedule(name: string, cron: string, data: object | null = null): Promise<void> {
+    await this.boss.schedule(name, cron, data, { tz: 'UTC' });
   }
 
   /** Creates a queue once; its cache is warmed so a send inside a transaction never looks it up on another path. */
