@@ -1,4 +1,4 @@
-import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import { Requires } from '../../kernel/access.ts';
 import type { RequestContext } from '../../kernel/context.ts';
 import * as auth from '../services/customers.ts';
@@ -8,6 +8,7 @@ import {
   CustomerRegistration,
   CustomerSession,
   customerNode,
+  DeletedCustomer,
   LogoutResult,
   OtpRequestInput,
   OtpRequestResult,
@@ -69,6 +70,12 @@ export class CustomerResolver {
   async refreshCustomerToken(@Ctx() ctx: RequestContext) {
     const result = await auth.refreshSession(ctx);
     return { ...result, customer: customerNode(result.customer) };
+  }
+
+  @Requires('merchant')
+  @Mutation(() => DeletedCustomer, { description: "Erases a customer's record (name, email, phone, answers) and ends their sessions; bookings and responses keep only the id." })
+  async deleteCustomer(@Ctx() ctx: RequestContext, @Arg('customerId', () => ID, { description: 'The customer to erase.' }) customerId: string) {
+    return auth.deleteCustomer(ctx, customerId);
   }
 
   @Requires('customer')

@@ -54,6 +54,12 @@ export class LogoutResult {
   @Field(() => Boolean) loggedOut!: boolean;
 }
 
+@ObjectType('DeletedCustomer', { description: 'A customer record that was erased: its sessions ended and other services were told.' })
+export class DeletedCustomer {
+  @Field(() => ID) id!: string;
+  @Field(() => Boolean) deleted!: boolean;
+}
+
 // Inputs: flat in REST and MCP, one object in GraphQL.
 
 @InputType()

@@ -1,7 +1,7 @@
 /** Customers: sign-in by one-time code, registration, the signed-in customer and their token's lifecycle. */
 import type { RequestContext } from '../../kernel/context.ts';
-import { badInput, reasonError, unauthenticated } from '../../kernel/errors.ts';
-import { newId } from '../../kernel/ids.ts';
+import { badInput, notFound, reasonError, unauthenticated } from '../../kernel/errors.ts';
+import { isUuid, newId } from '../../kernel/ids.ts';
 import { enqueueMessage } from '../../kernel/outbox/index.ts';
 import { COMPANY } from '../../kernel/tenancy.ts';
 import { otpCode, sha256 } from '../../kernel/tokens.ts';
@@ -169,6 +169,23 @@ export async function logout(ctx: RequestContext) {
     tx.afterCommit(invalidatePrincipals);
   });
   return { loggedOut: true };
+}
+
+/**
+ * Erases a customer: the row goes, their sessions end, and `members.customer.deleted` tells the
+ * other subgraphs (content drops its projection). Another company's id is NOT_FOUND.
+ */
+export async function deleteCustomer(ctx: RequestContext, customerId: unknown) {
+  if (!isUuid(customerId)) throw badInput('customerId', 'must be a customer id');
+  return ctx.transaction(async (tx) => {
+    const customer = await tx.em.findOne(Customer, { id: customerId });
+    if (!customer) throw notFound('Customer');
+    await revokeCustomerSessions(tx, customer.id);
+    tx.em.remove(customer);
+    tx.publish('members.customer.deleted', { customerId: customer.id });
+    tx.afterCommit(invalidatePrincipals);
+    return { id: customer.id, deleted: true };
+  });
 }
 
 export async function loginChannel(ctx: RequestContext) {
