@@ -115,9 +115,11 @@ function callerName(field: string, words: Record<string, string>): string {
   return prefix ? `${words[prefix]}${field.slice(prefix.length)}` : field;
 }
 
-/** PostgreSQL error codes the services translate into catalogue errors. */
+/**
+ * PostgreSQL error codes the error mask (federation.ts) still translates: a unique violation no
+ * subgraph declared in its constraints table is a plain CONFLICT.
+ */
 export const PG_UNIQUE_VIOLATION = '23505';
-export const PG_EXCLUSION_VIOLATION = '23P01';
 /** Text or JSON PostgreSQL cannot store (a NUL character, an invalid escape): the client's input. */
 export const PG_BAD_TEXT = new Set(['22021', '22P05', '22P02']);
 
