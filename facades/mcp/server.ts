@@ -30,6 +30,9 @@ export function createMcpFacade(gateway: GatewayRuntime, schema: GraphQLSchema, 
     // The audit log names the tool a write came through.
     if (toolName) headers[VIA_HEADER] = `mcp ${toolName}`;
     if (req.headers.host) headers['x-forwarded-host'] = req.headers.host;
+    // Naming another company than the credential's is refused here as on REST and GraphQL.
+    const company = req.headers['x-company-id'];
+    if (typeof company === 'string' && company) headers['x-company-id'] = company;
     const res = await gateway.fetch('http://router.internal/graphql', { method: 'POST', headers, body: JSON.stringify({ query, variables }) });
     return { status: res.status, result: (await res.json()) as { data?: Record<string, any> | null; errors?: any[] } };
   };

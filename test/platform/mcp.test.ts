@@ -61,6 +61,19 @@ describe('MCP facade', () => {
     const company = await signupCompany('Customer Tools');
     const customer = await signInCustomer(company.companyId);
     await expect(mcpClient(customer.token)).rejects.toMatchObject({ code: 403 });
+    // A key names its company: X-Company-Id naming another one is refused, as on REST and GraphQL.
+    const other = await signupCompany('Other Tools');
+    const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
+    const call = (companyId: string) =>
+      fetch(`${url}/mcp`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${company.apiKey}`, 'x-company-id': companyId, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify(init),
+      });
+    const foreign = await call(other.companyId);
+    expect(foreign.status).toBe(401);
+    expect(await foreign.text()).toMatch(/not valid for that company/);
+    expect((await call(company.companyId)).status).toBe(200);
   });
 
   it('refuses GET and foreign hosts (stateless server, DNS-rebinding protection)', async () => {
