@@ -25,8 +25,12 @@ interface CompiledRoute extends RestRoute {
   args: JsonSchema;
 }
 
-const envelopeError = (status: number, code: string, message: string, details?: Record<string, unknown>) =>
-  Response.json({ success: false, error: { code, message, ...(details ? { details } : {}) } }, { status });
+/** An error in the envelope; a wait the error knows (`retryAfterSeconds`) also goes in `Retry-After`. */
+const envelopeError = (status: number, code: string, message: string, details?: Record<string, unknown>, headers: Record<string, string> = {}) =>
+  Response.json(
+    { success: false, error: { code, message, ...(details ? { details } : {}) } },
+    { status, headers: typeof details?.retryAfterSeconds === 'number' ? { ...headers, 'retry-after': String(details.retryAfterSeconds) } : headers },
+  );
 
 /**
  * REST under /v6: SOFA over the gateway's schema, restricted to the manifest's root fields, with
@@ -78,9 +82,9 @@ export function createRestFacade(gateway: GatewayRuntime, apiSchema: GraphQLSche
     if (url.pathname === '/openapi/connect-v6.openapi.json') return Response.json(openApi.document);
     const route = routes.find((r) => r.method === request.method && r.pattern.test(url.pathname));
     if (!route) {
-      const known = routes.some((r) => r.pattern.test(url.pathname));
-      return known
-        ? envelopeError(405, 'NOT_FOUND', `${request.method} is not supported on ${url.pathname}`)
+      const allowed = [...new Set(routes.filter((r) => r.pattern.test(url.pathname)).map((r) => r.method))];
+      return allowed.length
+        ? envelopeError(405, 'METHOD_NOT_ALLOWED', `${request.method} is not supported on ${url.pathname}; use ${allowed.join(' or ')}`, undefined, { allow: allowed.join(', ') })
         : envelopeError(404, 'NOT_FOUND', `No route ${request.method} ${url.pathname}`);
     }
     const key = request.headers.get('idempotency-key');

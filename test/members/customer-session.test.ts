@@ -135,6 +135,7 @@ describe('member session routes', () => {
     const limited = results.find((r) => r.status === 429)!;
     expect(limited.body.error.code).toBe('RATE_LIMITED');
     expect(limited.body.error.details.retryAfterSeconds).toBeGreaterThan(0);
+    expect(limited.headers.get('retry-after')).toBe(String(limited.body.error.details.retryAfterSeconds));
     // Another company's limit for the same address is its own.
     expect((await http(`${P}/auth/otp`, { body: { email }, headers: { 'x-company-id': other.companyId } })).status).toBe(200);
   });

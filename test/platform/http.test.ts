@@ -25,7 +25,8 @@ describe('router HTTP entry point', () => {
     }
     const wrongMethod = await http('/v6/customer-portal/auth/otp');
     expect(wrongMethod.status).toBe(405);
-    expect(wrongMethod.body.success).toBe(false);
+    expect(wrongMethod.body).toMatchObject({ success: false, error: { code: 'METHOD_NOT_ALLOWED' } });
+    expect(wrongMethod.headers.get('allow')).toBe('POST');
   });
 
   it('does not expose root fields outside the manifest over REST', async () => {
