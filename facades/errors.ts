@@ -1,23 +1,10 @@
 import { ERROR_STATUS, isErrorCode, type ErrorCode } from '../subgraphs/kernel/errors.ts';
+import { coercionError, isGraphqlCoercionMessage } from '../subgraphs/kernel/graphql-words.ts';
 
 export interface ErrorBody {
   code: ErrorCode;
   message: string;
   details?: Record<string, unknown>;
-}
-
-/**
- * Finds the input field a GraphQL coercion message is about, so a 400 names it as our own
- * validation does: `Variable "$input" got invalid value … at "input.email"` → email.
- */
-export function fieldOfMessage(message: string): string | undefined {
-  // The path starts with the variable's name (the gateway may have renamed it): drop that.
-  const at = /at "([^"]+)"/.exec(message)?.[1]?.replace(/^[^.[]+\.?/, '') || undefined;
-  const missing = /Field "([^"]+)" of required type/.exec(message)?.[1] ?? /Field "([^"]+)" is not defined by type/.exec(message)?.[1];
-  if (missing) return at ? `${at}.${missing}` : missing;
-  if (at) return at;
-  const variable = /Variable "\$([^"]+)"/.exec(message)?.[1];
-  return variable && variable !== 'input' ? variable : undefined;
 }
 
 /** A GraphQL error (ours, the gateway's or SOFA's) → the REST error body and status. */
@@ -30,10 +17,14 @@ export function toErrorBody(error: { message?: string; extensions?: Record<strin
   else code = 'INTERNAL';
   const { code: _c, http: _h, serviceName: _s, unexpected: _u, ...rest } = ext;
   const details: Record<string, unknown> = { ...rest };
-  if (code === 'BAD_USER_INPUT' && !details.field) {
-    const field = fieldOfMessage(message);
-    if (field) details.field = field;
-  }
-  const clean = code === 'INTERNAL' ? 'Internal server error' : code === 'BAD_USER_INPUT' && details.field && !message.startsWith(`${details.field}:`) ? `${details.field}: ${message}` : message;
+  let clean = message;
+  if (code === 'INTERNAL') clean = 'Internal server error';
+  else if (code === 'BAD_USER_INPUT' && isGraphqlCoercionMessage(message)) {
+    // GraphQL's words (variables, type names, the value given) become ours.
+    const worded = coercionError(message);
+    clean = worded.message;
+    if (worded.field) details.field = worded.field;
+  } else if (code === 'BAD_USER_INPUT' && typeof details.field === 'string' && !message.startsWith(`${details.field}:`)) clean = `${details.field}: ${message}`;
   return { status: ERROR_STATUS[code], body: { code, message: clean, ...(Object.keys(details).length ? { details } : {}) } };
 }
+

@@ -67,8 +67,18 @@ function nonNull(type: GraphQLInputType, description: string | null | undefined,
     if (required.length) schema.required = required;
     return withDescription(schema, description ?? type.description);
   }
-  return withDescription(SCALARS[type.name] ?? { type: 'string' }, description ?? (SCALARS[type.name] ? undefined : type.description));
+  return withDescription(INPUT_BOUNDS[type.name] ?? SCALARS[type.name] ?? { type: 'string' }, description ?? (SCALARS[type.name] ? undefined : type.description));
 }
+
+/**
+ * Text an input may carry: longer than any name, message or description, far shorter than a body
+ * may be. Both facades refuse more, naming the field, before anything runs.
+ */
+export const MAX_TEXT_LENGTH = 10_000;
+const INPUT_BOUNDS: Record<string, JsonSchema> = {
+  String: { type: 'string', maxLength: MAX_TEXT_LENGTH },
+  ID: { type: 'string', maxLength: 1_000 },
+};
 
 /**
  * The schema of a GraphQL output type for OpenAPI: named object types go to `components`

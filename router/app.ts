@@ -8,11 +8,13 @@ import { toErrorBody } from '../facades/errors.ts';
 import { VIA_HEADER } from '../subgraphs/kernel/audit.ts';
 import { createMcpFacade } from '../facades/mcp/server.ts';
 import { createRestFacade } from '../facades/rest/facade.ts';
-import type { Config } from '../subgraphs/kernel/config.ts';
+import type { Config, QueryLimits } from '../subgraphs/kernel/config.ts';
 import { idempotencyScope, idempotentFetch, requestHash, type Answer, type IdempotencyRuntime } from '../subgraphs/kernel/idempotency.ts';
 import { recentMessages } from '../subgraphs/kernel/outbox/index.ts';
 import { composeSupergraph, subgraphUrl } from './compose.ts';
+import { createCors } from './cors.ts';
 import { docsRoute } from './docs.ts';
+import { assignRequestId, readBody, surfaceOf } from './edge.ts';
 import { createGateway, forwardedHeaders, inProcessExecutor } from './gateway.ts';
 import { MODULES, SUBGRAPH_PORTS } from './modules.ts';
 import { startPlatform, type Platform } from './platform.ts';
@@ -43,17 +45,24 @@ export async function createApp(config: Config, options: { topology?: 'embedded'
     topology === 'embedded'
       ? { kind: 'embedded', executors: new Map(subgraphs.map((s) => [s.name, inProcessExecutor(s.schema, platform.runtime)])) }
       : { kind: 'http' },
+    config.queryLimits,
   );
   // SOFA and the MCP tool registry need the gateway's schema loaded before they serve.
   const apiSchema = await gateway.getSchema();
   const rest = createRestFacade(gateway, apiSchema, config, platform.runtime);
   const mcp = createMcpFacade(gateway, apiSchema, config, platform.runtime);
-  const idempotentGraphql = idempotentGateway(gateway, platform.runtime);
+  const idempotentGraphql = idempotentGateway(gateway, platform.runtime, config.queryLimits);
+  const cors = createCors(config, platform.runtime.db);
   let ready = true;
 
   const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '/').split('?')[0];
+    const requestId = assignRequestId(req, res);
     try {
+      // CORS first: a preflight is answered here, and every answer below carries the headers.
+      if (await cors(req, res)) return;
+      const surface = surfaceOf(path);
+      if (surface && (await readBody(req, res, surface, config.maxBodyBytes))) return;
       if (path === '/graphql') {
         // Only the facades say which interface a write came through (the audit log); never a client.
         delete req.headers[VIA_HEADER];
@@ -77,8 +86,8 @@ export async function createApp(config: Config, options: { topology?: 'embedded'
       }
       return await rest(req, res);
     } catch (error) {
-      console.error('[router] unhandled', error);
-      if (!res.headersSent) json(res, 500, { success: false, error: { code: 'INTERNAL', message: 'Internal server error' } });
+      console.error(`[router] unhandled (request ${requestId})`, error);
+      if (!res.headersSent) json(res, 500, { success: false, error: { code: 'INTERNAL', message: 'Internal server error', requestId } });
     }
   });
   server.keepAliveTimeout = 5000;
@@ -103,12 +112,12 @@ export async function createApp(config: Config, options: { topology?: 'embedded'
  * POST /graphql with an Idempotency-Key: a mutation runs once per key (see withIdempotency);
  * anything else, a malformed body included, goes to the gateway unchanged.
  */
-function idempotentGateway(gateway: GatewayRuntime, runtime: IdempotencyRuntime) {
+function idempotentGateway(gateway: GatewayRuntime, runtime: IdempotencyRuntime, limits: QueryLimits) {
   return createServerAdapter(async (request: Request) => {
     // The body is read once: to find the operation, then again from this text by the gateway.
     const text = await request.text();
     const forward = async () => gateway.fetch(request.url, { method: request.method, headers: request.headers, body: text });
-    const mutation = mutationRequest(text);
+    const mutation = mutationRequest(text, limits.tokens);
     if (!mutation) return forward();
     const { query, variables = null, operationName = null } = mutation;
     const key = request.headers.get('idempotency-key')!;
@@ -131,11 +140,11 @@ function failedInternally({ body }: Answer): boolean {
 }
 
 /** The GraphQL request of a POST body when the operation it runs is a mutation. */
-function mutationRequest(text: string): { query: string; variables?: unknown; operationName?: string } | undefined {
+function mutationRequest(text: string, maxTokens: number): { query: string; variables?: unknown; operationName?: string } | undefined {
   try {
     const body = JSON.parse(text);
     if (typeof body?.query !== 'string') return undefined;
-    const operations = parse(body.query).definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+    const operations = parse(body.query, { maxTokens }).definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
     const operation = body.operationName ? operations.find((o) => o.name?.value === body.operationName) : operations.length === 1 ? operations[0] : undefined;
     return operation?.operation === 'mutation' ? body : undefined;
   } catch {

@@ -5,12 +5,18 @@ import { RequestContext } from '../subgraphs/kernel/context.ts';
 import type { Runtime } from '../subgraphs/kernel/runtime.ts';
 import { VIA_HEADER } from '../subgraphs/kernel/audit.ts';
 import { maskError } from '../subgraphs/kernel/federation.ts';
+import { loadQueryLimits, type QueryLimits } from '../subgraphs/kernel/config.ts';
+import { demandControlOptions, limitPlugins } from './limits.ts';
+import { useInputGuard } from './input-guard.ts';
+import { useRequestIdInErrors } from './edge.ts';
 
 /** The headers a subgraph needs to resolve the principal; the host travels as x-forwarded-host. */
 export function forwardedHeaders(request: Request): Record<string, string | null> {
   return {
     authorization: request.headers.get('authorization'),
     'x-company-id': request.headers.get('x-company-id'),
+    // Set at the edge (router/edge.ts): a subgraph's log lines name the request they belong to.
+    'x-request-id': request.headers.get('x-request-id'),
     // Set by the REST and MCP facades for the audit log; a client's own is dropped at the door (app.ts).
     [VIA_HEADER]: request.headers.get(VIA_HEADER),
     'x-forwarded-host': request.headers.get('x-forwarded-host') ?? request.headers.get('host') ?? new URL(request.url).host,
@@ -27,21 +33,27 @@ export function inProcessExecutor(schema: GraphQLSchema, runtime: Runtime): Exec
     const headers = incoming ? forwardedHeaders(incoming) : {};
     const contextValue = new RequestContext(runtime, (name) => (headers as Record<string, string | null>)[name] ?? undefined);
     const result = await execute({ schema, document: request.document, variableValues: request.variables, operationName: request.operationName, contextValue, rootValue: request.rootValue });
-    return (result.errors ? { ...result, errors: result.errors.map(maskError) } : result) as any;
+    return (result.errors ? { ...result, errors: result.errors.map((e) => maskError(e, headers['x-request-id'])) } : result) as any;
   };
 }
 
 export type SubgraphTransport = { kind: 'embedded'; executors: Map<string, Executor> } | { kind: 'http' };
 
-export function createGateway(supergraph: string, transport: SubgraphTransport): GatewayRuntime {
+/** The gateway over a supergraph; `limits` are what one operation may ask (router/limits.ts). */
+export function createGateway(supergraph: string, transport: SubgraphTransport, limits: QueryLimits = loadQueryLimits()): GatewayRuntime {
   return createGatewayRuntime({
     supergraph,
     logging: (process.env.GATEWAY_LOG ?? 'error') as 'error',
     graphqlEndpoint: '/graphql',
     landingPage: false,
     graphiql: { title: 'Service platform GraphQL' },
+    // CORS is decided once for every interface (router/cors.ts); the gateway adds none of its own.
+    cors: false,
     // Subgraph errors reach clients with their own code and message, without internal names.
     subgraphErrors: false,
+    // Token, depth, alias and directive limits and the operation's estimated cost, before anything runs.
+    plugins: () => [useRequestIdInErrors(), useInputGuard(), ...limitPlugins(supergraph, limits)],
+    demandControl: demandControlOptions(limits),
     ...(transport.kind === 'embedded'
       ? {
           transports: {

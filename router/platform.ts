@@ -11,6 +11,7 @@ import { runMigrations } from '../subgraphs/kernel/migrate.ts';
 import { KERNEL_MIGRATIONS } from '../subgraphs/kernel/migrations/index.ts';
 import type { SubgraphModule } from '../subgraphs/kernel/module.ts';
 import { OutboxMessage } from '../subgraphs/kernel/outbox/index.ts';
+import { listenForRevocations, type RevocationListener } from '../subgraphs/kernel/revocation.ts';
 import type { Runtime } from '../subgraphs/kernel/runtime.ts';
 
 export interface Platform {
@@ -38,8 +39,11 @@ export async function startPlatform(config: Config, modules: SubgraphModule[], o
   // A test clock makes pg-boss read time from a table, on sessions that opt in: all of ours.
   const sessionSettings: Record<string, string> = clock === systemClock ? {} : { [CLOCK_OVERRIDE_SETTING]: 'on' };
   const db = await openDatabase(config, { entities: [OutboxMessage, AuditLogEntry, ...modules.flatMap((m) => m.entities)], pglite: options.pglite, sessionSettings });
+  let revocations: RevocationListener | undefined;
   try {
     await runMigrations(db, [{ name: 'kernel', migrations: KERNEL_MIGRATIONS }, ...modules]);
+    // Credentials ended by another process are refused here at once (subgraphs/kernel/revocation.ts).
+    revocations = await listenForRevocations(db, config.databaseUrl);
     for (const m of modules) declareConstraints(m.constraints);
     const runtime = { db, config, clock } as Runtime;
     const consume = options.consume !== false;
@@ -58,10 +62,12 @@ export async function startPlatform(config: Config, modules: SubgraphModule[], o
       schemas,
       async stop() {
         await runtime.jobs.stop();
+        await revocations?.stop();
         await db.close();
       },
     };
   } catch (error) {
+    await revocations?.stop();
     await db.close();
     throw error;
   }

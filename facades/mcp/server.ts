@@ -5,11 +5,11 @@ import type { GatewayRuntime } from '@graphql-hive/gateway-runtime';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
 import type { Config } from '../../subgraphs/kernel/config.ts';
 import { idempotencyScope, requestHash, withIdempotency, type IdempotencyRuntime } from '../../subgraphs/kernel/idempotency.ts';
 import { toErrorBody, type ErrorBody } from '../errors.ts';
 import { canonicalEnums } from '../json-schema.ts';
+import { unsafeValue, validator } from '../validate.ts';
 import { IDEMPOTENCY_ARG, loadTools, type ToolDefinition } from './registry.ts';
 
 type Caller = { kind: 'anonymous' } | { kind: 'merchant'; authorization: string };
@@ -21,7 +21,7 @@ type Caller = { kind: 'anonymous' } | { kind: 'merchant'; authorization: string 
  */
 export function createMcpFacade(gateway: GatewayRuntime, schema: GraphQLSchema, config: Config, runtime: IdempotencyRuntime) {
   const tools = loadTools(schema);
-  const schemas = new Map(tools.map((t) => [t.name, z.fromJSONSchema(t.inputSchema as any)]));
+  const validators = new Map(tools.map((t) => [t.name, validator(t.inputSchema)]));
   const allowedHosts = new Set(['localhost', '127.0.0.1', '[::1]', new URL(config.publicUrl).hostname, ...(process.env.MCP_ALLOWED_HOSTS ?? '').split(',').filter(Boolean)]);
 
   const graphql = async (query: string, variables: Record<string, unknown>, req: IncomingMessage, authorization?: string, toolName?: string) => {
@@ -66,21 +66,32 @@ export function createMcpFacade(gateway: GatewayRuntime, schema: GraphQLSchema, 
       })),
     }));
     server.setRequestHandler(CallToolRequestSchema, async (request) => {
-      const tool = visible.find((t) => t.name === request.params.name);
-      if (!tool) return errorResult({ code: 'NOT_FOUND', message: `Tool ${request.params.name} not found` });
-      const args = checkArguments(tool, request.params.arguments ?? {});
+      const result = await callTool(request.params.name, request.params.arguments ?? {});
+      // An error names the request's id (router/edge.ts), for the client to quote when reporting it.
+      const requestId = req.headers['x-request-id'];
+      if (!result.isError || typeof requestId !== 'string') return result;
+      return errorResult({ ...(result.structuredContent.error as ErrorBody), requestId });
+    });
+    const callTool = async (name: string, raw: Record<string, unknown>): Promise<ToolResult> => {
+      const tool = visible.find((t) => t.name === name);
+      if (!tool) return errorResult({ code: 'NOT_FOUND', message: `Tool ${name} not found` });
+      const args = checkArguments(tool, raw);
       if ('error' in args) return errorResult(args.error);
       return call(tool, args.value, req, caller.kind === 'merchant' ? caller.authorization : undefined);
-    });
+    };
     return server;
   };
 
-  /** The arguments against the tool's schema (enum values in any case, as before they were enums); the first problem names its field. */
+  /**
+   * The arguments against the tool's schema (enum values in any case, as before they were enums),
+   * after the checks every input gets (depth, control characters); the first problem names its field.
+   */
   const checkArguments = (tool: ToolDefinition, raw: Record<string, unknown>): { value: Record<string, unknown> } | { error: ErrorBody } => {
-    const parsed = schemas.get(tool.name)!.safeParse(canonicalEnums(tool.inputSchema, raw));
-    if (parsed.success) return { value: parsed.data as Record<string, unknown> };
-    const { field, problem } = describeIssue(parsed.error.issues[0], raw);
-    return { error: { code: 'BAD_USER_INPUT', message: `${field}: ${problem}`, details: { field } } };
+    const value = canonicalEnums(tool.inputSchema, raw) as Record<string, unknown>;
+    // The schema first: it names a typed field's own bound. Neither walk goes deeper than the schema or MAX_JSON_DEPTH.
+    const problem = validators.get(tool.name)!(value) ?? unsafeValue(raw);
+    if (!problem) return { value };
+    return { error: { code: 'BAD_USER_INPUT', message: `${problem.field}: ${problem.problem}`, details: { field: problem.field } } };
   };
 
   /** The tool's result, and the HTTP status of its error code (200 when it succeeded). */
@@ -142,25 +153,7 @@ export function createMcpFacade(gateway: GatewayRuntime, schema: GraphQLSchema, 
 
 type ToolResult = { isError?: boolean; content: { type: 'text'; text: string }[]; structuredContent: Record<string, unknown> };
 
-type Issue = z.core.$ZodIssue;
-
-/** A zod issue in our words: the field path (`customer.email`, `blocks[0].type`) and what is wrong with it. */
-function describeIssue(issue: Issue, args: unknown): { field: string; problem: string } {
-  const path = (segments: PropertyKey[]) => segments.map((s, i) => (typeof s === 'number' ? `[${s}]` : `${i ? '.' : ''}${String(s)}`)).join('');
-  const at = (segments: PropertyKey[]) => segments.reduce<unknown>((v, k) => (v && typeof v === 'object' ? (v as any)[k] : undefined), args);
-  if (issue.code === 'unrecognized_keys') return { field: path([...issue.path, issue.keys[0]]), problem: 'is not a parameter of this tool' };
-  if (issue.code === 'invalid_union') {
-    // A nullable value is `anyOf: [schema, null]`: report what is wrong against the schema.
-    const branch = issue.errors.find((errors) => !errors.some((e) => e.code === 'invalid_type' && e.expected === 'null')) ?? issue.errors[0];
-    if (branch?.[0]) return describeIssue({ ...branch[0], path: [...issue.path, ...branch[0].path] } as Issue, args);
-  }
-  const field = path(issue.path) || 'arguments';
-  if (issue.code === 'invalid_value') return { field, problem: `must be one of ${issue.values.map(String).join(', ')}` };
-  if (issue.code === 'invalid_type') return { field, problem: at(issue.path) === undefined ? 'is required' : `must be ${issue.expected === 'number' || issue.expected === 'int' ? 'a number' : `of type ${issue.expected}`}` };
-  return { field, problem: issue.message };
-}
-
-const errorResult = (error: ErrorBody): ToolResult => ({ isError: true, content: [{ type: 'text', text: JSON.stringify({ error }) }], structuredContent: { error } });
+const errorResult = (error: ErrorBody & { requestId?: string }): ToolResult => ({ isError: true, content: [{ type: 'text', text: JSON.stringify({ error }) }], structuredContent: { error } });
 
 function rpcError(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}) {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });

@@ -9,9 +9,12 @@ import { idempotencyScope, idempotentFetch, requestHash, type IdempotencyRuntime
 import { forwardedHeaders } from '../../router/gateway.ts';
 import { VIA_HEADER } from '../../subgraphs/kernel/audit.ts';
 import { toErrorBody } from '../errors.ts';
-import { canonicalEnums, inputSchema, type JsonSchema } from '../json-schema.ts';
+import { canonicalEnums, type JsonSchema } from '../json-schema.ts';
+import { hasControlCharacters, unsafeValue, validator, type Validator } from '../validate.ts';
+import { requestSchema } from './request-schema.ts';
 import { HIDDEN_FIELDS, ROUTES, type RestRoute } from './manifests/index.ts';
 import { buildOpenApi } from './openapi.ts';
+import { REQUEST_ID_HEADER } from '../../router/edge.ts';
 
 const BASE = '/v6';
 
@@ -21,8 +24,9 @@ interface CompiledRoute extends RestRoute {
   /** The root field takes `input: SomeInput`: a flat JSON body is that input. */
   wrapsInput: boolean;
   otherArgs: Set<string>;
-  /** The JSON Schema of each argument of the field, to read enum values in any case. */
-  args: JsonSchema;
+  /** The query parameters or flat body the route takes (request-schema.ts), and its checker. */
+  request: JsonSchema;
+  check: Validator;
 }
 
 /** An error in the envelope; a wait the error knows (`retryAfterSeconds`) also goes in `Retry-After`. */
@@ -76,7 +80,9 @@ export function createRestFacade(gateway: GatewayRuntime, apiSchema: GraphQLSche
 
   const openApi = buildOpenApi(schema, routes, config);
 
-  const handler = createServerAdapter(async (request: Request) => {
+  const handler = createServerAdapter(async (request: Request) => withRequestId(await answer(request), request));
+
+  async function answer(request: Request): Promise<Response> {
     const url = new URL(request.url);
     if (url.pathname === '/openapi/connect-v6.openapi.yaml') return new Response(openApi.yaml, { headers: { 'content-type': 'application/yaml; charset=utf-8' } });
     if (url.pathname === '/openapi/connect-v6.openapi.json') return Response.json(openApi.document);
@@ -87,34 +93,48 @@ export function createRestFacade(gateway: GatewayRuntime, apiSchema: GraphQLSche
         ? envelopeError(405, 'METHOD_NOT_ALLOWED', `${request.method} is not supported on ${url.pathname}; use ${allowed.join(' or ')}`, undefined, { allow: allowed.join(', ') })
         : envelopeError(404, 'NOT_FOUND', `No route ${request.method} ${url.pathname}`);
     }
+    // Everything the client sent is checked before anything acts on it, idempotency included.
+    const checked = await checkRequest(request, route, url);
+    if (checked instanceof Response) return checked;
     const key = request.headers.get('idempotency-key');
-    if (request.method !== 'POST' || key === null) return respond(request, route, url);
-    // The body is read once: to fingerprint the request, then again from this text to answer it.
-    const text = await request.text();
-    let body: unknown = text;
-    try {
-      body = JSON.parse(text);
-    } catch {}
-    const fingerprint = requestHash(request.method, url.pathname + url.search, body);
-    const again = new Request(url, { method: request.method, headers: request.headers, body: text });
-    return idempotentFetch(runtime, { scope: idempotencyScope(forwardedHeaders(request)), key, fingerprint }, () => respond(again, route, url)).catch((error) => {
+    if (request.method !== 'POST' || key === null) return respond(request, checked);
+    const fingerprint = requestHash(request.method, url.pathname + url.search, checked.body);
+    return idempotentFetch(runtime, { scope: idempotencyScope(forwardedHeaders(request)), key, fingerprint }, () => respond(request, checked)).catch((error) => {
       const { status, body } = toErrorBody(error);
       if (status >= 500) console.error('[rest] idempotency', error);
       return envelopeError(status, body.code, body.message, body.details);
     });
-  });
+  }
 
-  async function respond(request: Request, route: CompiledRoute, url: URL): Promise<Response> {
-    const forward = await withFlatBody(request, route, url);
-    if (forward instanceof Response) return forward;
+  /** SOFA answers the checked request; a success is wrapped in the envelope. */
+  async function respond(request: Request, checked: CheckedRequest): Promise<Response> {
+    const headers = new Headers(request.headers);
+    headers.delete('content-length');
+    if (checked.variables) headers.set('content-type', 'application/json');
+    const forward = new Request(checked.url, { method: request.method, headers, body: checked.variables ? JSON.stringify(checked.variables) : undefined });
     const res = await sofa.fetch(forward);
-    if (!res) return envelopeError(404, 'NOT_FOUND', `No route ${request.method} ${url.pathname}`);
+    if (!res) return envelopeError(404, 'NOT_FOUND', `No route ${request.method} ${checked.url.pathname}`);
     if (!res.ok) return res;
     const text = await res.text();
     return Response.json({ success: true, data: text ? JSON.parse(text) : null }, { status: res.status });
   }
 
   return (req: IncomingMessage, res: ServerResponse) => handler(req, res);
+}
+
+/** An error answer names the request's id (router/edge.ts), for the client to quote when reporting it. */
+async function withRequestId(res: Response, request: Request): Promise<Response> {
+  const requestId = request.headers.get(REQUEST_ID_HEADER);
+  if (res.ok || !requestId || !res.headers.get('content-type')?.includes('json')) return res;
+  const text = await res.text();
+  let body: { error?: Record<string, unknown> } | undefined;
+  try {
+    body = JSON.parse(text);
+  } catch {}
+  const headers = new Headers(res.headers);
+  headers.delete('content-length');
+  if (!body?.error) return new Response(text, { status: res.status, headers });
+  return new Response(JSON.stringify({ ...body, error: { ...body.error, requestId } }), { status: res.status, headers });
 }
 
 function compile(route: RestRoute, schema: GraphQLSchema): CompiledRoute {
@@ -129,70 +149,111 @@ function compile(route: RestRoute, schema: GraphQLSchema): CompiledRoute {
   const field = (op === 'Query' ? schema.getQueryType() : schema.getMutationType())?.getFields()[name];
   if (!field) throw new Error(`REST route ${route.method} ${route.path}: no root field ${route.field}`);
   const input = field.args.find((a) => a.name === 'input');
+  const request = requestSchema({ method: route.method, params }, field);
   return {
     ...route,
     pattern,
     params,
     wrapsInput: !!input && isInputObjectType(getNamedType(input.type)),
     otherArgs: new Set(field.args.map((a) => a.name).filter((n) => n !== 'input')),
-    args: { type: 'object', properties: Object.fromEntries(field.args.map((a) => [a.name, inputSchema(a.type)])) },
+    request,
+    check: validator(request, 'body'),
   };
 }
 
-/** Checks the JSON body and nests a flat one under `input` where the field takes an input object. */
-async function withFlatBody(request: Request, route: CompiledRoute, url: URL): Promise<Request | Response> {
-  if (request.method === 'GET' || request.method === 'DELETE') return withCanonicalQuery(request, route, url);
-  const text = await request.text();
+/** An id, slug, search or filter in a URL: ids and slugs are short, and a search longer than this finds nothing. */
+const MAX_URL_VALUE_LENGTH = 1_000;
+
+const badInput = (field: string, problem: string) => envelopeError(400, 'BAD_USER_INPUT', `${field}: ${problem}`, { field });
+
+interface CheckedRequest {
+  /** Where SOFA reads the path and query parameters (enum values in the schema's spelling). */
+  url: URL;
+  /** The GraphQL variables of a body route. */
+  variables?: Record<string, unknown>;
+  /** The JSON body as sent, for the idempotency fingerprint. */
+  body?: unknown;
+}
+
+/**
+ * The path, query and body of a request checked against the route's request schema, in REST words:
+ * `limit: must be an integer`, `email: is required`, `foo: is not a known field`.
+ */
+async function checkRequest(request: Request, route: CompiledRoute, url: URL): Promise<CheckedRequest | Response> {
+  const segments = route.pattern.exec(url.pathname)!.slice(1);
+  for (const [i, name] of route.params.entries()) {
+    let value: string;
+    try {
+      value = decodeURIComponent(segments[i]);
+    } catch {
+      return badInput(name, 'is not validly encoded');
+    }
+    if (hasControlCharacters(value)) return badInput(name, 'must not contain control characters');
+    if (value.length > MAX_URL_VALUE_LENGTH) return badInput(name, `must be at most ${MAX_URL_VALUE_LENGTH} characters`);
+  }
+  if (request.method === 'GET' || request.method === 'DELETE') return checkQuery(route, url);
+  return checkBody(await request.text(), route, url);
+}
+
+function checkQuery(route: CompiledRoute, url: URL): CheckedRequest | Response {
+  const properties = route.request.properties as Record<string, JsonSchema>;
+  const values: Record<string, unknown> = {};
+  for (const name of new Set(url.searchParams.keys())) {
+    const schema = properties[name];
+    if (!schema) return badInput(name, 'is not a known query parameter');
+    const given = url.searchParams.getAll(name);
+    if (given.some(hasControlCharacters)) return badInput(name, 'must not contain control characters');
+    if (given.some((v) => v.length > MAX_URL_VALUE_LENGTH)) return badInput(name, `must be at most ${MAX_URL_VALUE_LENGTH} characters`);
+    values[name] = schema.type === 'array' ? given.map((v) => fromQuery(schema.items as JsonSchema, v)) : fromQuery(schema, given[given.length - 1]);
+  }
+  const canonical = canonicalEnums(route.request, values) as Record<string, unknown>;
+  const problem = route.check(canonical);
+  if (problem) return badInput(problem.field, problem.problem);
+  // SOFA reads the parameters from the URL again: give it the schema's spelling of enum values.
+  const target = new URL(url);
+  for (const [name, value] of Object.entries(canonical)) {
+    if (value === values[name] || (Array.isArray(value) && (value as unknown[]).every((v, i) => v === (values[name] as unknown[])[i]))) continue;
+    target.searchParams.delete(name);
+    for (const v of Array.isArray(value) ? value : [value]) target.searchParams.append(name, String(v));
+  }
+  return { url: target };
+}
+
+/** A query string value as the type its schema wants, or as given for validation to refuse it. */
+function fromQuery(schema: JsonSchema | undefined, value: string): unknown {
+  switch (schema?.type) {
+    case 'integer':
+      return /^-?\d+$/.test(value) ? Number(value) : value;
+    case 'number':
+      return value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : value;
+    case 'boolean':
+      return value === 'true' ? true : value === 'false' ? false : value;
+    default:
+      return value;
+  }
+}
+
+function checkBody(text: string, route: CompiledRoute, url: URL): CheckedRequest | Response {
   let body: unknown = {};
   if (text.trim()) {
     try {
       body = JSON.parse(text);
     } catch {
-      return envelopeError(400, 'BAD_USER_INPUT', 'body: must be valid JSON', { field: 'body' });
+      return badInput('body', 'must be valid JSON');
     }
   }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return envelopeError(400, 'BAD_USER_INPUT', 'body: must be a JSON object', { field: 'body' });
-  const fields = body as Record<string, unknown>;
-  let variables: Record<string, unknown> = {};
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return badInput('body', 'must be a JSON object');
+  // A path parameter repeated in the body is the path's: the body's copy is dropped.
+  const fields = Object.fromEntries(Object.entries(body).filter(([key]) => !route.params.includes(key)));
+  const canonical = canonicalEnums(route.request, fields) as Record<string, unknown>;
+  // The schema first: it names a typed field's own bound. Neither walk goes deeper than the schema or MAX_JSON_DEPTH.
+  const problem = route.check(canonical) ?? unsafeValue(body);
+  if (problem) return badInput(problem.field, problem.problem);
+  const variables: Record<string, unknown> = {};
   if (route.wrapsInput) {
     const input: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(fields)) {
-      if (route.otherArgs.has(key) || route.params.includes(key)) variables[key] = value;
-      else input[key] = value;
-    }
+    for (const [key, value] of Object.entries(canonical)) (route.otherArgs.has(key) ? variables : input)[key] = value;
     variables.input = input;
-  } else {
-    // Only the field's own arguments are variables; anything else is ignored like an unknown header.
-    for (const [key, value] of Object.entries(fields)) if (route.otherArgs.has(key)) variables[key] = value;
-  }
-  for (const p of route.params) delete variables[p];
-  variables = canonicalEnums(route.args, variables) as Record<string, unknown>;
-  const headers = new Headers(request.headers);
-  headers.set('content-type', 'application/json');
-  headers.delete('content-length');
-  return new Request(url, { method: request.method, headers, body: JSON.stringify(variables) });
-}
-
-/**
- * Query parameters with enum values in the schema's spelling: states were matched in any case
- * before they became enums (`?status=cancelled`), and still are.
- */
-function withCanonicalQuery(request: Request, route: CompiledRoute, url: URL): Request {
-  const properties = route.args.properties as Record<string, JsonSchema>;
-  const search = new URLSearchParams(url.search);
-  let changed = false;
-  for (const name of new Set(search.keys())) {
-    const schema = properties[name];
-    if (!schema) continue;
-    const values = search.getAll(name);
-    const fixed = (schema.type === 'array' ? canonicalEnums(schema, values) : values.map((v) => canonicalEnums(schema, v))) as string[];
-    if (fixed.every((v, i) => v === values[i])) continue;
-    search.delete(name);
-    for (const v of fixed) search.append(name, v);
-    changed = true;
-  }
-  if (!changed) return request;
-  const target = new URL(url);
-  target.search = search.toString();
-  return new Request(target, { method: request.method, headers: request.headers });
+  } else Object.assign(variables, canonical);
+  return { url, variables, body };
 }

@@ -1,11 +1,12 @@
-import { isNonNullType, type GraphQLSchema } from 'graphql';
+import type { GraphQLSchema } from 'graphql';
 import { stringify } from 'yaml';
 import type { Config } from '../../subgraphs/kernel/config.ts';
 import { accessOf, type Access } from '../../subgraphs/kernel/access.ts';
 import { ERROR_DESCRIPTIONS, ERROR_REASONS, ERROR_STATUS, type ErrorCode } from '../../subgraphs/kernel/errors.ts';
 import { KEY_SCHEMA } from '../../subgraphs/kernel/idempotency.ts';
-import { inputSchema, outputSchema, type JsonSchema } from '../json-schema.ts';
+import { outputSchema, type JsonSchema } from '../json-schema.ts';
 import type { RestRoute } from './manifests/types.ts';
+import { requestSchema } from './request-schema.ts';
 
 interface RouteInfo extends RestRoute {
   params: string[];
@@ -32,25 +33,16 @@ export function buildOpenApi(schema: GraphQLSchema, routes: RouteInfo[], config:
     const parameters: JsonSchema[] = route.params.map((p) => ({ name: p, in: 'path', required: true, schema: { type: 'string' } }));
     if (route.method === 'POST') parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
     let requestBody: JsonSchema | undefined;
-    const bodyArgs = field.args.filter((a) => !route.params.includes(a.name));
+    const request = requestSchema(route, field);
+    const properties = request.properties as Record<string, JsonSchema>;
+    const required = (request.required as string[] | undefined) ?? [];
     if (route.method === 'GET' || route.method === 'DELETE') {
-      for (const arg of bodyArgs) parameters.push({ name: arg.name, in: 'query', required: isNonNullType(arg.type), schema: inputSchema(arg.type), ...(arg.description ? { description: arg.description } : {}) });
-    } else if (bodyArgs.length) {
-      // A field's `input` object is the whole (flat) body; other arguments sit beside its fields.
-      const properties: Record<string, JsonSchema> = {};
-      const required: string[] = [];
-      for (const arg of bodyArgs) {
-        if (arg.name === 'input' && route.wrapsInput) {
-          const s = inputSchema(arg.type);
-          Object.assign(properties, s.properties);
-          required.push(...((s.required as string[]) ?? []));
-        } else {
-          properties[arg.name] = inputSchema(arg.type, arg.description);
-          if (isNonNullType(arg.type)) required.push(arg.name);
-        }
+      for (const [name, schema] of Object.entries(properties)) {
+        const { description, ...rest } = schema;
+        parameters.push({ name, in: 'query', required: required.includes(name), schema: rest, ...(description ? { description } : {}) });
       }
-      const body: JsonSchema = { type: 'object', properties, additionalProperties: false, ...(required.length ? { required } : {}) };
-      requestBody = { required: required.length > 0, content: { 'application/json': { schema: body } } };
+    } else if (Object.keys(properties).length) {
+      requestBody = { required: required.length > 0, content: { 'application/json': { schema: request } } };
     }
     const openApiPath = `/v6${route.path.replace(/:([A-Za-z]+)/g, '{$1}')}`;
     paths[openApiPath] ??= {};

@@ -19,6 +19,17 @@ export interface Config {
   jobExpireSeconds: number;
   /** How often the queue's supervisor looks for abandoned and expired jobs. */
   jobSuperviseSeconds: number;
+  /** Limits on a GraphQL operation at the router (router/limits.ts). */
+  queryLimits: QueryLimits;
+  /**
+   * Browser origins allowed to call /v6, /graphql and /mcp cross-origin (CORS), besides the companies'
+   * storefront domains and, outside production, localhost: `CORS_ORIGINS`, comma separated, each an
+   * origin (`https://shop.example.com`, `http://localhost:5173`), a wildcard subdomain
+   * (`https://*.example.com`, not the apex) or `*` for any origin. Normalised: lower case, no default port.
+   */
+  corsOrigins: string[];
+  /** The largest request body read (bytes); a larger one is refused with 413 before it is read. */
+  maxBodyBytes: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -39,14 +50,77 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: env.MAIL_FROM ?? 'no-reply@localhost',
     jobExpireSeconds: positiveInt('JOB_EXPIRE_SECONDS', env.JOB_EXPIRE_SECONDS, 120),
     jobSuperviseSeconds: positiveInt('JOB_SUPERVISE_SECONDS', env.JOB_SUPERVISE_SECONDS, 30),
+    queryLimits: loadQueryLimits(env),
+    corsOrigins: originList('CORS_ORIGINS', env.CORS_ORIGINS),
+    maxBodyBytes: positiveInt('MAX_BODY_BYTES', env.MAX_BODY_BYTES, 1024 * 1024, 'bytes'),
   };
 }
 
-function positiveInt(name: string, value: string | undefined, fallback: number): number {
+function positiveInt(name: string, value: string | undefined, fallback: number, unit = 'seconds'): number {
   if (value === undefined || value === '') return fallback;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a whole number of seconds, got ${value}`);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a whole number of ${unit}, got ${value}`);
   return n;
+}
+
+/** `*`, or origins `scheme://host[:port]` (http or https; host may start with `*.`); never `null`, a path or a query. */
+function originList(name: string, value: string | undefined): string[] {
+  const origins: string[] = [];
+  for (const raw of (value ?? '').split(',')) {
+    const entry = raw.trim().toLowerCase().replace(/\/$/, '');
+    if (!entry) continue;
+    if (entry === '*') {
+      origins.push(entry);
+      continue;
+    }
+    const match = /^(https?):\/\/((?:\*\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])(?::(\d{1,5}))?$/.exec(entry);
+    if (!match || (match[3] !== undefined && Number(match[3]) > 65535)) throw new Error(`${name}: "${raw.trim()}" is not an origin such as https://shop.example.com (or *)`);
+    const [, scheme, host, digits] = match;
+    const port = digits === undefined ? undefined : Number(digits);
+    origins.push(`${scheme}://${host}${port !== undefined && port !== (scheme === 'https' ? 443 : 80) ? `:${port}` : ''}`);
+  }
+  return [...new Set(origins)];
+}
+
+/**
+ * What one GraphQL operation may ask of the router. The defaults leave every operation of the
+ * storefront, the merchant routes and the MCP tools well inside (test/platform/graphql-limits.test.ts
+ * runs them all against these numbers).
+ */
+export interface QueryLimits {
+  /** Lexical tokens in the document (GRAPHQL_MAX_TOKENS); the parser stops at the first one over. */
+  tokens: number;
+  /** Nesting of selections, fragments flattened, introspection's `__schema` not counted (GRAPHQL_MAX_DEPTH). */
+  depth: number;
+  /** Aliased fields in an operation (GRAPHQL_MAX_ALIASES). */
+  aliases: number;
+  /** Directives used in an operation (GRAPHQL_MAX_DIRECTIVES). */
+  directives: number;
+  /** Estimated cost of an operation, from the supergraph's `@cost` and `@listSize` (GRAPHQL_MAX_COST). */
+  cost: number;
+  /** How many entries a list without `@listSize` is assumed to hold (GRAPHQL_ASSUMED_LIST_SIZE). */
+  listSize: number;
+}
+
+export const DEFAULT_QUERY_LIMITS: QueryLimits = { tokens: 2000, depth: 10, aliases: 30, directives: 20, cost: 10000, listSize: 10 };
+
+export function loadQueryLimits(env: NodeJS.ProcessEnv = process.env): QueryLimits {
+  const read = (name: string, fallback: number) => {
+    const value = env[name];
+    if (value === undefined || value === '') return fallback;
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a whole number of at least 1, got ${value}`);
+    return n;
+  };
+  const d = DEFAULT_QUERY_LIMITS;
+  return {
+    tokens: read('GRAPHQL_MAX_TOKENS', d.tokens),
+    depth: read('GRAPHQL_MAX_DEPTH', d.depth),
+    aliases: read('GRAPHQL_MAX_ALIASES', d.aliases),
+    directives: read('GRAPHQL_MAX_DIRECTIVES', d.directives),
+    cost: read('GRAPHQL_MAX_COST', d.cost),
+    listSize: read('GRAPHQL_ASSUMED_LIST_SIZE', d.listSize),
+  };
 }
 
 /** Production must be given a secret; elsewhere one is generated once and kept in the data folder. */

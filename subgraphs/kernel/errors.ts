@@ -3,11 +3,17 @@ import { GraphQLError } from 'graphql';
 /** The one error catalogue: code → HTTP status for REST; every code is `isError` for MCP. */
 export const ERROR_STATUS = {
   BAD_USER_INPUT: 400,
+  /** A GraphQL operation over the router's limits (tokens, depth, aliases, directives, estimated cost). */
+  QUERY_TOO_COMPLEX: 400,
   UNAUTHENTICATED: 401,
   FORBIDDEN: 403,
   NOT_FOUND: 404,
   /** A REST path that exists, called with another method (the `Allow` header lists the methods it takes). */
   METHOD_NOT_ALLOWED: 405,
+  /** A body larger than the limit (MAX_BODY_BYTES), refused before it is read. */
+  PAYLOAD_TOO_LARGE: 413,
+  /** A body that is not `application/json`. */
+  UNSUPPORTED_MEDIA_TYPE: 415,
   CONFLICT: 409,
   SLOT_TAKEN: 409,
   CANCELLATION_NOT_ALLOWED: 409,
@@ -27,10 +33,13 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
 /** What each code means to a client (OpenAPI, the errors guide). */
 export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
   BAD_USER_INPUT: 'The input is invalid; `details.field` names the offending field and the message starts with it.',
+  QUERY_TOO_COMPLEX: 'The GraphQL operation is too large or too expensive to run; `details.limit` names the limit (`tokens`, `depth`, `aliases`, `directives` or `cost`), `details.max` its value and `details.found` what the operation has. Ask for less: fewer or smaller lists, less nesting.',
   UNAUTHENTICATED: 'No valid credential, or a one-time code that is wrong or expired (see the reason).',
   FORBIDDEN: 'The credential is valid but may not do this.',
   NOT_FOUND: 'No such resource for this caller (another tenant’s ids are not found either), or no such route.',
   METHOD_NOT_ALLOWED: 'The path exists but not with this method; the `Allow` header lists the methods it takes.',
+  PAYLOAD_TOO_LARGE: 'The request body is larger than the limit (1 MB unless configured otherwise); nothing was read or done.',
+  UNSUPPORTED_MEDIA_TYPE: 'A request body must be JSON, sent with `Content-Type: application/json`.',
   CONFLICT: 'The request conflicts with the current data: a duplicate, or a resource not open for it (see the reason).',
   SLOT_TAKEN: 'The time slot was taken meanwhile (or has too few places left); fetch the available slots again.',
   CANCELLATION_NOT_ALLOWED: 'Past the cancellation policy’s cut-off; `details.cancellationPolicy` is the policy to show as it is.',
@@ -47,9 +56,9 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
  * Each is registered here with the code it comes with; `reasonError` throws one.
  */
 export const ERROR_REASONS = {
-  INVALID_CODE: { code: 'UNAUTHENTICATED', description: 'The one-time code is wrong or already used, or no code is open for the address; request a new one.' },
-  EXPIRED_CODE: { code: 'UNAUTHENTICATED', description: 'The one-time code has expired; request a new one.' },
-  ATTEMPTS_EXHAUSTED: { code: 'RATE_LIMITED', description: 'Too many wrong attempts at a one-time code; request a new one.' },
+  INVALID_CODE: { code: 'UNAUTHENTICATED', description: 'A customer one-time code was refused (wrong, used, expired, out of attempts, or none open: one answer for all, so it tells nobody whether a code is pending); request a new one.' },
+  EXPIRED_CODE: { code: 'UNAUTHENTICATED', description: 'Organisation signup: the code has expired; request a new one.' },
+  ATTEMPTS_EXHAUSTED: { code: 'RATE_LIMITED', description: 'Organisation signup: too many wrong attempts at the code; request a new one.' },
   EVENT_CANCELLED: { code: 'CONFLICT', description: 'The event is cancelled: it takes no registrations.' },
   EVENT_UNAVAILABLE: { code: 'CONFLICT', description: 'The event is not open for registration.' },
   EVENT_ENDED: { code: 'CONFLICT', description: 'The event is over.' },

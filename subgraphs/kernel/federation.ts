@@ -1,13 +1,14 @@
-import { GraphQLError, parse, type GraphQLSchema } from 'graphql';
+import { GraphQLError, Kind, parse, visit, type DocumentNode, type GraphQLSchema, type SchemaExtensionNode, type TypeNode } from 'graphql';
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { printSchemaWithDirectives } from '@graphql-tools/utils';
 import { buildSchema, createResolversMap, type NonEmptyArray } from 'type-graphql';
 import { authChecker } from './access.ts';
 import type { RequestContext } from './context.ts';
 import { AppError, isErrorCode, pgErrorCode, PG_BAD_TEXT, PG_UNIQUE_VIOLATION } from './errors.ts';
+import { coercionError, isGraphqlCoercionMessage } from './graphql-words.ts';
 
 const FEDERATION_LINK =
-  'extend schema @link(url: "https://specs.apollo.dev/federation/v2.7", import: ["@key", "@shareable", "@external", "@requires", "@provides", "@inaccessible", "@tag"])';
+  'extend schema @link(url: "https://specs.apollo.dev/federation/v2.9", import: ["@key", "@shareable", "@external", "@requires", "@provides", "@inaccessible", "@tag", "@cost", "@listSize"])';
 
 export type ReferenceResolver = (reference: any, ctx: RequestContext) => unknown;
 
@@ -28,7 +29,7 @@ export async function buildFederatedSchema(options: {
     skipCheck: true,
     validate: false,
   });
-  const typeDefs = parse(`${FEDERATION_LINK}\n${printSchemaWithDirectives(schema)}`);
+  const typeDefs = withPageSizes(parse(`${FEDERATION_LINK}\n${printSchemaWithDirectives(schema)}`));
   const resolvers: Record<string, any> = createResolversMap(schema);
   for (const [typeName, resolve] of Object.entries(options.references ?? {})) {
     resolvers[typeName] = {
@@ -44,12 +45,41 @@ export async function buildFederatedSchema(options: {
 }
 
 /**
+ * Every paged list (a field taking `limit` whose type has an `items` list, the house's list shape)
+ * declares its size for cost analysis: `items` holds `limit` entries (the router's demand control,
+ * router/limits.ts, counts an omitted `limit` as the default page size). A field declaring its own
+ * `@listSize` keeps it.
+ */
+function withPageSizes(document: DocumentNode): DocumentNode {
+  const paged = new Set<string>();
+  for (const def of document.definitions) {
+    if ((def.kind === Kind.OBJECT_TYPE_DEFINITION || def.kind === Kind.OBJECT_TYPE_EXTENSION) && def.fields?.some((f) => f.name.value === 'items' && isListType(f.type))) paged.add(def.name.value);
+  }
+  const listSize = (parse('extend schema @listSize(slicingArguments: ["limit"], sizedFields: ["items"], requireOneSlicingArgument: false)').definitions[0] as SchemaExtensionNode).directives![0];
+  return visit(document, {
+    FieldDefinition(field) {
+      const takesLimit = field.arguments?.some((a) => a.name.value === 'limit' && namedType(a.type) === 'Int');
+      if (!takesLimit || !paged.has(namedType(field.type)) || field.directives?.some((d) => d.name.value === 'listSize')) return undefined;
+      return { ...field, directives: [...(field.directives ?? []), listSize] };
+    },
+  });
+}
+
+const isListType = (type: TypeNode): boolean => (type.kind === Kind.NON_NULL_TYPE ? isListType(type.type) : type.kind === Kind.LIST_TYPE);
+const namedType = (type: TypeNode): string => (type.kind === Kind.NAMED_TYPE ? type.name.value : namedType(type.type));
+
+/**
  * What a client may see of an error: catalogue errors and GraphQL's own validation errors as they
  * are, a unique violation as CONFLICT, anything else as INTERNAL without its message (logged here).
  */
-export function maskError(error: GraphQLError): GraphQLError {
+export function maskError(error: GraphQLError, requestId?: string | null): GraphQLError {
   const original = error.originalError;
   if (!original || original instanceof AppError) return error;
+  // A variable that does not coerce (a scalar's parseValue threw): the caller's input, not a fault.
+  if (!error.path && isGraphqlCoercionMessage(error.message)) {
+    const { message, field } = coercionError(error.message);
+    return new GraphQLError(message, { extensions: { code: 'BAD_USER_INPUT', ...(field ? { field } : {}) } });
+  }
   if (original instanceof GraphQLError) return isErrorCode(original.extensions?.code) ? withPath(original, error) : error;
   const pgCode = pgErrorCode(original);
   if (pgCode === PG_UNIQUE_VIOLATION) {
@@ -58,7 +88,7 @@ export function maskError(error: GraphQLError): GraphQLError {
   if (pgCode && PG_BAD_TEXT.has(pgCode)) {
     return new GraphQLError('The input contains characters or values that cannot be stored (such as NUL)', { path: error.path, extensions: { code: 'BAD_USER_INPUT' } });
   }
-  console.error('[internal error]', original);
+  console.error(`[internal error]${requestId ? ` (request ${requestId})` : ''}`, original);
   return new GraphQLError('Internal server error', { path: error.path, extensions: { code: 'INTERNAL' } });
 }
 

@@ -25,15 +25,64 @@ export function headerReader(headers: Headers | Record<string, string | string[]
 }
 
 /**
- * Cached briefly so a request fan-out (router → several subgraphs) resolves once; revocation clears
- * the cache of the process that revokes, so the embedded topology refuses a revoked credential at once
- * and other processes within the TTL.
+ * Cached briefly so a request fan-out (router → several subgraphs) resolves once. An entry goes
+ * when the credential it names ends: at once in the process that ends it (`invalidatePrincipals`
+ * after its commit), and in every other process when the kernel's revocation listener hears the
+ * commit's notification (revocation.ts), well within a second. The TTL is only the safety net
+ * behind that: while a listener is not connected the cache is suspended (every request resolves
+ * afresh), and an entry never outlives the session it names.
  */
 const CACHE_TTL_MS = 5000;
-const cache = new Map<string, { at: number; principal: Promise<Principal> }>();
+interface Entry {
+  /** Until when (epoch ms) the entry may answer. */
+  until: number;
+  principal: Promise<Principal>;
+  /** The request's host, which decides a storefront's tenant. */
+  host?: string;
+  /** Once resolved. */
+  value?: Principal;
+}
+const cache = new Map<string, Entry>();
 
-export function invalidatePrincipals(): void {
+/**
+ * What ended or changed: one API key, one session, every session of one customer, or what a host
+ * resolves to (a storefront domain claimed).
+ */
+export type PrincipalChange = { apiKey: string } | { session: string } | { customer: string } | { host: string };
+
+/**
+ * Forgets the cached principals a change touches (all of them without one), and those still
+ * resolving, whose reads may have preceded the change (whoever awaits them keeps their answer).
+ */
+export function invalidatePrincipals(change?: PrincipalChange): void {
+  if (!change) return cache.clear();
+  for (const [key, entry] of cache) if (!entry.value || touches(change, entry, entry.value)) cache.delete(key);
+}
+
+function touches(change: PrincipalChange, entry: Entry, p: Principal): boolean {
+  if ('apiKey' in change) return p.kind === 'merchant' && p.via === 'api_key' && p.credentialId === change.apiKey;
+  if ('session' in change) return (p.kind === 'customer' && p.sessionId === change.session) || (p.kind === 'merchant' && p.via === 'session' && p.credentialId === change.session);
+  if ('customer' in change) return p.kind === 'customer' && p.customerId === change.customer;
+  return entry.host === change.host;
+}
+
+/** Listeners that are not listening (revocation.ts): while any is, nothing is cached. */
+let suspensions = 0;
+
+/**
+ * Turns the cache off (and empties it) until the returned function is called: a process that
+ * cannot hear revocations must not answer from memory.
+ */
+export function suspendPrincipalCache(): () => void {
+  suspensions++;
   cache.clear();
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    suspensions--;
+    cache.clear();
+  };
 }
 
 /** API key use is recorded at most once a minute per key and process. */
@@ -44,17 +93,35 @@ export function resolvePrincipal(db: Database, secret: string, header: HeaderRea
   const authorization = header('authorization')?.trim();
   const companyHeader = header('x-company-id')?.trim();
   const host = (header('x-forwarded-host') ?? header('host'))?.split(',')[0].trim().toLowerCase().replace(/:\d+$/, '');
+  if (suspensions > 0) return resolve(db, secret, authorization, companyHeader, host, {});
   const key = `${authorization ?? ''}|${companyHeader ?? ''}|${host ?? ''}`;
   const hit = cache.get(key);
-  if (hit && Date.now() - hit.at < CACHE_TTL_MS) return hit.principal;
-  const principal = resolve(db, secret, authorization, companyHeader, host);
-  cache.set(key, { at: Date.now(), principal });
-  principal.catch(() => cache.delete(key));
+  if (hit && Date.now() < hit.until) return hit.principal;
+  const session: { expiresAt?: number } = {};
+  const principal = resolve(db, secret, authorization, companyHeader, host, session);
+  const entry: Entry = { until: Date.now() + CACHE_TTL_MS, principal, host };
+  cache.set(key, entry);
+  principal.then(
+    (value) => {
+      if (session.expiresAt !== undefined) entry.until = Math.min(entry.until, session.expiresAt);
+      entry.value = value;
+    },
+    // A failure is not remembered (only this entry goes, never a newer one for the same key).
+    () => cache.get(key) === entry && cache.delete(key),
+  );
   if (cache.size > 10_000) cache.delete(cache.keys().next().value!);
   return principal;
 }
 
-async function resolve(db: Database, secret: string, authorization?: string, companyHeader?: string, host?: string): Promise<Principal> {
+/** `session.expiresAt` tells when the session the principal names expires (epoch ms). */
+async function resolve(
+  db: Database,
+  secret: string,
+  authorization: string | undefined,
+  companyHeader: string | undefined,
+  host: string | undefined,
+  session: { expiresAt?: number },
+): Promise<Principal> {
   const conn = db.orm.em.getConnection();
   let credential: Exclude<Principal, { kind: 'anonymous' } | { kind: 'public' }> | null = null;
 
@@ -71,10 +138,11 @@ async function resolve(db: Database, secret: string, authorization?: string, com
       const claims = await verifySessionToken(secret, token);
       if (!claims) throw unauthenticated('Invalid or expired token');
       const [row] = await conn.execute<any[]>(
-        'select id from members.session where id = ? and company_id = ? and kind = ? and revoked_at is null and expires_at > now()',
+        'select id, (extract(epoch from expires_at) * 1000)::float8 as expires_ms from members.session where id = ? and company_id = ? and kind = ? and revoked_at is null and expires_at > now()',
         [claims.sessionId, claims.companyId, claims.kind],
       );
       if (!row) throw unauthenticated('Session has ended; sign in again');
+      session.expiresAt = Number(row.expires_ms);
       credential =
         claims.kind === 'customer'
           ? { kind: 'customer', companyId: claims.companyId, customerId: claims.subject, sessionId: claims.sessionId, verifiedEmail: claims.email, verifiedPhone: claims.phone }

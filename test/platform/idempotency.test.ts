@@ -92,13 +92,25 @@ describe('Idempotency-Key', () => {
     const salon = await setupSalon();
     const [slot] = await slots(salon);
     const key = newKey();
-    const body = guest(salon, slot, { customerPhone: undefined });
+    const body = guest(salon, slot, { serviceId: randomUUID() });
     const first = await bookGuest(salon, body, key);
-    expect(first.status).toBe(400);
+    expect(first.status).toBe(404);
     const again = await bookGuest(salon, body, key);
-    expect(again.status).toBe(400);
+    expect(again.status).toBe(404);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
-    expect(again.body).toEqual(first.body);
+    expect({ ...again.body.error, requestId: undefined }).toEqual({ ...first.body.error, requestId: undefined });
+  });
+
+  it('keeps nothing for a request refused before it ran (as Stripe does): the key stays free', async () => {
+    const salon = await setupSalon();
+    const [slot] = await slots(salon);
+    const key = newKey();
+    const invalid = await bookGuest(salon, guest(salon, slot, { customerPhone: undefined }), key);
+    expect(invalid.status).toBe(400);
+    expect(invalid.body.error.details.field).toBe('customerPhone');
+    const valid = await bookGuest(salon, guest(salon, slot), key);
+    expect(valid.status).toBe(201);
+    expect(valid.headers.get('idempotent-replayed')).toBeNull();
   });
 
   it('refuses an invalid key with 400 naming Idempotency-Key', async () => {

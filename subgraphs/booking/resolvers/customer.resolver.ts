@@ -1,4 +1,4 @@
-import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
+import { Ctx, Directive, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../../kernel/context.ts';
 import { forbidden } from '../../kernel/errors.ts';
 import { Booking } from '../entities/booking.ts';
@@ -8,6 +8,8 @@ import { CustomerRef } from './customer.types.ts';
 /** members' Customer gains its bookings here; the router joins the two subgraphs. */
 @Resolver(() => CustomerRef)
 export class CustomerBookingsResolver {
+  // Cost analysis (router/limits.ts): every booking of the customer, not a page; assume a page's worth.
+  @Directive('@listSize(assumedSize: 20)')
   @FieldResolver(() => [BookingNode], { description: "The customer's bookings, soonest first (merchants, or the customer themself)." })
   async bookings(@Ctx() ctx: RequestContext, @Root() customer: CustomerRef) {
     const p = ctx.principal;

@@ -85,7 +85,7 @@ export function newBlocks(input: unknown, field = 'blocks'): Block[] {
   if (input.length > 500) throw badInput(field, 'at most 500 blocks');
   return input.map((raw, i) => {
     const b = object(raw, `${field}[${i}]`);
-    const { type, data } = blockData(b.type, b.data ?? b.props, `${field}[${i}].type`, `${field}[${i}].data`);
+    const { type, data } = blockData(b.type, b.data ?? b.props, `${field}[${i}].type`, `${field}[${i}].${b.data === undefined && b.props !== undefined ? 'props' : 'data'}`);
     return { id: newId(), version: 1, type, data };
   });
 }

@@ -3,7 +3,7 @@ import type { RequestContext } from '../../kernel/context.ts';
 import { badInput, notFound } from '../../kernel/errors.ts';
 import { isUuid, newId } from '../../kernel/ids.ts';
 import { likePattern, pageRequest, toPage } from '../../kernel/pagination.ts';
-import { invalidatePrincipals } from '../../kernel/principal.ts';
+import { announceRevocation } from '../../kernel/revocation.ts';
 import { API_KEY_PREFIX, randomToken, sha256 } from '../../kernel/tokens.ts';
 import { requireText } from '../../kernel/validation.ts';
 import { ApiKey } from '../entities/api-key.ts';
@@ -47,8 +47,11 @@ export async function revokeApiKey(ctx: RequestContext, apiKeyId: unknown) {
   const row = await ctx.transaction(async (tx) => {
     const key = await tx.em.findOne(ApiKey, { id: apiKeyId });
     if (!key) throw notFound('API key');
-    key.revokedAt ??= tx.now();
-    tx.afterCommit(invalidatePrincipals);
+    if (!key.revokedAt) {
+      key.revokedAt = tx.now();
+      // Refused by every process from the commit on, not when their caches expire.
+      await announceRevocation(tx, { apiKey: key.id });
+    }
     return key;
   });
   const used = await lastUses(ctx.em, [row.id]);

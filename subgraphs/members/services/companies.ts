@@ -3,7 +3,7 @@ import type { RequestContext } from '../../kernel/context.ts';
 import { badInput, notFound } from '../../kernel/errors.ts';
 import { newId } from '../../kernel/ids.ts';
 import { invalidateTenantSettings } from '../../kernel/tenant.ts';
-import { invalidatePrincipals } from '../../kernel/principal.ts';
+import { announceRevocation } from '../../kernel/revocation.ts';
 import { freeSlug } from '../../kernel/slugs.ts';
 import { isValidCountry, isValidCurrency, isValidTimeZone, oneOf, requireText } from '../../kernel/validation.ts';
 import { Company, DEFAULT_REGISTRATION_FIELDS, FIELD_TYPES, LOGIN_CHANNELS, StorefrontDomain, type RegistrationField } from '../entities/company.ts';
@@ -135,8 +135,8 @@ export async function addStorefrontDomain(ctx: RequestContext, domain: unknown):
   if (reservedHost(host, ctx.config)) throw badInput('domain', 'is reserved; use a host name of your own');
   return ctx.transaction(async (tx) => {
     const row = tx.em.create(StorefrontDomain, { id: newId(), host });
-    // Requests on this host now belong to this company: cached resolutions must not outlive that.
-    tx.afterCommit(invalidatePrincipals);
+    // Requests on this host now belong to this company: no process may keep a cached resolution.
+    await announceRevocation(tx, { host });
     return row;
   });
 }

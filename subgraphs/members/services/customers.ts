@@ -12,9 +12,8 @@ import { OtpChallenge } from '../entities/otp-challenge.ts';
 import { Session } from '../entities/session.ts';
 import { customerFacts } from '../events.ts';
 import { getCompany } from './companies.ts';
-import { enforceGuessLimit, enforceRequestLimit, OTP_TTL_MS, OTP_WINDOW_MS, requireCode, spendAttempt } from './otp-policy.ts';
+import { enforceGuessLimit, enforceRequestLimit, OTP_TTL_MS, OTP_WINDOW_MS, requireCode, spendSignInAttempt } from './otp-policy.ts';
 import { issueSession, revokeCustomerSessions, revokeSession, type IssuedSession } from './sessions.ts';
-import { invalidatePrincipals } from '../../kernel/principal.ts';
 
 type Address = { channel: 'email' | 'sms' | 'whatsapp'; address: string; field: 'email' | 'phone' };
 
@@ -59,26 +58,28 @@ export async function requestOtp(ctx: RequestContext, input: { email?: string | 
   return { sent: true, channel: target.channel, expiresAt };
 }
 
+/**
+ * The one answer to every code that does not sign in: wrong, already used, expired, out of
+ * attempts, or no code open for the address at all. Telling them apart (a count of attempts left,
+ * another status) would tell anyone who types an address whether its owner is signing in.
+ */
+const codeRefused = () => reasonError('INVALID_CODE', 'The code is invalid or has expired; request a new one');
+
 export async function verifyOtp(ctx: RequestContext, input: { email?: string | null; phone?: string | null; code?: string | null }) {
   const company = await getCompany(ctx);
   const target = addressOf(company, input);
   const code = requireCode(input.code);
-  const challenge = await ctx.em.findOne(OtpChallenge, { address: target.address, consumedAt: null }, { orderBy: { createdAt: 'desc' } });
-  if (!challenge) throw reasonError('INVALID_CODE', 'The code is invalid or has expired; request a new one');
-  if (challenge.expiresAt.getTime() <= ctx.now().getTime()) throw reasonError('EXPIRED_CODE', 'The code has expired; request a new one');
+  // The hourly limit first, whatever the address's codes: its answer does not depend on them either.
   await enforceGuessLimit(
     () => ctx.tenantSql`select sum(attempts) as n from members.otp_challenge
       where company_id = ${COMPANY} and address = ${target.address} and created_at > ${new Date(ctx.now().getTime() - 3600_000)}`,
   );
-  const attempt = await spendAttempt(ctx, 'otp_challenge', challenge.id, code);
-  if (attempt.result === 'exhausted') throw reasonError('ATTEMPTS_EXHAUSTED', 'Too many wrong attempts; request a new code');
-  if (attempt.result === 'wrong') {
-    throw reasonError('INVALID_CODE', 'The code is invalid or has expired; request a new one', { attemptsRemaining: attempt.attemptsRemaining });
-  }
+  const challengeId = await spendSignInAttempt(ctx, target.address, code);
+  if (!challengeId) throw codeRefused();
   const result = await ctx.transaction(async (tx) => {
     const now = tx.now();
-    const consumed = await tx.em.nativeUpdate(OtpChallenge, { id: challenge.id, consumedAt: null }, { consumedAt: now });
-    if (consumed !== 1) throw reasonError('INVALID_CODE', 'The code has already been used; request a new one');
+    const consumed = await tx.em.nativeUpdate(OtpChallenge, { id: challengeId, consumedAt: null }, { consumedAt: now });
+    if (consumed !== 1) throw codeRefused();
     const where = target.field === 'email' ? { email: target.address } : { phone: target.address };
     let customer = await tx.em.findOne(Customer, where);
     const isNewCustomer = !customer;
@@ -96,7 +97,6 @@ export async function verifyOtp(ctx: RequestContext, input: { email?: string | n
     const session = await issueSession(tx, 'customer', company.id, customer.id, verifiedContacts(customer));
     if (isNewCustomer) tx.publish('members.customer.created', customerFacts(customer));
     else if (firstProof) tx.publish('members.customer.updated', customerFacts(customer));
-    tx.afterCommit(invalidatePrincipals);
     return { ...sessionView(session), customer, isNewCustomer };
   });
   return result;
@@ -157,7 +157,6 @@ export async function refreshSession(ctx: RequestContext) {
     const session = await issueSession(tx, 'customer', p.companyId, customer.id, verifiedContacts(customer));
     await tx.em.flush();
     if (!(await revokeSession(tx, p.sessionId, session.sessionId))) throw unauthenticated('Session has ended; sign in again');
-    tx.afterCommit(invalidatePrincipals);
     return { ...sessionView(session), customer };
   });
 }
@@ -166,14 +165,14 @@ export async function logout(ctx: RequestContext) {
   const p = ctx.customer;
   await ctx.transaction(async (tx) => {
     await revokeSession(tx, p.sessionId);
-    tx.afterCommit(invalidatePrincipals);
   });
   return { loggedOut: true };
 }
 
 /**
- * Erases a customer: the row goes, their sessions end, and `members.customer.deleted` tells the
- * other subgraphs (content drops its projection). Another company's id is NOT_FOUND.
+ * Erases a customer: the row goes, their sessions end (refused by every process from the commit
+ * on), and `members.customer.deleted` tells the other subgraphs (content drops its projection).
+ * Another company's id is NOT_FOUND.
  */
 export async function deleteCustomer(ctx: RequestContext, customerId: unknown) {
   if (!isUuid(customerId)) throw badInput('customerId', 'must be a customer id');
@@ -183,7 +182,6 @@ export async function deleteCustomer(ctx: RequestContext, customerId: unknown) {
     await revokeCustomerSessions(tx, customer.id);
     tx.em.remove(customer);
     tx.publish('members.customer.deleted', { customerId: customer.id });
-    tx.afterCommit(invalidatePrincipals);
     return { id: customer.id, deleted: true };
   });
 }

@@ -37,18 +37,35 @@ export async function enforceGuessLimit(count: () => Promise<{ n: string | numbe
 export type AttemptResult = 'ok' | 'wrong' | 'exhausted';
 
 /**
- * Spends one verify attempt atomically (committed on its own, so a wrong guess always counts)
- * and compares the code: of a customer's sign-in code (a tenant row of the context's company) or
- * of an organisation signup (no company yet).
+ * Spends one verify attempt of an organisation signup atomically (committed on its own, so a wrong
+ * guess always counts) and compares the code. The request id is the requester's own, so its
+ * answers may say how many attempts are left.
  */
-export async function spendAttempt(ctx: RequestContext, table: 'otp_challenge' | 'signup_request', id: string, code: string): Promise<{ result: AttemptResult; attemptsRemaining: number }> {
-  type Spent = { attempts: number; code_hash: string };
-  const rows =
-    table === 'otp_challenge'
-      ? await ctx.tenantSql<Spent>`update members.otp_challenge set attempts = attempts + 1
-          where company_id = ${COMPANY} and id = ${id} and attempts < ${OTP_MAX_ATTEMPTS} returning attempts, code_hash`
-      : await ctx.sql<Spent>('update members.signup_request set attempts = attempts + 1 where id = ? and attempts < ? returning attempts, code_hash', [id, OTP_MAX_ATTEMPTS]);
+export async function spendSignupAttempt(ctx: RequestContext, id: string, code: string): Promise<{ result: AttemptResult; attemptsRemaining: number }> {
+  const rows = await ctx.sql<{ attempts: number; code_hash: string }>(
+    'update members.signup_request set attempts = attempts + 1 where id = ? and attempts < ? returning attempts, code_hash',
+    [id, OTP_MAX_ATTEMPTS],
+  );
   if (!rows.length) return { result: 'exhausted', attemptsRemaining: 0 };
   const attemptsRemaining = OTP_MAX_ATTEMPTS - rows[0].attempts;
   return { result: sameHash(sha256(code), rows[0].code_hash) ? 'ok' : 'wrong', attemptsRemaining };
+}
+
+/** Compared against when no code is open, so every answer costs the same work. */
+const NO_CODE_HASH = sha256('no code is open for this address');
+
+/**
+ * Spends one attempt at an address's open sign-in code (the newest, unconsumed, unexpired, with
+ * attempts left) in one statement committed on its own, so a wrong guess always counts; the id
+ * of that code when `code` is right, null otherwise. Wrong, expired, exhausted and absent are one
+ * result: the caller answers them alike and learns nothing else.
+ */
+export async function spendSignInAttempt(ctx: RequestContext, address: string, code: string): Promise<string | null> {
+  const now = ctx.now();
+  const [row] = await ctx.tenantSql<{ id: string; code_hash: string }>`update members.otp_challenge set attempts = attempts + 1
+    where company_id = ${COMPANY} and consumed_at is null and expires_at > ${now} and attempts < ${OTP_MAX_ATTEMPTS}
+      and id = (select id from members.otp_challenge where company_id = ${COMPANY} and address = ${address} and consumed_at is null order by created_at desc limit 1)
+    returning id, code_hash`;
+  const right = sameHash(sha256(code), row?.code_hash ?? NO_CODE_HASH);
+  return row && right ? row.id : null;
 }

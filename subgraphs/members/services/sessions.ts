@@ -1,5 +1,6 @@
 import type { RequestContext } from '../../kernel/context.ts';
 import { newId } from '../../kernel/ids.ts';
+import { announceRevocation } from '../../kernel/revocation.ts';
 import { signSessionToken, type SessionKind } from '../../kernel/tokens.ts';
 import { Session } from '../entities/session.ts';
 
@@ -36,14 +37,19 @@ export async function issueSession(
 
 /**
  * Ends a session once; false when it had already ended (a concurrent refresh or logout won).
- * The caller clears the principal cache (invalidatePrincipals) once this is committed.
+ * Every process refuses its token from the commit on (announceRevocation).
  */
 export async function revokeSession(tx: RequestContext, sessionId: string, replacedBy: string | null = null): Promise<boolean> {
   const count = await tx.em.nativeUpdate(Session, { id: sessionId, revokedAt: null }, { revokedAt: tx.now(), replacedBy });
+  if (count === 1) await announceRevocation(tx, { session: sessionId });
   return count === 1;
 }
 
-/** Ends every open session of a customer (their address was just proven by someone). */
+/**
+ * Ends every open session of a customer (their address was just proven by someone, or they are
+ * erased); every process refuses their tokens from the commit on.
+ */
 export async function revokeCustomerSessions(tx: RequestContext, customerId: string): Promise<void> {
-  await tx.em.nativeUpdate(Session, { kind: 'customer', subject: customerId, revokedAt: null }, { revokedAt: tx.now() });
+  const count = await tx.em.nativeUpdate(Session, { kind: 'customer', subject: customerId, revokedAt: null }, { revokedAt: tx.now() });
+  if (count > 0) await announceRevocation(tx, { customer: customerId });
 }

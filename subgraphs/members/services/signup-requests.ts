@@ -8,7 +8,7 @@ import { normalizeEmail, requireText } from '../../kernel/validation.ts';
 import { SignupRequest } from '../entities/signup-request.ts';
 import { mintApiKey } from './api-keys.ts';
 import { createCompany, validateCountry } from './companies.ts';
-import { enforceGuessLimit, enforceRequestLimit, OTP_TTL_MS, OTP_WINDOW_MS, requireCode, spendAttempt } from './otp-policy.ts';
+import { enforceGuessLimit, enforceRequestLimit, OTP_TTL_MS, OTP_WINDOW_MS, requireCode, spendSignupAttempt } from './otp-policy.ts';
 import { createLoginLink } from './login-links.ts';
 
 /** Organisation signup, step 1: remember the request and email a code to the owner. */
@@ -49,7 +49,7 @@ export async function verifySignup(ctx: RequestContext, input: { requestId?: str
   if (request.completedAt) throw conflict('This signup has already been verified');
   if (request.expiresAt.getTime() <= ctx.now().getTime()) throw reasonError('EXPIRED_CODE', 'The code has expired; start the signup again');
   await enforceGuessLimit(() => ctx.sql('select sum(attempts) as n from members.signup_request where email = ? and created_at > ?', [request.email, new Date(ctx.now().getTime() - 3600_000)]));
-  const attempt = await spendAttempt(ctx, 'signup_request', request.id, code);
+  const attempt = await spendSignupAttempt(ctx, request.id, code);
   if (attempt.result === 'exhausted') throw reasonError('ATTEMPTS_EXHAUSTED', 'Too many wrong attempts; start the signup again');
   if (attempt.result === 'wrong') throw reasonError('INVALID_CODE', 'The code is invalid', { attemptsRemaining: attempt.attemptsRemaining });
 

@@ -1,0 +1,100 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { GraphQLError } from 'graphql';
+import { ERROR_STATUS, type ErrorCode } from '../subgraphs/kernel/errors.ts';
+
+/**
+ * What every request meets before an interface sees it: a request id, and for a request with a
+ * body, its media type and its size. A body is read here once, within the limit, and handed on
+ * as `body`/`rawBody` (the names @whatwg-node/server and @hono/node-server, under the MCP SDK,
+ * take an already-read body from), so no interface reads an unbounded stream.
+ */
+
+/** The interfaces, each answering a refusal in its own shape. */
+export type Surface = 'rest' | 'graphql' | 'mcp';
+
+export function surfaceOf(path: string): Surface | undefined {
+  if (path === '/graphql') return 'graphql';
+  if (path === '/mcp') return 'mcp';
+  if (path.startsWith('/v6/')) return 'rest';
+  return undefined;
+}
+
+export const REQUEST_ID_HEADER = 'x-request-id';
+/** A client's own id is kept when it is short and plain (it goes into logs and answers as it is). */
+const CLIENT_REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+/** The request's id, the client's own or a new one: on the answer, and on the request for every layer below. */
+export function assignRequestId(req: IncomingMessage, res: ServerResponse): string {
+  const given = req.headers[REQUEST_ID_HEADER];
+  const id = typeof given === 'string' && CLIENT_REQUEST_ID.test(given) ? given : randomUUID();
+  req.headers[REQUEST_ID_HEADER] = id;
+  res.setHeader(REQUEST_ID_HEADER, id);
+  return id;
+}
+
+/** JSON, as `application/json` or a `+json` type. Anything else is refused: form posts are how CSRF reaches an API. */
+const JSON_MEDIA_TYPE = /^application\/(?:[\w.-]+\+)?json$/;
+
+/**
+ * Reads the body of a request to one of the interfaces: refuses one that is not JSON (415) or is
+ * larger than `maxBytes` (413, from Content-Length before reading, or as soon as a streamed body
+ * passes it). Returns true when it has answered the request itself.
+ */
+export async function readBody(req: IncomingMessage, res: ServerResponse, surface: Surface, maxBytes: number): Promise<boolean> {
+  if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return false;
+  const declared = req.headers['content-length'];
+  const streamed = req.headers['transfer-encoding'] !== undefined;
+  if (!streamed && (declared === undefined || Number(declared) === 0)) return false;
+  const mediaType = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  if (!JSON_MEDIA_TYPE.test(mediaType)) {
+    return refuse(req, res, surface, 'UNSUPPORTED_MEDIA_TYPE', mediaType ? `Content-Type ${mediaType.slice(0, 100)} is not supported; send JSON with Content-Type: application/json` : 'A body needs Content-Type: application/json');
+  }
+  const tooLarge = () => refuse(req, res, surface, 'PAYLOAD_TOO_LARGE', `The body is larger than the limit of ${maxBytes} bytes`, { limitBytes: maxBytes });
+  if (declared !== undefined && Number(declared) > maxBytes) return tooLarge();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > maxBytes) return tooLarge();
+    chunks.push(chunk);
+  }
+  const body = Buffer.concat(chunks, size);
+  Object.assign(req, { body, rawBody: body });
+  return false;
+}
+
+/** An answer in the interface's own error shape, naming the request id; the connection closes when the body was left unread. */
+export function refuse(req: IncomingMessage, res: ServerResponse, surface: Surface, code: ErrorCode, message: string, details?: Record<string, unknown>): true {
+  const requestId = req.headers[REQUEST_ID_HEADER] as string | undefined;
+  const body =
+    surface === 'rest'
+      ? { success: false, error: { code, message, ...(details ? { details } : {}), requestId } }
+      : surface === 'graphql'
+        ? { errors: [{ message, extensions: { code, ...details, requestId } }] }
+        : { jsonrpc: '2.0', error: { code: -32600, message, data: { code, ...details, requestId } }, id: null };
+  const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8' };
+  if (!req.readableEnded) headers.connection = 'close';
+  res.writeHead(ERROR_STATUS[code], headers);
+  res.end(JSON.stringify(body));
+  return true;
+}
+
+/**
+ * GraphQL errors name the request's id too (`extensions.requestId`), as REST and MCP errors do.
+ * Each error is copied with the id added (its HTTP status, in `extensions.http`, kept).
+ */
+export function useRequestIdInErrors() {
+  return {
+    onResultProcess({ request, result, setResult }: { request: Request; result: unknown; setResult(result: any): void }) {
+      const requestId = request.headers.get(REQUEST_ID_HEADER);
+      const errors = (result as { errors?: readonly unknown[] } | undefined)?.errors;
+      if (!requestId || !Array.isArray(errors) || !errors.length) return;
+      const withId = (error: any) =>
+        error instanceof GraphQLError
+          ? new GraphQLError(error.message, { nodes: error.nodes, source: error.source, positions: error.positions, path: error.path, originalError: error.originalError, extensions: { ...error.extensions, requestId } })
+          : { ...error, extensions: { ...error?.extensions, requestId } };
+      setResult({ ...(result as object), errors: errors.map(withId) });
+    },
+  };
+}

@@ -1,0 +1,342 @@
+import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
+import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
+import { maxDirectivesRule } from '@escape.tech/graphql-armor-max-directives';
+import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
+import type { GatewayPlugin } from '@graphql-hive/gateway-runtime';
+import {
+  GraphQLError,
+  Kind,
+  getNamedType,
+  isCompositeType,
+  isInterfaceType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  parse,
+  validate,
+  valueFromASTUntyped,
+  type DirectiveNode,
+  type DocumentNode,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type GraphQLField,
+  type GraphQLNamedType,
+  type GraphQLOutputType,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+  type ValidationContext,
+} from 'graphql';
+import type { QueryLimits } from '../subgraphs/kernel/config.ts';
+import { DEFAULT_LIMIT, MAX_LIMIT } from '../subgraphs/kernel/pagination.ts';
+
+/**
+ * What one GraphQL operation may ask of the router, checked before anything runs:
+ *
+ * - tokens (graphql-armor): the parser stops at the first token over the limit, so a selection
+ *   nested ten thousand deep or a list literal of 100,000 values never reaches its recursion;
+ * - depth, aliases, directives (graphql-armor's rules): per document, before GraphQL's own
+ *   validation;
+ * - cost: the operation's estimated cost from the supergraph's `@cost` and `@listSize`
+ *   (IBM cost spec, as the gateway's demand control counts it) over the whole operation, with its
+ *   variables, before the first subgraph is called. It runs where execution starts, not in
+ *   validation (Yoga caches validation per document; a `$limit` varies per request), so GraphQL,
+ *   the REST routes (SOFA executes without validating) and the MCP tools are all held to it;
+ * - the gateway's own demand control (`demandControlOptions`) adds up the cost of each subgraph
+ *   request as the plan runs, a second budget behind the first.
+ *
+ * A refusal is `400` with the code `QUERY_TOO_COMPLEX` and `{ limit, max, found }` beside it.
+ */
+export type LimitName = 'tokens' | 'depth' | 'aliases' | 'directives' | 'cost';
+
+export const LIMIT_CODE = 'QUERY_TOO_COMPLEX';
+
+export function limitError(limit: LimitName, max: number, found?: number): GraphQLError {
+  const n = found === undefined ? '' : ` ${found}`;
+  const message =
+    limit === 'tokens'
+      ? `The document has more than ${max} tokens, the limit; send a smaller query`
+      : limit === 'cost'
+        ? `Query cost${n} exceeds the limit of ${max}; ask for fewer or smaller lists (limit) or less nesting`
+        : limit === 'depth'
+          ? `Query depth${n} exceeds the limit of ${max}`
+          : found === undefined
+            ? `Query uses more ${limit} than the limit of ${max}`
+            : `Query uses ${found} ${limit}, over the limit of ${max}`;
+  return new GraphQLError(message, { extensions: { code: LIMIT_CODE, limit, max, ...(found === undefined ? {} : { found }), http: { status: 400 } } });
+}
+
+/** armor's own error says `found N`; ours names the limit and the number. */
+const rejectWith = (limit: Exclude<LimitName, 'tokens' | 'cost'>, max: number) => (context: ValidationContext | null, error: GraphQLError) => {
+  const found = Number(/found (\d+)/.exec(error.message)?.[1]);
+  context?.reportError(limitError(limit, max, Number.isFinite(found) ? found : undefined));
+};
+
+/** The router's plugins: the structural limits and the whole-operation cost. */
+export function limitPlugins(supergraphSdl: string, limits: QueryLimits): GatewayPlugin[] {
+  const costs = costAnnotations(supergraphSdl);
+  return [
+    maxTokensPlugin({
+      n: limits.tokens,
+      exposeLimits: true,
+      propagateOnRejection: false,
+      // The parser must stop here, not read on: throw (our error) instead of armor's own.
+      onReject: [
+        () => {
+          throw limitError('tokens', limits.tokens);
+        },
+      ],
+    }) as GatewayPlugin,
+    useStructureLimits(limits),
+    useOperationCost(costs, limits),
+    useLimitErrors(limits),
+  ];
+}
+
+/**
+ * Depth, aliases and directives (graphql-armor's rules), checked before GraphQL's own validation:
+ * a document over a limit is answered with that alone, without running every rule over it (a
+ * hundred aliases of one field cost the overlapping-fields rule ten thousand comparisons).
+ */
+function useStructureLimits(limits: QueryLimits): GatewayPlugin {
+  const common = { exposeLimits: true, propagateOnRejection: false } as const;
+  const rules = [
+    maxDepthRule({ n: limits.depth, flattenFragments: true, ignoreIntrospection: true, ...common, onReject: [rejectWith('depth', limits.depth)] }),
+    maxAliasesRule({ n: limits.aliases, ...common, onReject: [rejectWith('aliases', limits.aliases)] }),
+    maxDirectivesRule({ n: limits.directives, ...common, onReject: [rejectWith('directives', limits.directives)] }),
+  ];
+  return {
+    onValidate({ params, setResult }) {
+      const refused = validate(params.schema, params.documentAST, rules);
+      if (refused.length) setResult(refused);
+    },
+  };
+}
+
+/**
+ * The gateway's demand control: the cost of each subgraph request, summed per client request as
+ * the plan runs, refused before the request that goes over is sent. It counts the same way but
+ * sees less (lists without `@listSize` count once, an omitted `limit` as 1), so an operation the
+ * estimate lets through fits here too; except that it takes a slicing argument as given where the
+ * estimate caps it at the largest page (so `limit: 1000000` is refused here, while an over-large
+ * but cheap page reaches the list, which names `limit` in its error).
+ */
+export function demandControlOptions(limits: QueryLimits) {
+  return { maxCost: limits.cost, listSize: 0, includeExtensionMetadata: false };
+}
+
+/** Estimated cost at the start of execution, where the variables (a list's `limit`) are known. */
+function useOperationCost(costs: CostAnnotations, limits: QueryLimits): GatewayPlugin {
+  return {
+    onExecute({ args, setResultAndStopExecution }) {
+      const cost = operationCost(args.schema, args.document, (args.variableValues ?? {}) as Record<string, unknown>, costs, limits, args.operationName ?? undefined);
+      if (cost > limits.cost) setResultAndStopExecution({ errors: [limitError('cost', limits.cost, cost)] });
+    },
+  };
+}
+
+/**
+ * The gateway's demand control refuses with its own code; clients get the catalogue's. And a
+ * refusal is 400 whatever the client accepts: Yoga marks parse and validation errors as the
+ * GraphQL-over-HTTP spec's (`http.spec`), which under `application/json` it answers with 200.
+ */
+function useLimitErrors(limits: QueryLimits): GatewayPlugin {
+  return {
+    onResultProcess({ result }) {
+      for (const r of Array.isArray(result) ? result : [result]) {
+        for (const error of (r as { errors?: readonly GraphQLError[] } | undefined)?.errors ?? []) {
+          const http = error.extensions?.code === LIMIT_CODE ? (error.extensions.http as { spec?: boolean } | undefined) : undefined;
+          if (http) http.spec = false;
+        }
+      }
+    },
+    onExecutionResult({ result, setResult }) {
+      if (!result || !('errors' in result) || !result.errors?.length) return;
+      const refused = result.errors.find((e) => e.extensions?.code === 'COST_ESTIMATED_TOO_EXPENSIVE');
+      if (!refused) return;
+      const estimated = Number((refused.extensions?.cost as { estimated?: number } | undefined)?.estimated);
+      setResult({ errors: [limitError('cost', limits.cost, Number.isFinite(estimated) ? Math.round(estimated) : undefined)] });
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cost: the IBM cost spec (@cost, @listSize) as @graphql-hive/gateway-runtime's demand control
+// counts a subgraph request, applied to the whole client operation:
+// - a field returning an object costs 1 (or its type's @cost), a scalar 0, plus its own @cost;
+// - a list multiplies its own cost and everything below it by its size: `@listSize(assumedSize)`,
+//   the value of a slicing argument (`limit`; omitted → the default page size; at most the largest
+//   page), a parent's `sizedFields`, or else `limits.listSize`;
+// - a mutation adds 10.
+
+export interface CostAnnotations {
+  /** `Type.field` → @cost weight. */
+  fields: Map<string, number>;
+  /** `Type` → @cost weight (replaces the 1 of an object). */
+  types: Map<string, number>;
+  listSizes: Map<string, ListSize>;
+}
+
+interface ListSize {
+  assumedSize?: number;
+  slicingArguments?: string[];
+  sizedFields?: string[];
+}
+
+const COST_SPEC = 'https://specs.apollo.dev/cost/';
+
+/** The `@cost` and `@listSize` of a supergraph, under the names its `@link` to the cost spec gives them. */
+export function costAnnotations(supergraphSdl: string): CostAnnotations {
+  const document = parse(supergraphSdl, { noLocation: true });
+  const found: CostAnnotations = { fields: new Map(), types: new Map(), listSizes: new Map() };
+  const names = costDirectiveNames(document);
+  if (!names) return found;
+  const args = (directive: DirectiveNode) => Object.fromEntries((directive.arguments ?? []).map((a) => [a.name.value, valueFromASTUntyped(a.value)]));
+  for (const def of document.definitions) {
+    if (!('name' in def) || !def.name || !('directives' in def)) continue;
+    const typeName = def.name.value;
+    for (const d of def.directives ?? []) if (d.name.value === names.cost) found.types.set(typeName, Number(args(d).weight) || 0);
+    if (!('fields' in def)) continue;
+    for (const field of def.fields ?? []) {
+      const key = `${typeName}.${field.name.value}`;
+      for (const d of field.directives ?? []) {
+        if (d.name.value === names.cost) found.fields.set(key, Number(args(d).weight) || 0);
+        if (d.name.value === names.listSize) found.listSizes.set(key, args(d) as ListSize);
+      }
+    }
+  }
+  return found;
+}
+
+function costDirectiveNames(document: DocumentNode): { cost: string; listSize: string } | undefined {
+  for (const def of document.definitions) {
+    if (def.kind !== Kind.SCHEMA_DEFINITION && def.kind !== Kind.SCHEMA_EXTENSION) continue;
+    for (const link of def.directives ?? []) {
+      if (link.name.value !== 'link') continue;
+      const { url, as, import: imports } = Object.fromEntries((link.arguments ?? []).map((a) => [a.name.value, valueFromASTUntyped(a.value)])) as { url?: string; as?: string; import?: unknown[] };
+      if (!url?.startsWith(COST_SPEC)) continue;
+      const prefix = as ?? 'cost';
+      const imported = (name: string) => {
+        for (const i of imports ?? []) {
+          if (i === `@${name}`) return name;
+          if (typeof i === 'object' && i && (i as { name?: string }).name === `@${name}`) return String((i as { as?: string }).as ?? `@${name}`).slice(1);
+        }
+        return undefined;
+      };
+      return { cost: imported('cost') ?? prefix, listSize: imported('listSize') ?? `${prefix}__listSize` };
+    }
+  }
+  return undefined;
+}
+
+/** The estimated cost of the operation that would run (every operation's highest when none is named). */
+export function operationCost(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  variables: Record<string, unknown>,
+  costs: CostAnnotations,
+  limits: Pick<QueryLimits, 'listSize'>,
+  operationName?: string,
+): number {
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  const operations: OperationDefinitionNode[] = [];
+  for (const def of document.definitions) {
+    if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
+    if (def.kind === Kind.OPERATION_DEFINITION && (!operationName || def.name?.value === operationName)) operations.push(def);
+  }
+  let highest = 0;
+  for (const operation of operations) {
+    const root = schema.getRootType(operation.operation);
+    if (!root) continue;
+    const defaults = new Map((operation.variableDefinitions ?? []).filter((v) => v.defaultValue).map((v) => [v.variable.name.value, valueFromASTUntyped(v.defaultValue!)]));
+    const counter = new CostCounter(schema, costs, limits.listSize, fragments, (name) => (name in variables ? variables[name] : defaults.get(name)));
+    const cost = (operation.operation === 'mutation' ? 10 : 0) + counter.selections(operation.selectionSet, root, 1, undefined, new Set());
+    highest = Math.max(highest, cost);
+  }
+  return Number.isFinite(highest) ? Math.min(Math.round(highest), Number.MAX_SAFE_INTEGER) : Number.MAX_SAFE_INTEGER;
+}
+
+class CostCounter {
+  constructor(
+    private schema: GraphQLSchema,
+    private costs: CostAnnotations,
+    private listSize: number,
+    private fragments: Map<string, FragmentDefinitionNode>,
+    private variable: (name: string) => unknown,
+  ) {}
+
+  /** The cost of a selection set on `parent`, `multiplier` times; `sized` gives fields their size from the parent's slicing argument. */
+  selections(set: SelectionSetNode, parent: GraphQLNamedType, multiplier: number, sized: Map<string, number> | undefined, fragmentPath: Set<string>): number {
+    let cost = 0;
+    for (const selection of set.selections) {
+      if (selection.kind === Kind.FIELD) {
+        cost += this.field(selection, parent, multiplier, sized, fragmentPath);
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+        const type = selection.typeCondition ? this.schema.getType(selection.typeCondition.name.value) : parent;
+        if (type) cost += this.selections(selection.selectionSet, type, multiplier, sized, fragmentPath);
+      } else {
+        const name = selection.name.value;
+        const fragment = this.fragments.get(name);
+        // A fragment cycle is validation's to report; it adds nothing here.
+        if (!fragment || fragmentPath.has(name)) continue;
+        const type = this.schema.getType(fragment.typeCondition.name.value);
+        if (!type) continue;
+        fragmentPath.add(name);
+        cost += this.selections(fragment.selectionSet, type, multiplier, sized, fragmentPath);
+        fragmentPath.delete(name);
+      }
+    }
+    return cost;
+  }
+
+  private field(node: FieldNode, parent: GraphQLNamedType, multiplier: number, sized: Map<string, number> | undefined, fragmentPath: Set<string>): number {
+    if (node.name.value.startsWith('__') || !(isObjectType(parent) || isInterfaceType(parent))) return 0;
+    const field = parent.getFields()[node.name.value];
+    if (!field) return 0;
+    const key = `${parent.name}.${field.name}`;
+    const type = getNamedType(field.type);
+    let factor = 1;
+    let childSized: Map<string, number> | undefined;
+    const declared = this.costs.listSizes.get(key);
+    if (sized?.has(field.name)) {
+      factor = sized.get(field.name)!;
+    } else if (declared?.slicingArguments?.length) {
+      const size = this.slice(field, node, declared.slicingArguments);
+      if (declared.sizedFields?.length) childSized = new Map(declared.sizedFields.map((f) => [f, size]));
+      else factor = size;
+    } else if (declared?.assumedSize !== undefined) {
+      factor = Number(declared.assumedSize);
+    } else {
+      factor = this.listSize ** listDepth(field.type);
+    }
+    const own = (this.costs.fields.get(key) ?? 0) + (this.costs.types.get(type.name) ?? (isCompositeType(type) ? 1 : 0));
+    const times = multiplier * factor;
+    let cost = times * own;
+    if (node.selectionSet && isCompositeType(type)) cost += this.selections(node.selectionSet, type, times, childSized, fragmentPath);
+    return cost;
+  }
+
+  /** A slicing argument's value: as given (a literal or a variable), else its default, else a default page; at most the largest page. */
+  private slice(field: GraphQLField<unknown, unknown>, node: FieldNode, names: string[]): number {
+    let size: number | undefined;
+    for (const name of names) {
+      const arg = node.arguments?.find((a) => a.name.value === name);
+      const value = arg ? (arg.value.kind === Kind.VARIABLE ? this.variable(arg.value.name.value) : valueFromASTUntyped(arg.value)) : field.args.find((a) => a.name === name)?.defaultValue;
+      const n = Number(value);
+      if (value !== null && value !== undefined && Number.isFinite(n) && n > 0) size = Math.max(size ?? 0, n);
+    }
+    return Math.min(size ?? DEFAULT_LIMIT, MAX_LIMIT);
+  }
+}
+
+function listDepth(type: GraphQLOutputType): number {
+  let depth = 0;
+  let t: GraphQLOutputType = type;
+  for (;;) {
+    if (isNonNullType(t)) t = t.ofType;
+    else if (isListType(t)) {
+      depth++;
+      t = t.ofType;
+    } else return depth;
+  }
+}
