@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { GraphQLError } from 'graphql';
 import { ERROR_STATUS, type ErrorCode } from '../subgraphs/kernel/errors.ts';
+import { coercionError, isGraphqlCoercionMessage } from '../subgraphs/kernel/graphql-words.ts';
 
 /**
  * What every request meets before an interface sees it: a request id, and for a request with a
@@ -81,20 +82,30 @@ export function refuse(req: IncomingMessage, res: ServerResponse, surface: Surfa
 }
 
 /**
- * GraphQL errors name the request's id too (`extensions.requestId`), as REST and MCP errors do.
- * Each error is copied with the id added (its HTTP status, in `extensions.http`, kept).
+ * GraphQL errors as REST and MCP errors are: each names the request's id (`extensions.requestId`),
+ * and GraphQL's own coercion messages, which repeat the rejected value (up to the body limit),
+ * say what is wrong in our words with the field (`l: must be an integer`). Each error is copied
+ * (its HTTP status, in `extensions.http`, kept).
  */
-export function useRequestIdInErrors() {
+export function useErrorAnswers() {
   return {
     onResultProcess({ request, result, setResult }: { request: Request; result: unknown; setResult(result: any): void }) {
-      const requestId = request.headers.get(REQUEST_ID_HEADER);
       const errors = (result as { errors?: readonly unknown[] } | undefined)?.errors;
-      if (!requestId || !Array.isArray(errors) || !errors.length) return;
-      const withId = (error: any) =>
-        error instanceof GraphQLError
-          ? new GraphQLError(error.message, { nodes: error.nodes, source: error.source, positions: error.positions, path: error.path, originalError: error.originalError, extensions: { ...error.extensions, requestId } })
-          : { ...error, extensions: { ...error?.extensions, requestId } };
-      setResult({ ...(result as object), errors: errors.map(withId) });
+      if (!Array.isArray(errors) || !errors.length) return;
+      const requestId = request.headers.get(REQUEST_ID_HEADER);
+      setResult({ ...(result as object), errors: errors.map((error) => answer(error, requestId)) });
     },
   };
+}
+
+function answer(error: any, requestId: string | null) {
+  const extensions: Record<string, unknown> = { ...error?.extensions, ...(requestId ? { requestId } : {}) };
+  let message: string = error?.message ?? 'Error';
+  if ((extensions.code === undefined || extensions.code === 'BAD_USER_INPUT') && isGraphqlCoercionMessage(message)) {
+    const worded = coercionError(message);
+    message = worded.message;
+    Object.assign(extensions, { code: 'BAD_USER_INPUT', ...(worded.field ? { field: worded.field } : {}) });
+  }
+  if (!(error instanceof GraphQLError)) return { ...error, message, extensions };
+  return new GraphQLError(message, { nodes: error.nodes, source: error.source, positions: error.positions, path: error.path, originalError: error.originalError, extensions });
 }

@@ -8,7 +8,7 @@ import { maskError } from '../subgraphs/kernel/federation.ts';
 import { loadQueryLimits, type QueryLimits } from '../subgraphs/kernel/config.ts';
 import { demandControlOptions, limitPlugins } from './limits.ts';
 import { useInputGuard } from './input-guard.ts';
-import { useRequestIdInErrors } from './edge.ts';
+import { useErrorAnswers } from './edge.ts';
 
 /** The headers a subgraph needs to resolve the principal; the host travels as x-forwarded-host. */
 export function forwardedHeaders(request: Request): Record<string, string | null> {
@@ -52,7 +52,7 @@ export function createGateway(supergraph: string, transport: SubgraphTransport, 
     // Subgraph errors reach clients with their own code and message, without internal names.
     subgraphErrors: false,
     // Token, depth, alias and directive limits and the operation's estimated cost, before anything runs.
-    plugins: () => [useRequestIdInErrors(), useInputGuard(), ...limitPlugins(supergraph, limits)],
+    plugins: () => [useErrorAnswers(), useInputGuard(), ...limitPlugins(supergraph, limits)],
     demandControl: demandControlOptions(limits),
     ...(transport.kind === 'embedded'
       ? {

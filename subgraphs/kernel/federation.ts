@@ -78,7 +78,7 @@ export function maskError(error: GraphQLError, requestId?: string | null): Graph
   // A variable that does not coerce (a scalar's parseValue threw): the caller's input, not a fault.
   if (!error.path && isGraphqlCoercionMessage(error.message)) {
     const { message, field } = coercionError(error.message);
-    return new GraphQLError(message, { extensions: { code: 'BAD_USER_INPUT', ...(field ? { field } : {}) } });
+    return new GraphQLError(message, { extensions: { code: 'BAD_USER_INPUT', ...(field ? { field } : {}), http: { status: 400 } } });
   }
   if (original instanceof GraphQLError) return isErrorCode(original.extensions?.code) ? withPath(original, error) : error;
   const pgCode = pgErrorCode(original);

@@ -79,4 +79,16 @@ describe.runIf(databaseUrl)('distributed topology', () => {
     const posts = await call('/v6/customer-portal/cms/posts', undefined, { 'x-company-id': companyId });
     expect(posts.body.data.items.map((p: any) => p.slug)).toEqual(['over-the-wire']);
   });
+
+  it('answers a variable that does not coerce with 400 naming the field, as the embedded topology does', async () => {
+    const email = uniqueEmail('dist-coerce');
+    const since = Date.now();
+    const request = await call('/v6/dev/signup', { email, organisationName: 'Coercion Spa', industry: 'spa', country: 'FR' });
+    const verify = await call('/v6/dev/verify', { requestId: request.body.data.requestId, code: await lastCode(email, since) });
+    const headers = { 'x-company-id': verify.body.data.companyId };
+    const gql = await call('/graphql', { query: 'mutation($input: RegisterCustomerInput!) { registerCustomer(input: $input) { token } }', variables: { input: { name: 'Obj', email: uniqueEmail(), attributes: 'abc' } } }, headers);
+    expect(gql.status).toBe(400);
+    expect(gql.body.errors[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT' } });
+    expect(JSON.stringify(gql.body)).not.toMatch(/"abc"/);
+  });
 });

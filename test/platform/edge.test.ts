@@ -108,8 +108,13 @@ describe('input the interfaces refuse in REST words', () => {
     expect(rest.status).toBe(400);
     expect(rest.body.error).toEqual({ code: 'BAD_USER_INPUT', message: 'attributes: must be a JSON object', details: { field: 'attributes' }, requestId: expect.any(String) });
     const gql = await graphql('mutation($input: RegisterCustomerInput!) { registerCustomer(input: $input) { token } }', { input: { name: 'Obj', attributes: 'abc' } }, h);
-    expect(gql.body.errors![0].extensions).toMatchObject({ code: 'BAD_USER_INPUT' });
-    expect(gql.body.errors![0].message).not.toMatch(/abc/);
+    expect(gql.status).toBe(400);
+    expect(gql.body.errors![0]).toMatchObject({ message: 'attributes: must be a JSON object', extensions: { code: 'BAD_USER_INPUT', field: 'attributes' } });
+    // The router's own coercion says it the same way, without repeating the value.
+    const limit = await graphql('query($l: Int) { services(limit: $l) { items { id } } }', { l: 'x'.repeat(5000) }, h);
+    expect(limit.status).toBe(400);
+    expect(limit.body.errors![0]).toMatchObject({ message: 'l: must be an integer', extensions: { code: 'BAD_USER_INPUT', field: 'l' } });
+    expect(JSON.stringify(limit.body).length).toBeLessThan(500);
     const merchant = await mcpClient(company.apiKey);
     const survey = await callTool(merchant, 'create_survey', { title: 'Poll', questions: [{ type: 'text', label: 'Why?' }], status: 'published' });
     for (const body of [{ answers: 'abc' }, { answers: {}, metadata: 5 }]) {
