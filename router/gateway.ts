@@ -15,8 +15,6 @@ export function forwardedHeaders(request: Request): Record<string, string | null
   return {
     authorization: request.headers.get('authorization'),
     'x-company-id': request.headers.get('x-company-id'),
-    // Set at the edge (router/edge.ts): a subgraph's log lines name the request they belong to.
-    'x-request-id': request.headers.get('x-request-id'),
     // Set by the REST and MCP facades for the audit log; a client's own is dropped at the door (app.ts).
     [VIA_HEADER]: request.headers.get(VIA_HEADER),
     'x-forwarded-host': request.headers.get('x-forwarded-host') ?? request.headers.get('host') ?? new URL(request.url).host,
@@ -33,7 +31,10 @@ export function inProcessExecutor(schema: GraphQLSchema, runtime: Runtime): Exec
     const headers = incoming ? forwardedHeaders(incoming) : {};
     const contextValue = new RequestContext(runtime, (name) => (headers as Record<string, string | null>)[name] ?? undefined);
     const result = await execute({ schema, document: request.document, variableValues: request.variables, operationName: request.operationName, contextValue, rootValue: request.rootValue });
-    return (result.errors ? { ...result, errors: result.errors.map((e) => maskError(e, headers['x-request-id'])) } : result) as any;
+    // The request id is read here, not forwarded: the gateway merges identical in-flight subgraph
+    // requests only when their headers match, and an id per request would make every one distinct.
+    const requestId = incoming?.headers.get('x-request-id');
+    return (result.errors ? { ...result, errors: result.errors.map((e) => maskError(e, requestId)) } : result) as any;
   };
 }
 

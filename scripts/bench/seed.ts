@@ -1,0 +1,58 @@
+/**
+ * The same data on every side, through the public API only: a company signed up with the
+ * organisation flow, 2 staff members, a service category, 20 services (both staff, the category),
+ * a content category and 20 published posts in it.
+ */
+export interface Seeded {
+  companyId: string;
+  apiKey: string;
+}
+
+export const SERVICES = 20;
+export const POSTS = 20;
+
+export async function seed(base: string, label: string): Promise<Seeded> {
+  const call = async (path: string, init: { body?: unknown; headers?: Record<string, string> } = {}) => {
+    const res = await fetch(base + path, {
+      method: init.body ? 'POST' : 'GET',
+      headers: { 'content-type': 'application/json', ...init.headers },
+      body: init.body ? JSON.stringify(init.body) : undefined,
+    });
+    const json: any = await res.json();
+    if (!res.ok) throw new Error(`seed ${path}: ${res.status} ${JSON.stringify(json)}`);
+    return json;
+  };
+  const email = `bench-${label}-${Date.now()}@example.test`;
+  const signup = await call('/v6/dev/signup', { body: { email, organisationName: `Bench ${label}`, industry: 'salon', country: 'DE' } });
+  let code: string | undefined;
+  for (let i = 0; i < 100 && !code; i++) {
+    const outbox = await call(`/dev/outbox?to=${encodeURIComponent(email)}`);
+    code = /(\d{6})/.exec(outbox.data.items[0]?.body ?? '')?.[1];
+    if (!code) await new Promise((r) => setTimeout(r, 100));
+  }
+  if (!code) throw new Error(`seed: no sign-up code reached ${email}`);
+  const { apiKey, companyId } = (await call('/v6/dev/verify', { body: { requestId: signup.data.requestId, code } })).data;
+
+  const gql = async (query: string, variables: Record<string, unknown> = {}) => {
+    const json = await call('/graphql', { body: { query, variables }, headers: { authorization: `Bearer ${apiKey}` } });
+    if (json.errors) throw new Error(`seed: ${JSON.stringify(json.errors)}`);
+    return json.data;
+  };
+  const staffIds: string[] = [];
+  for (const name of ['Ana', 'Ben']) staffIds.push((await gql('mutation($n: String!) { createStaffMember(input: { name: $n }) { id } }', { n: name })).createStaffMember.id);
+  const categoryId = (await gql('mutation { createServiceCategory(input: { name: "Hair" }) { id } }')).createServiceCategory.id;
+  for (let i = 0; i < SERVICES; i++) {
+    await gql(
+      'mutation($n: String!, $s: [ID!], $c: ID) { createService(input: { name: $n, durationMinutes: 30, price: "20", capacity: 1, staffIds: $s, categoryId: $c, minimumNoticeMinutes: 0 }) { id } }',
+      { n: `Service ${i}`, s: staffIds, c: categoryId },
+    );
+  }
+  const postCategoryId = (await gql('mutation { createContentCategory(input: { name: "News" }) { id } }')).createContentCategory.id;
+  for (let i = 0; i < POSTS; i++) {
+    await gql('mutation($t: String!, $c: ID) { createPost(input: { title: $t, status: published, categoryId: $c, blocks: [{ type: "paragraph", data: { text: "Hello" } }] }) { id } }', {
+      t: `Post ${i}`,
+      c: postCategoryId,
+    });
+  }
+  return { companyId, apiKey };
+}
