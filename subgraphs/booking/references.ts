@@ -6,5 +6,5 @@ import { Booking } from './entities/booking.ts';
 export const bookingReferences: Record<string, ReferenceResolver> = {
   // members' Customer, extended here with its bookings: the id is all booking needs.
   Customer: (ref: { id: string }) => ({ id: ref.id }),
-  Booking: (ref: { id: string }, ctx) => (ctx.principal.kind === 'merchant' && isUuid(ref.id) ? ctx.em.findOne(Booking, { id: ref.id }) : null),
+  Booking: (ref: { id: string }, ctx) => (ctx.principal.kind === 'merchant' && isUuid(ref.id) ? ctx.byId(Booking, ref.id) : null),
 };

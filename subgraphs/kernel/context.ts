@@ -1,5 +1,5 @@
 import DataLoader from 'dataloader';
-import type { EntityName, FilterQuery } from '@mikro-orm/core';
+import type { EntityName } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Transaction } from 'kysely';
 import { recordInTransaction, type PendingAudit } from './audit.ts';
@@ -10,8 +10,10 @@ import { AppError } from './errors.ts';
 import type { DomainEvents, EventName } from './events.ts';
 import { isUuid, newId } from './ids.ts';
 import type { PendingJob } from './jobs/index.ts';
+import { toPage, type Page, type PageRequest } from './pagination.ts';
 import { resolvePrincipal, type HeaderReader, type Principal } from './principal.ts';
 import type { Runtime } from './runtime.ts';
+import { pageRead, resultsOf, rowsRead, runRead, statementOf, toRows, type OrderBy, type Read, type ReadOptions, type ReadResult, type Row, type Through, type Where } from './reads.ts';
 import { requireTenant, tenantStatement, tenantTableNamed } from './tenancy.ts';
 
 /** What a transaction collects for its commit: jobs and events to write with it, work to do after it. */
@@ -22,6 +24,8 @@ interface TransactionState {
   /** Queues the commit wrote to, whose local workers are woken after it. */
   queues: string[];
 }
+
+type ReadBatch = { read: Read; resolve: (result: ReadResult) => void; reject: (error: unknown) => void }[];
 
 /**
  * What a resolver and a service see of one request: its entity manager (scoped to the caller's
@@ -34,6 +38,8 @@ export class RequestContext {
   private current?: Principal;
   private loaders = new Map<string, DataLoader<any, any>>();
   private tx?: TransactionState;
+  /** Reads waiting for the end of this turn of the event loop, to run as one statement. */
+  private readBatch?: ReadBatch;
   /** The merchant write this request is making (set by the audit middleware), recorded by its transaction. */
   audit?: PendingAudit;
 
@@ -188,17 +194,87 @@ export class RequestContext {
     return this.em.getConnection().execute<R[]>(text, params, 'all', this.tx?.trx as any);
   }
 
+  // ---- Reads: plain rows (reads.ts). Writes use tracked entities: tx.em inside ctx.transaction(). ----
+
   /**
-   * A row of an entity by id, batched with the other lookups of this request into one query
+   * Plain rows of an entity, scoped like `em.find` by the entity's filters (the caller's company),
+   * on this context's connection (inside its transaction when it has one).
+   */
+  async rows<T>(entity: EntityName<T>, where: Where<T> = {}, options: ReadOptions<T> = {}): Promise<Row<T>[]> {
+    const read = rowsRead(this.em, entity, where, options);
+    return toRows<T>(read.shape, (await this.read(read)).rows);
+  }
+
+  /**
+   * Plain rows of an entity through a link entity (many-to-many): one row per link, carrying the
+   * link's `select` properties (e.g. the staff of many services, each with its `serviceId`).
+   */
+  async rowsThrough<T, L>(entity: EntityName<T>, through: Through<L>, where: Where<T> = {}, options: ReadOptions<T> = {}): Promise<(Row<T> & Partial<Row<L>>)[]> {
+    const read = rowsRead(this.em, entity, where, options, through);
+    return toRows<T>(read.shape, (await this.read(read)).rows) as (Row<T> & Partial<Row<L>>)[];
+  }
+
+  /** The first plain row that matches (by `orderBy` when given), or null. */
+  async row<T>(entity: EntityName<T>, where: Where<T>, options: Omit<ReadOptions<T>, 'limit' | 'offset'> = {}): Promise<Row<T> | null> {
+    const [first] = await this.rows(entity, where, { ...options, limit: 1 });
+    return first ?? null;
+  }
+
+  /** A page of plain rows and the total of all that match, read together. */
+  async page<T>(entity: EntityName<T>, where: Where<T>, req: PageRequest, orderBy: OrderBy<T>, options: Pick<ReadOptions<T>, 'filters'> = {}): Promise<Page<Row<T>>> {
+    const read = pageRead(this.em, entity, where, { ...options, orderBy, limit: req.limit, offset: req.offset });
+    const result = await this.read(read);
+    return toPage(toRows<T>(read.shape, result.rows), Number(result.total), req);
+  }
+
+  /**
+   * A plain row of an entity by id, batched with the other lookups of this request into one query
    * (null when absent or another tenant's).
    */
-  byId<T extends { id: string }>(entity: EntityName<T>, id: string): Promise<T | null> {
+  byId<T extends { id: string }>(entity: EntityName<T>, id: string): Promise<Row<T> | null> {
     const name = (entity as { meta?: { className: string } }).meta?.className ?? String((entity as { name?: string }).name);
-    return this.loader<string, T | null>(`byId:${name}`, async (ids) => {
-      const rows = (await this.em.find(entity, { id: { $in: ids.filter(isUuid) } } as unknown as FilterQuery<T>)) as T[];
-      const found = new Map(rows.map((r) => [r.id, r]));
+    return this.loader<string, Row<T> | null>(`byId:${name}`, async (ids) => {
+      const rows = await this.rows(entity, { id: { $in: ids.filter(isUuid) } } as Where<T>);
+      const found = new Map(rows.map((r) => [(r as unknown as { id: string }).id, r]));
       return ids.map((key) => found.get(key) ?? null);
     }).load(id);
+  }
+
+  /**
+   * Reads made in the same turn of the event loop (the DataLoaders of one list's fields: a
+   * service's category, staff and resources) travel as one statement. In a transaction, each
+   * read runs at once, in the transaction's order.
+   */
+  private read(read: Read): Promise<ReadResult> {
+    if (this.tx) return this.runReads([read]).then(([result]) => result);
+    return new Promise((resolve, reject) => {
+      let batch = this.readBatch;
+      if (!batch) {
+        const pending: ReadBatch = (this.readBatch = []);
+        setImmediate(() => {
+          if (this.readBatch === pending) this.readBatch = undefined;
+          void this.flushReads(pending);
+        });
+        batch = pending;
+      }
+      batch.push({ read, resolve, reject });
+    });
+  }
+
+  private async flushReads(batch: ReadBatch): Promise<void> {
+    try {
+      const results = await this.runReads(batch.map((b) => b.read));
+      batch.forEach((b, i) => b.resolve(results[i]));
+    } catch (error) {
+      if (batch.length === 1) return batch[0].reject(error);
+      // One read's failure is its own: run them apart so the others still answer.
+      for (const b of batch) this.runReads([b.read]).then(([result]) => b.resolve(result), b.reject);
+    }
+  }
+
+  private async runReads(reads: Read[]): Promise<ReadResult[]> {
+    const [row] = await runRead(this.db, (text, params) => this.execute<Record<string, unknown>>(text, params), statementOf(reads), this.tx !== undefined);
+    return resultsOf(reads, row);
   }
 
   /** One DataLoader per name and request (and per transaction), so list fields batch their lookups. */

@@ -5,7 +5,7 @@ import type { RequestContext } from '../../kernel/context.ts';
 import { inCallerWords } from '../../kernel/errors.ts';
 import { toMoney, Money } from '../../kernel/money.ts';
 import { ListArgs } from '../../kernel/pagination.ts';
-import type { Booking, BookingStatus } from '../entities/booking.ts';
+import type { BookingStatus } from '../entities/booking.ts';
 import { Resource } from '../entities/resource.ts';
 import { Service } from '../entities/service.ts';
 import { StaffMember } from '../entities/staff-member.ts';
@@ -126,41 +126,41 @@ export class BookingResolver {
   }
 
   @FieldResolver(() => ServiceNode)
-  async service(@Ctx() ctx: RequestContext, @Root() booking: Booking) {
+  async service(@Ctx() ctx: RequestContext, @Root() booking: bookings.BookingRow) {
     return serviceNode((await ctx.byId(Service, booking.serviceId))!);
   }
 
   @FieldResolver(() => StaffMemberNode, { nullable: true })
-  async staff(@Ctx() ctx: RequestContext, @Root() booking: Booking) {
+  async staff(@Ctx() ctx: RequestContext, @Root() booking: bookings.BookingRow) {
     if (!booking.staffId) return null;
     const member = await ctx.byId(StaffMember, booking.staffId);
     return member && staffNode(member);
   }
 
   @FieldResolver(() => ResourceNode, { nullable: true })
-  async resource(@Ctx() ctx: RequestContext, @Root() booking: Booking) {
+  async resource(@Ctx() ctx: RequestContext, @Root() booking: bookings.BookingRow) {
     if (!booking.resourceId) return null;
     const resource = await ctx.byId(Resource, booking.resourceId);
     return resource && resourceNode(resource);
   }
 
   @FieldResolver(() => CustomerRef, { nullable: true, description: 'The signed-in customer who booked, when known (resolved by members).' })
-  customer(@Root() booking: Booking) {
+  customer(@Root() booking: bookings.BookingRow) {
     return booking.customerId ? { id: booking.customerId } : null;
   }
 
   @FieldResolver(() => Money, { description: 'Price for all participants.' })
-  price(@Root() booking: Booking) {
+  price(@Root() booking: bookings.BookingRow) {
     return toMoney(booking.priceMinor * booking.participants, booking.currency);
   }
 
   @FieldResolver(() => RefundNode, { nullable: true, description: 'For a cancelled booking: whether and how much is refunded.' })
-  refund(@Root() booking: Booking) {
+  refund(@Root() booking: bookings.BookingRow) {
     return bookings.refundOf(booking);
   }
 
   @FieldResolver(() => [BookingEventNode], { description: 'Created, rescheduled (from → to) and cancelled, oldest first.' })
-  async history(@Ctx() ctx: RequestContext, @Root() booking: Booking) {
+  async history(@Ctx() ctx: RequestContext, @Root() booking: bookings.BookingRow) {
     return ctx.loader('booking.events', (ids: readonly string[]) => bookings.bookingEvents(ctx, ids)).load(booking.id);
   }
 }

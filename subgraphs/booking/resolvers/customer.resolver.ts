@@ -15,7 +15,7 @@ export class CustomerBookingsResolver {
     const p = ctx.principal;
     if (p.kind !== 'merchant' && !(p.kind === 'customer' && p.customerId === customer.id)) throw forbidden("Only the merchant or the customer may see a customer's bookings");
     const rows = await ctx.loader('booking.byCustomer', async (ids: readonly string[]) => {
-      const all = await ctx.em.find(Booking, { customerId: { $in: [...ids] } }, { orderBy: { startsAt: 'asc', id: 'asc' } });
+      const all = await ctx.rows(Booking, { customerId: { $in: [...ids] } }, { orderBy: { startsAt: 'asc', id: 'asc' } });
       return ids.map((id) => all.filter((b) => b.customerId === id));
     }).load(customer.id);
     return rows;

@@ -20,7 +20,7 @@ export interface AvailabilityInput {
  */
 export async function setAvailability(ctx: RequestContext, ownerType: 'staff' | 'resource', ownerField: string, ownerId: unknown, input: AvailabilityInput) {
   if (!isUuid(ownerId)) throw badInput(ownerField, `must be a ${ownerType === 'staff' ? 'staff member' : 'resource'} id`);
-  const owner = await ctx.em.findOne(ownerType === 'staff' ? StaffMember : (Resource as any), { id: ownerId });
+  const owner = ownerType === 'staff' ? await ctx.row(StaffMember, { id: ownerId }, { fields: ['id'] }) : await ctx.row(Resource, { id: ownerId }, { fields: ['id'] });
   if (!owner) throw notFound(ownerType === 'staff' ? 'Staff member' : 'Resource');
   const hasDay = input.dayOfWeek != null;
   const hasDate = input.date != null && input.date !== '';

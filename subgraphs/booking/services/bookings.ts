@@ -4,18 +4,20 @@ import { AppError, badInput, notFound } from '../../kernel/errors.ts';
 import { isUuid, newId } from '../../kernel/ids.ts';
 import { amount, percentOf, toMoney } from '../../kernel/money.ts';
 import { enqueueMessage } from '../../kernel/outbox/index.ts';
-import { likePattern, pageRequest, toPage } from '../../kernel/pagination.ts';
+import { likePattern, pageRequest } from '../../kernel/pagination.ts';
 import { COMPANY } from '../../kernel/tenancy.ts';
 import { tenantSettings } from '../../kernel/tenant.ts';
 import { addDays, checkInstant, parseDate, wallClock, zonedInstantAfter } from '../../kernel/time.ts';
 import { normalizeEmail, normalizePhone, requireText } from '../../kernel/validation.ts';
 import { Booking, BookingEvent, type BookingStatus } from '../entities/booking.ts';
-import type { Service } from '../entities/service.ts';
-import { getService } from './services.ts';
+import type { Row } from '../../kernel/reads.ts';
+import { getService, type ServiceRow } from './services.ts';
 import { computeSlots, occurrenceKey, type Slot } from './slots.ts';
 import { bookingStates } from './states.ts';
 
 type Actor = 'customer' | 'guest' | 'merchant';
+
+export type BookingRow = Row<Booking>;
 
 /**
  * A booking to make. Errors name these fields (`start`, `customerEmail`…); a resolver puts them in
@@ -50,7 +52,7 @@ const slotTaken = (message = 'This time was just taken; fetch the available slot
  * Finds the offered slot for a start time, or explains why there is none: a time the service
  * never offers is bad input; one it offers but that is full or taken is SLOT_TAKEN.
  */
-async function offeredSlot(ctx: RequestContext, service: Service, start: Date, options: { staffId?: string | null; resourceId?: string | null; ignoreBookingId?: string }): Promise<Slot> {
+async function offeredSlot(ctx: RequestContext, service: ServiceRow, start: Date, options: { staffId?: string | null; resourceId?: string | null; ignoreBookingId?: string }): Promise<Slot> {
   const { timeZone } = await tenantSettings(ctx);
   const date = wallClock(start, timeZone).date;
   const at = (slots: Slot[]) => slots.find((s) => s.start.getTime() === start.getTime());
@@ -64,7 +66,7 @@ async function offeredSlot(ctx: RequestContext, service: Service, start: Date, o
  * Picks who takes a booking at a slot: the wanted staff member and resource when given (a service
  * that needs neither ignores them), else the first offer with enough places left.
  */
-function pickOffer(slot: Slot, service: Service, participants: number, wanted: { staffId?: string | null; resourceId?: string | null }) {
+function pickOffer(slot: Slot, service: ServiceRow, participants: number, wanted: { staffId?: string | null; resourceId?: string | null }) {
   const offer = slot.offers.find(
     (o) =>
       o.remaining >= participants &&
@@ -131,7 +133,7 @@ export async function createBooking(ctx: RequestContext, req: BookingRequest, ac
  * Seats are counted under a lock on the service row, so concurrent bookings of one occurrence
  * take turns and never sell more than the capacity.
  */
-async function lockSeats(tx: RequestContext, service: Service, key: string, participants: number, exceptBookingId: string | null) {
+async function lockSeats(tx: RequestContext, service: ServiceRow, key: string, participants: number, exceptBookingId: string | null) {
   await tx.tenantSql`select id from booking.service where company_id = ${COMPANY} and id = ${service.id} for update`;
   const [row] = await tx.tenantSql<{ taken: string | number }>`
     select coalesce(sum(participants), 0) as taken from booking.booking
@@ -147,9 +149,10 @@ function customerScope(ctx: RequestContext): Record<string, unknown> {
   };
 }
 
-export async function findBooking(ctx: RequestContext, bookingId: unknown, asCustomer: boolean): Promise<Booking> {
+/** A booking to read or act on (a plain row: a change re-reads it locked in its transaction). */
+export async function findBooking(ctx: RequestContext, bookingId: unknown, asCustomer: boolean): Promise<BookingRow> {
   if (!isUuid(bookingId)) throw badInput('bookingId', 'must be a booking id');
-  const booking = await ctx.em.findOne(Booking, { id: bookingId, ...(asCustomer ? customerScope(ctx) : {}) });
+  const booking = await ctx.row(Booking, { id: bookingId, ...(asCustomer ? customerScope(ctx) : {}) });
   if (!booking) throw notFound('Booking');
   return booking;
 }
@@ -168,12 +171,11 @@ export async function listBookings(
     where.startsAt = { $gte: zonedInstantAfter(date, 0, timeZone), $lt: zonedInstantAfter(addDays(date, 1), 0, timeZone) };
   }
   if (req.search) where.customerName = { $ilike: likePattern(req.search) };
-  const [items, total] = await ctx.em.findAndCount(Booking, where, { orderBy: { startsAt: 'asc', id: 'asc' }, limit: req.limit, offset: req.offset });
-  return toPage(items, total, req);
+  return ctx.page(Booking, where, req, { startsAt: 'asc', id: 'asc' });
 }
 
 /** A cancel or a move must happen before the policy's cut-off; the policy travels with the refusal. */
-function enforcePolicy(ctx: RequestContext, service: Service, booking: Booking, action: 'cancel' | 'reschedule') {
+function enforcePolicy(ctx: RequestContext, service: ServiceRow, booking: BookingRow, action: 'cancel' | 'reschedule') {
   const policy = service.cancellationPolicy;
   const cutoff = booking.startsAt.getTime() - policy.hoursBefore * 3600000;
   if (ctx.now().getTime() > cutoff) {
@@ -184,7 +186,7 @@ function enforcePolicy(ctx: RequestContext, service: Service, booking: Booking, 
   }
 }
 
-export async function cancelBooking(ctx: RequestContext, booking: Booking, reason: string | null | undefined, actor: Actor) {
+export async function cancelBooking(ctx: RequestContext, booking: BookingRow, reason: string | null | undefined, actor: Actor) {
   const service = await getService(ctx, booking.serviceId, 'serviceId');
   const note = reason?.trim() ? reason.trim().slice(0, 500) : null;
   return ctx.transaction(async (tx) => {
@@ -207,7 +209,7 @@ async function lockBooking(tx: RequestContext, id: string, to: BookingStatus): P
 
 export async function rescheduleBooking(
   ctx: RequestContext,
-  booking: Booking,
+  booking: BookingRow,
   req: RescheduleRequest,
   actor: Actor,
 ) {
@@ -248,7 +250,7 @@ export async function rescheduleBooking(
 }
 
 /** After the start, a merchant records how it went: COMPLETED or NO_SHOW (from CONFIRMED only). */
-export async function markOutcome(ctx: RequestContext, booking: Booking, outcome: BookingStatus) {
+export async function markOutcome(ctx: RequestContext, booking: BookingRow, outcome: BookingStatus) {
   // A cancellation is its own operation (with its policy and refund), not an outcome.
   if (outcome !== 'COMPLETED' && outcome !== 'NO_SHOW') throw badInput('status', 'must be COMPLETED or NO_SHOW');
   bookingStates.assert(booking.status, outcome);
@@ -261,23 +263,24 @@ export async function markOutcome(ctx: RequestContext, booking: Booking, outcome
   });
 }
 
-export function refundOf(booking: Booking) {
+export function refundOf(booking: BookingRow) {
   if (booking.status !== 'CANCELLED' || booking.refundPercent == null) return null;
   const total = booking.priceMinor * booking.participants;
   return { eligible: booking.refundPercent > 0 && total > 0, percent: booking.refundPercent, amount: toMoney(percentOf(amount(total, booking.currency), booking.refundPercent).minor, booking.currency) };
 }
 
 export async function bookingEvents(ctx: RequestContext, bookingIds: readonly string[]) {
-  const rows = await ctx.em.find(BookingEvent, { bookingId: { $in: [...bookingIds] } }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+  const rows = await ctx.rows(BookingEvent, { bookingId: { $in: [...bookingIds] } }, { orderBy: { createdAt: 'asc', id: 'asc' } });
   return bookingIds.map((id) => rows.filter((r) => r.bookingId === id));
 }
 
 /** Confirmation, cancellation and reschedule messages, written to the outbox in the booking's transaction. */
-async function notify(tx: RequestContext, booking: Booking, service: Service, what: 'confirmed' | 'cancelled' | 'rescheduled', from?: Date) {
+async function notify(tx: RequestContext, booking: BookingRow, service: ServiceRow, what: 'confirmed' | 'cancelled' | 'rescheduled', from?: Date) {
   const to = booking.customerEmail ?? booking.customerPhone;
   if (!to) return;
   const { name: companyName, timeZone } = await tenantSettings(tx);
-  const when = (d: Date) => new Intl.DateTimeFormat('en-GB', { timeZone, dateStyle: 'full', timeStyle: 'short' }).format(d);
+  const format = new Intl.DateTimeFormat('en-GB', { timeZone, dateStyle: 'full', timeStyle: 'short' });
+  const when = (d: Date) => format.format(d);
   const lines = {
     confirmed: `Your booking of ${service.name} on ${when(booking.startsAt)} is confirmed.`,
     cancelled: `Your booking of ${service.name} on ${when(booking.startsAt)} is cancelled.`,

@@ -10,5 +10,5 @@ export async function createCategory(ctx: RequestContext, name: unknown) {
 }
 
 export async function listCategories(ctx: RequestContext) {
-  return ctx.em.find(ServiceCategory, {}, { orderBy: { name: 'asc' } });
+  return ctx.rows(ServiceCategory, {}, { orderBy: { name: 'asc', id: 'asc' } });
 }

@@ -3,12 +3,15 @@ import type { RequestContext } from '../../kernel/context.ts';
 import { badInput, notFound } from '../../kernel/errors.ts';
 import { isUuid, newId } from '../../kernel/ids.ts';
 import { parseAmount } from '../../kernel/money.ts';
-import { likePattern, pageRequest, toPage } from '../../kernel/pagination.ts';
+import { likePattern, pageRequest } from '../../kernel/pagination.ts';
+import type { Row } from '../../kernel/reads.ts';
 import { optionalText, requireText } from '../../kernel/validation.ts';
 import { Resource } from '../entities/resource.ts';
 import { Service, ServiceResource, ServiceStaff, type CancellationPolicy } from '../entities/service.ts';
 import { ServiceCategory } from '../entities/service-category.ts';
 import { StaffMember } from '../entities/staff-member.ts';
+
+export type ServiceRow = Row<Service>;
 
 export const DEFAULT_POLICY: CancellationPolicy = { hoursBefore: 24, refundPercent: 100, description: 'Free cancellation up to 24 hours before the start.' };
 
@@ -120,8 +123,10 @@ export async function createService(ctx: RequestContext, input: ServiceInput, cu
 }
 
 export async function updateService(ctx: RequestContext, serviceId: string, input: ServiceInput) {
+  if (!isUuid(serviceId)) throw badInput('serviceId', 'must be a service id');
   return ctx.transaction(async (tx) => {
-    const service = await getService(tx, serviceId, 'serviceId');
+    const service = await tx.em.findOne(Service, { id: serviceId });
+    if (!service) throw notFound('Service');
     await apply(tx, service, stripUndefined(input), service.currency);
     return service;
   });
@@ -129,9 +134,10 @@ export async function updateService(ctx: RequestContext, serviceId: string, inpu
 
 const stripUndefined = <T extends object>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 
-export async function getService(ctx: RequestContext, id: unknown, field = 'id', options: { activeOnly?: boolean } = {}) {
+/** A service to read (a plain row); NOT_FOUND when absent, another company's, or inactive with `activeOnly`. */
+export async function getService(ctx: RequestContext, id: unknown, field = 'id', options: { activeOnly?: boolean } = {}): Promise<ServiceRow> {
   if (!isUuid(id)) throw badInput(field, 'must be a service id');
-  const service = await ctx.em.findOne(Service, { id, ...(options.activeOnly ? { active: true } : {}) });
+  const service = await ctx.row(Service, { id, ...(options.activeOnly ? { active: true } : {}) });
   if (!service) throw notFound('Service');
   return service;
 }
@@ -140,25 +146,17 @@ export async function listServices(ctx: RequestContext, args: { search?: string 
   const req = pageRequest(args);
   const where: Record<string, unknown> = options.activeOnly ? { active: true } : {};
   if (req.search) where.$or = [{ name: { $ilike: likePattern(req.search) } }, { description: { $ilike: likePattern(req.search) } }];
-  const [items, total] = await ctx.em.findAndCount(Service, where, { orderBy: { name: 'asc', id: 'asc' }, limit: req.limit, offset: req.offset });
-  return toPage(items, total, req);
+  return ctx.page(Service, where, req, { name: 'asc', id: 'asc' });
 }
 
-/** Staff of many services at once (one query each for links and people): the list's loader. */
-export async function staffOfServices(ctx: RequestContext, serviceIds: readonly string[]) {
-  const links = await ctx.em.find(ServiceStaff, { serviceId: { $in: [...serviceIds] } });
-  const people = links.length ? await ctx.em.find(StaffMember, { id: { $in: [...new Set(links.map((l) => l.staffId))] }, active: true }, { orderBy: { name: 'asc' } }) : [];
-  return serviceIds.map((id) => {
-    const mine = new Set(links.filter((l) => l.serviceId === id).map((l) => l.staffId));
-    return people.filter((p) => mine.has(p.id));
-  });
+/** The active staff of many services at once, in one statement (links and people): the list's loader. */
+export async function staffOfServices(ctx: RequestContext, serviceIds: readonly string[]): Promise<Row<StaffMember>[][]> {
+  const rows = await ctx.rowsThrough(StaffMember, { entity: ServiceStaff, on: 'staffId', where: { serviceId: { $in: [...serviceIds] } }, select: ['serviceId'] }, { active: true }, { orderBy: { name: 'asc', id: 'asc' } });
+  return serviceIds.map((id) => rows.filter((r) => r.serviceId === id));
 }
 
-export async function resourcesOfServices(ctx: RequestContext, serviceIds: readonly string[]) {
-  const links = await ctx.em.find(ServiceResource, { serviceId: { $in: [...serviceIds] } });
-  const rows = links.length ? await ctx.em.find(Resource, { id: { $in: [...new Set(links.map((l) => l.resourceId))] }, active: true }, { orderBy: { name: 'asc' } }) : [];
-  return serviceIds.map((id) => {
-    const mine = new Set(links.filter((l) => l.serviceId === id).map((l) => l.resourceId));
-    return rows.filter((r) => mine.has(r.id));
-  });
+/** The active resources of many services at once, in one statement. */
+export async function resourcesOfServices(ctx: RequestContext, serviceIds: readonly string[]): Promise<Row<Resource>[][]> {
+  const rows = await ctx.rowsThrough(Resource, { entity: ServiceResource, on: 'resourceId', where: { serviceId: { $in: [...serviceIds] } }, select: ['serviceId'] }, { active: true }, { orderBy: { name: 'asc', id: 'asc' } });
+  return serviceIds.map((id) => rows.filter((r) => r.serviceId === id));
 }

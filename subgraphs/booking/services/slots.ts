@@ -4,21 +4,24 @@ import { tenantSettings } from '../../kernel/tenant.ts';
 import { addDays, dayOfWeek, zonedInstantAfter } from '../../kernel/time.ts';
 import { Booking } from '../entities/booking.ts';
 import { AvailabilityRule } from '../entities/availability-rule.ts';
+import type { Row } from '../../kernel/reads.ts';
 import type { Resource } from '../entities/resource.ts';
-import type { Service } from '../entities/service.ts';
 import type { StaffMember } from '../entities/staff-member.ts';
-import { resourcesOfServices, staffOfServices } from './services.ts';
+import { resourcesOfServices, staffOfServices, type ServiceRow } from './services.ts';
+
+type Staff = Row<StaffMember>;
+type Room = Row<Resource>;
 
 export interface Slot {
   start: Date;
   end: Date;
-  staff: StaffMember[];
-  resources: Resource[];
+  staff: Staff[];
+  resources: Room[];
   capacity: number;
   /** The most places any one offer has left. */
   remainingCapacity: number;
   /** Who can take the booking: per staff member and resource (either may be absent), the places left. */
-  offers: { staff: StaffMember | null; resources: Resource[]; remaining: number }[];
+  offers: { staff: Staff | null; resources: Room[]; remaining: number }[];
 }
 
 export interface SlotOptions {
@@ -47,14 +50,14 @@ export const occurrenceKey = (serviceId: string, start: Date, staffId: string | 
  * staff weekly hours and date overrides, resource hours, duration, buffers, minimum notice and
  * booking horizon, minus confirmed bookings. Seats of a group occurrence are sold until full.
  */
-export async function computeSlots(ctx: RequestContext, service: Service, fromDate: string, toDate: string, options: SlotOptions = {}): Promise<Slot[]> {
+export async function computeSlots(ctx: RequestContext, service: ServiceRow, fromDate: string, toDate: string, options: SlotOptions = {}): Promise<Slot[]> {
   if (toDate < fromDate) throw badInput('endDate', 'must not be before startDate');
   if (addDays(fromDate, MAX_RANGE_DAYS) < toDate) throw badInput('endDate', `the range is at most ${MAX_RANGE_DAYS} days`);
   const { timeZone } = await tenantSettings(ctx);
   const now = options.now ?? new Date();
 
-  const [linkedStaff] = await staffOfServices(ctx, [service.id]);
-  const [linkedResources] = await resourcesOfServices(ctx, [service.id]);
+  // Reads made together travel as one statement (ctx.rows): staff and resources, then hours and bookings.
+  const [[linkedStaff], [linkedResources]] = await Promise.all([staffOfServices(ctx, [service.id]), resourcesOfServices(ctx, [service.id])]);
   if (options.staffId && !linkedStaff.some((s) => s.id === options.staffId)) throw badInput('staffId', 'does not perform this service');
   if (options.resourceId && !linkedResources.some((r) => r.id === options.resourceId)) throw badInput('resourceId', 'is not used by this service');
   const staff = service.requiresStaff ? linkedStaff.filter((s) => !options.staffId || s.id === options.staffId) : [];
@@ -62,18 +65,20 @@ export async function computeSlots(ctx: RequestContext, service: Service, fromDa
   if ((service.requiresStaff && !staff.length) || (service.requiresResource && !resources.length)) return [];
 
   const ownerIds = [...staff.map((s) => s.id), ...resources.map((r) => r.id)];
-  const rules = ownerIds.length ? await ctx.em.find(AvailabilityRule, { ownerId: { $in: ownerIds } }) : [];
   const rangeStart = zonedInstantAfter(fromDate, 0, timeZone);
   const rangeEnd = zonedInstantAfter(addDays(toDate, 1), 0, timeZone);
-  const bookings = options.ignoreBookings
-    ? []
-    : await ctx.em.find(Booking, {
-        status: 'CONFIRMED',
-        blockEnd: { $gt: new Date(rangeStart.getTime() - 86400000) },
-        blockStart: { $lt: new Date(rangeEnd.getTime() + 86400000) },
-        ...(options.ignoreBookingId ? { id: { $ne: options.ignoreBookingId } } : {}),
-        $or: [{ serviceId: service.id }, ...(staff.length ? [{ staffId: { $in: staff.map((s) => s.id) } }] : []), ...(resources.length ? [{ resourceId: { $in: resources.map((r) => r.id) } }] : [])],
-      });
+  const [rules, bookings] = await Promise.all([
+    ownerIds.length ? ctx.rows(AvailabilityRule, { ownerId: { $in: ownerIds } }) : [],
+    options.ignoreBookings
+      ? []
+      : ctx.rows(Booking, {
+          status: 'CONFIRMED',
+          blockEnd: { $gt: new Date(rangeStart.getTime() - 86400000) },
+          blockStart: { $lt: new Date(rangeEnd.getTime() + 86400000) },
+          ...(options.ignoreBookingId ? { id: { $ne: options.ignoreBookingId } } : {}),
+          $or: [{ serviceId: service.id }, ...(staff.length ? [{ staffId: { $in: staff.map((s) => s.id) } }] : []), ...(resources.length ? [{ resourceId: { $in: resources.map((r) => r.id) } }] : [])],
+        }),
+  ]);
 
   const duration = service.durationMinutes * 60000;
   const before = service.bufferBeforeMinutes * 60000;
@@ -109,7 +114,7 @@ export async function computeSlots(ctx: RequestContext, service: Service, fromDa
 
       // Each staff member and resource pair (or nobody / nothing, when not needed) is an occurrence
       // of its own; a group occurrence already sold keeps selling its remaining places.
-      const offers: { staff: StaffMember | null; resources: Resource[]; remaining: number }[] = [];
+      const offers: Slot['offers'] = [];
       for (const member of service.requiresStaff ? staff : [null]) {
         for (const resource of service.requiresResource ? resources : [null]) {
           const sold = bookings.filter(
@@ -144,7 +149,7 @@ export async function computeSlots(ctx: RequestContext, service: Service, fromDa
  * An owner's hours on a date as instants: the date's own rule if there is one (none = day off),
  * else the weekday's. Resources without any rule are not a constraint; staff without any are off.
  */
-function windows(rules: AvailabilityRule[], date: string, unconstrained: boolean, timeZone: string): [number, number][] {
+function windows(rules: Row<AvailabilityRule>[], date: string, unconstrained: boolean, timeZone: string): [number, number][] {
   if (!rules.length) return unconstrained ? toInstants([[0, 1440]], date, timeZone) : [];
   const dated = rules.filter((r) => normalizeDate(r.date) === date);
   const chosen = dated.length ? dated : rules.filter((r) => r.dayOfWeek === dayOfWeek(date));

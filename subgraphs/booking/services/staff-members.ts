@@ -1,7 +1,7 @@
 /** Staff members: add and list them. */
 import type { RequestContext } from '../../kernel/context.ts';
 import { newId } from '../../kernel/ids.ts';
-import { likePattern, pageRequest, toPage } from '../../kernel/pagination.ts';
+import { likePattern, pageRequest } from '../../kernel/pagination.ts';
 import { normalizeEmail, normalizePhone, optionalText, requireText } from '../../kernel/validation.ts';
 import { StaffMember } from '../entities/staff-member.ts';
 
@@ -17,6 +17,5 @@ export async function createStaffMember(ctx: RequestContext, input: { name?: str
 
 export async function listStaff(ctx: RequestContext, args: { page?: number | null; limit?: number | null; search?: string | null }) {
   const req = pageRequest(args);
-  const [items, total] = await ctx.em.findAndCount(StaffMember, req.search ? { name: { $ilike: likePattern(req.search) } } : {}, { orderBy: { name: 'asc' }, limit: req.limit, offset: req.offset });
-  return toPage(items, total, req);
+  return ctx.page(StaffMember, req.search ? { name: { $ilike: likePattern(req.search) } } : {}, req, { name: 'asc', id: 'asc' });
 }

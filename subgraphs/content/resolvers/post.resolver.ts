@@ -6,6 +6,7 @@ import { JSONObject } from '../../kernel/scalars.ts';
 import { ContentCategory } from '../entities/category.ts';
 import type { PublishState } from '../entities/block.ts';
 import type { Post } from '../entities/post.ts';
+import type { Row } from '../../kernel/reads.ts';
 import { PostType } from '../entities/post-type.ts';
 import { DEFAULT_TYPE } from '../services/post-types.ts';
 import * as posts from '../services/posts.ts';
@@ -86,13 +87,13 @@ export class PostResolver {
   }
 
   @FieldResolver(() => String, { description: 'The post type key.' })
-  async type(@Ctx() ctx: RequestContext, @Root() post: Post) {
+  async type(@Ctx() ctx: RequestContext, @Root() post: Row<Post>) {
     const type = await ctx.byId(PostType, post.postTypeId);
     return type?.key ?? DEFAULT_TYPE.key;
   }
 
   @FieldResolver(() => ContentCategoryNode, { nullable: true })
-  async category(@Ctx() ctx: RequestContext, @Root() post: Post) {
+  async category(@Ctx() ctx: RequestContext, @Root() post: Row<Post>) {
     return post.categoryId ? ctx.byId(ContentCategory, post.categoryId) : null;
   }
 }

@@ -1,7 +1,7 @@
 /** Content categories: create and list. */
 import type { RequestContext } from '../../kernel/context.ts';
 import { newId } from '../../kernel/ids.ts';
-import { likePattern, pageRequest, toPage } from '../../kernel/pagination.ts';
+import { likePattern, pageRequest } from '../../kernel/pagination.ts';
 import { requireText } from '../../kernel/validation.ts';
 import { ContentCategory } from '../entities/category.ts';
 import { chooseSlug, flushWithSlug } from './slugs.ts';
@@ -19,6 +19,5 @@ export async function createCategory(ctx: RequestContext, input: { name?: string
 export async function listCategories(ctx: RequestContext, args: { page?: number | null; limit?: number | null; search?: string | null }) {
   const req = pageRequest(args);
   const where = req.search ? { name: { $ilike: likePattern(req.search) } } : {};
-  const [items, total] = await ctx.em.findAndCount(ContentCategory, where, { orderBy: { name: 'asc', id: 'asc' }, limit: req.limit, offset: req.offset });
-  return toPage(items, total, req);
+  return ctx.page(ContentCategory, where, req, { name: 'asc', id: 'asc' });
 }

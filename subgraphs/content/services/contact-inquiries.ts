@@ -5,7 +5,7 @@ import { newId } from '../../kernel/ids.ts';
 import { enqueueMessage } from '../../kernel/outbox/index.ts';
 import { enforceWindowLimit } from '../../kernel/rate-limit.ts';
 import { COMPANY } from '../../kernel/tenancy.ts';
-import { likePattern, pageRequest, toPage } from '../../kernel/pagination.ts';
+import { likePattern, pageRequest } from '../../kernel/pagination.ts';
 import { tenantSettings } from '../../kernel/tenant.ts';
 import { normalizeEmail, normalizePhone, requireText } from '../../kernel/validation.ts';
 import { ContactInquiry } from '../entities/contact-inquiry.ts';
@@ -52,6 +52,5 @@ export async function submitInquiry(ctx: RequestContext, input: { name?: string;
 export async function listInquiries(ctx: RequestContext, args: { page?: number | null; limit?: number | null; search?: string | null }) {
   const req = pageRequest(args);
   const where = req.search ? { $or: [{ name: { $ilike: likePattern(req.search) } }, { email: { $ilike: likePattern(req.search) } }, { message: { $ilike: likePattern(req.search) } }] } : {};
-  const [items, total] = await ctx.em.findAndCount(ContactInquiry, where, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: req.limit, offset: req.offset });
-  return toPage(items, total, req);
+  return ctx.page(ContactInquiry, where, req, { createdAt: 'desc', id: 'desc' });
 }

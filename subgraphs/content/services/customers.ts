@@ -40,7 +40,7 @@ export async function notCustomers(ctx: RequestContext, ids: string[]): Promise<
   let missing = [...new Set(ids.map((id) => id.toLowerCase()))];
   const deadline = Date.now() + LAG_GRACE_MS;
   while (missing.length) {
-    const known = await ctx.em.find(CustomerProjection, { customerId: { $in: missing } });
+    const known = await ctx.rows(CustomerProjection, { customerId: { $in: missing } }, { fields: ['customerId'] });
     const found = new Set(known.map((c) => c.customerId.toLowerCase()));
     missing = missing.filter((id) => !found.has(id));
     if (!missing.length || Date.now() >= deadline) break;

@@ -4,7 +4,8 @@ import { badInput, notFound, reasonError } from '../../kernel/errors.ts';
 import { isUuid, newId } from '../../kernel/ids.ts';
 import { parseAmount } from '../../kernel/money.ts';
 import { enqueueMessage } from '../../kernel/outbox/index.ts';
-import { likePattern, pageRequest, toPage } from '../../kernel/pagination.ts';
+import { likePattern, pageRequest } from '../../kernel/pagination.ts';
+import type { Row } from '../../kernel/reads.ts';
 import { COMPANY } from '../../kernel/tenancy.ts';
 import { tenantSettings } from '../../kernel/tenant.ts';
 import { checkInstant } from '../../kernel/time.ts';
@@ -70,19 +71,24 @@ export async function createEvent(ctx: RequestContext, input: EventInput) {
 }
 
 export async function updateEvent(ctx: RequestContext, eventId: unknown, input: EventInput) {
+  const where = eventKey(eventId, 'eventId');
   return ctx.transaction(async (tx) => {
-    const event = await getEvent(tx, eventId, 'eventId', false);
+    const event = await tx.em.findOne(Event, where);
+    if (!event) throw notFound('Event');
     await apply(tx, event, input, event.currency);
     return event;
   });
 }
 
 /** An event by id or slug; storefronts see published (and cancelled, to say so) events only. */
-export async function getEvent(ctx: RequestContext, idOrSlug: unknown, field: string, publicOnly: boolean): Promise<Event> {
+function eventKey(idOrSlug: unknown, field: string): { id: string } | { slug: string } {
   const key = requireText(field, idOrSlug, 200);
-  const slug = normalizeSlug(key);
-  const where = isUuid(key) ? { id: key } : { slug };
-  const event = await ctx.em.findOne(Event, { ...where, ...(publicOnly ? { status: { $in: ['published', 'cancelled'] } } : {}) });
+  return isUuid(key) ? { id: key } : { slug: normalizeSlug(key) };
+}
+
+export async function getEvent(ctx: RequestContext, idOrSlug: unknown, field: string, publicOnly: boolean): Promise<Row<Event>> {
+  const where = eventKey(idOrSlug, field);
+  const event = await ctx.row(Event, { ...where, ...(publicOnly ? { status: { $in: ['published', 'cancelled'] } } : {}) });
   if (!event) throw notFound('Event');
   return event;
 }
@@ -91,8 +97,7 @@ export async function listEvents(ctx: RequestContext, args: { search?: string | 
   const req = pageRequest(args);
   const where: Record<string, unknown> = publicOnly ? { status: 'published', endsAt: { $gt: ctx.now() } } : args.status ? { status: args.status } : {};
   if (req.search) where.$or = [{ title: { $ilike: likePattern(req.search) } }, { venue: { $ilike: likePattern(req.search) } }, { description: { $ilike: likePattern(req.search) } }];
-  const [items, total] = await ctx.em.findAndCount(Event, where, { orderBy: { startsAt: 'asc', id: 'asc' }, limit: req.limit, offset: req.offset });
-  return toPage(items, total, req);
+  return ctx.page(Event, where, req, { startsAt: 'asc', id: 'asc' });
 }
 
 /** Seats taken per event (confirmed and awaiting payment), for many events in one query. */
@@ -107,11 +112,15 @@ export async function seatsTaken(ctx: RequestContext, eventIds: readonly string[
 export async function registeredFlags(ctx: RequestContext, eventIds: readonly string[]): Promise<(boolean | null)[]> {
   const p = ctx.principal;
   if (p.kind !== 'customer') return eventIds.map(() => null);
-  const mine = await ctx.em.find(EventRegistration, {
-    eventId: { $in: [...eventIds] },
-    status: { $ne: 'CANCELLED' },
-    $or: [{ customerId: p.customerId }, ...(p.verifiedEmail ? [{ email: p.verifiedEmail }] : []), ...(p.verifiedPhone ? [{ phone: p.verifiedPhone }] : [])],
-  });
+  const mine = await ctx.rows(
+    EventRegistration,
+    {
+      eventId: { $in: [...eventIds] },
+      status: { $ne: 'CANCELLED' },
+      $or: [{ customerId: p.customerId }, ...(p.verifiedEmail ? [{ email: p.verifiedEmail }] : []), ...(p.verifiedPhone ? [{ phone: p.verifiedPhone }] : [])],
+    },
+    { fields: ['eventId'] },
+  );
   return eventIds.map((id) => mine.some((r) => r.eventId === id));
 }
 
@@ -180,9 +189,10 @@ export async function register(ctx: RequestContext, input: RegistrationInput) {
 /** Whether a registration lets its holder in, and why not. */
 export async function access(ctx: RequestContext, registrationId: unknown) {
   if (!isUuid(registrationId)) throw badInput('id', 'must be a registration id');
-  const registration = await ctx.em.findOne(EventRegistration, { id: registrationId });
+  const registration = await ctx.row(EventRegistration, { id: registrationId });
   if (!registration) throw notFound('Registration');
-  const found = await ctx.em.findOneOrFail(Event, { id: registration.eventId });
+  const found = await ctx.row(Event, { id: registration.eventId });
+  if (!found) throw notFound('Registration');
   // An event taken back to draft is not shown; the registration then grants nothing.
   const event = found.status === 'draft' ? null : found;
   const reason = !event
@@ -204,6 +214,5 @@ export async function listRegistrations(ctx: RequestContext, eventId: unknown, a
   const req = pageRequest(args);
   const where: Record<string, unknown> = { eventId: event.id };
   if (req.search) where.$or = [{ name: { $ilike: likePattern(req.search) } }, { email: { $ilike: likePattern(req.search) } }];
-  const [items, total] = await ctx.em.findAndCount(EventRegistration, where, { orderBy: { createdAt: 'asc', id: 'asc' }, limit: req.limit, offset: req.offset });
-  return toPage(items, total, req);
+  return ctx.page(EventRegistration, where, req, { createdAt: 'asc', id: 'asc' });
 }

@@ -3,6 +3,7 @@ import type { RequestContext } from '../../kernel/context.ts';
 import { badInput, notFound } from '../../kernel/errors.ts';
 import { isUuid, newId } from '../../kernel/ids.ts';
 import { requireText } from '../../kernel/validation.ts';
+import type { Row } from '../../kernel/reads.ts';
 import { Menu, type MenuItem } from '../entities/menu.ts';
 import { Page } from '../entities/page.ts';
 import { Post } from '../entities/post.ts';
@@ -43,7 +44,7 @@ export async function setMenu(ctx: RequestContext, location: unknown, items: Men
 }
 
 export async function findMenu(ctx: RequestContext, location: unknown) {
-  const menu = await ctx.em.findOne(Menu, { location: requireText('location', location, 60).toLowerCase() }, { refresh: true });
+  const menu = await ctx.row(Menu, { location: requireText('location', location, 60).toLowerCase() });
   if (!menu) throw notFound('Menu');
   return menu;
 }
@@ -52,13 +53,13 @@ export async function findMenu(ctx: RequestContext, location: unknown) {
  * Menu items with where they lead: a page or post link resolves to its current slug (and a
  * storefront only sees links to published content).
  */
-export async function resolveMenu(ctx: RequestContext, menu: Menu, publishedOnly: boolean) {
+export async function resolveMenu(ctx: RequestContext, menu: Row<Menu>, publishedOnly: boolean) {
   const pageIds: string[] = [];
   const postIds: string[] = [];
   const collect = (items: MenuItem[]) => items.forEach((i) => (i.pageId && pageIds.push(i.pageId), i.postId && postIds.push(i.postId), collect(i.children)));
   collect(menu.items);
-  const pages = pageIds.length ? await ctx.em.find(Page, { id: { $in: pageIds } }) : [];
-  const posts = postIds.length ? await ctx.em.find(Post, { id: { $in: postIds } }) : [];
+  const pages = pageIds.length ? await ctx.rows(Page, { id: { $in: pageIds } }, { fields: ['id', 'slug', 'status'] }) : [];
+  const posts = postIds.length ? await ctx.rows(Post, { id: { $in: postIds } }, { fields: ['id', 'slug', 'status'] }) : [];
   const visible = (row?: { status: string }) => !!row && (!publishedOnly || row.status === 'published');
   const map = (items: MenuItem[]): any[] =>
     items.flatMap((i) => {

@@ -2,7 +2,7 @@
 import type { RequestContext } from '../../kernel/context.ts';
 import { badInput, notFound } from '../../kernel/errors.ts';
 import { isUuid, newId } from '../../kernel/ids.ts';
-import { likePattern, pageRequest, toPage } from '../../kernel/pagination.ts';
+import { likePattern, pageRequest } from '../../kernel/pagination.ts';
 import { normalizeSlug, optionalText, requireText } from '../../kernel/validation.ts';
 import type { PublishState } from '../entities/block.ts';
 import { Page } from '../entities/page.ts';
@@ -56,12 +56,11 @@ export async function listPages(ctx: RequestContext, args: { page?: number | nul
   const req = pageRequest({ ...args, limit: args.limit ?? 100 });
   const where: Record<string, unknown> = publishedOnly ? { status: 'published' } : {};
   if (req.search) where.title = { $ilike: likePattern(req.search) };
-  const [items, total] = await ctx.em.findAndCount(Page, where, { orderBy: { title: 'asc', id: 'asc' }, limit: req.limit, offset: req.offset });
-  return toPage(items, total, req);
+  return ctx.page(Page, where, req, { title: 'asc', id: 'asc' });
 }
 
 export async function findPage(ctx: RequestContext, slug: unknown, publishedOnly: boolean) {
-  const page = await ctx.em.findOne(Page, { slug: normalizeSlug(requireText('slug', slug, 200)), ...(publishedOnly ? { status: 'published' } : {}) });
+  const page = await ctx.row(Page, { slug: normalizeSlug(requireText('slug', slug, 200)), ...(publishedOnly ? { status: 'published' } : {}) });
   if (!page) throw notFound('Page');
   return page;
 }

@@ -4,17 +4,20 @@ import { badInput, conflict, notFound } from '../../kernel/errors.ts';
 import { isUuid, newId } from '../../kernel/ids.ts';
 import { COMPANY } from '../../kernel/tenancy.ts';
 import { oneOf, requireText } from '../../kernel/validation.ts';
+import type { Row } from '../../kernel/reads.ts';
 import { FIELD_TYPES, PostType, PostTypeField } from '../entities/post-type.ts';
 import { RESERVED_KEYS } from './slugs.ts';
 
 export const DEFAULT_TYPE = { key: 'post', label: 'Post' };
 
 /** The company's `post` type, created on first use (every company has it). */
-export async function defaultPostType(ctx: RequestContext): Promise<PostType> {
+export async function defaultPostType(ctx: RequestContext): Promise<Row<PostType>> {
   return ctx.transaction(async (tx) => {
     await tx.tenantSql`insert into content.post_type (id, company_id, key, label, created_at)
       values (${newId()}, ${COMPANY}, ${DEFAULT_TYPE.key}, ${DEFAULT_TYPE.label}, now()) on conflict (company_id, key) do nothing`;
-    return tx.em.findOneOrFail(PostType, { key: DEFAULT_TYPE.key });
+    const type = await tx.row(PostType, { key: DEFAULT_TYPE.key });
+    if (!type) throw new Error('The default post type was not created');
+    return type;
   });
 }
 
@@ -29,7 +32,7 @@ export async function createPostType(ctx: RequestContext, input: { key?: string;
 
 export async function listPostTypes(ctx: RequestContext) {
   await defaultPostType(ctx);
-  return ctx.em.find(PostType, {}, { orderBy: { createdAt: 'asc' } });
+  return ctx.rows(PostType, {}, { orderBy: { createdAt: 'asc', id: 'asc' } });
 }
 
 export async function createPostTypeField(ctx: RequestContext, input: { postTypeId?: string; key?: string; label?: string; fieldType?: string; required?: boolean | null; options?: string[] | null }) {
@@ -57,14 +60,14 @@ export async function createPostTypeField(ctx: RequestContext, input: { postType
 }
 
 export async function fieldsOfTypes(ctx: RequestContext, typeIds: readonly string[]) {
-  const rows = await ctx.em.find(PostTypeField, { postTypeId: { $in: [...typeIds] } }, { orderBy: { createdAt: 'asc' } });
+  const rows = await ctx.rows(PostTypeField, { postTypeId: { $in: [...typeIds] } }, { orderBy: { createdAt: 'asc', id: 'asc' } });
   return typeIds.map((id) => rows.filter((f) => f.postTypeId === id));
 }
 
 /** A post type by key; none, empty or `post` is the default type. */
-export async function resolveType(ctx: RequestContext, key: unknown): Promise<PostType> {
+export async function resolveType(ctx: RequestContext, key: unknown): Promise<Row<PostType>> {
   if (key == null || key === '' || key === DEFAULT_TYPE.key) return defaultPostType(ctx);
-  const type = await ctx.em.findOne(PostType, { key: String(key) });
+  const type = await ctx.row(PostType, { key: String(key) });
   if (!type) throw badInput('type', `is not a post type of this company (create it with create_post_type)`);
   return type;
 }

@@ -3,7 +3,8 @@ import { LockMode } from '@mikro-orm/core';
 import type { RequestContext } from '../../kernel/context.ts';
 import { badInput, notFound } from '../../kernel/errors.ts';
 import { isUuid, newId } from '../../kernel/ids.ts';
-import { likePattern, pageRequest, toPage } from '../../kernel/pagination.ts';
+import { likePattern, pageRequest } from '../../kernel/pagination.ts';
+import type { Row } from '../../kernel/reads.ts';
 import { parseDate } from '../../kernel/time.ts';
 import { normalizeSlug, optionalText, requireText } from '../../kernel/validation.ts';
 import type { Block, PublishState } from '../entities/block.ts';
@@ -16,7 +17,7 @@ import { chooseSlug, flushWithSlug } from './slugs.ts';
 import { publishStates } from './states.ts';
 
 /** Field values checked against the post type: known keys, right types, required ones present. */
-function validateFields(defs: PostTypeField[], values: Record<string, unknown>, partialOf?: Record<string, unknown>): Record<string, unknown> {
+function validateFields(defs: Row<PostTypeField>[], values: Record<string, unknown>, partialOf?: Record<string, unknown>): Record<string, unknown> {
   const byKey = new Map(defs.map((d) => [d.key, d]));
   const out: Record<string, unknown> = { ...(partialOf ?? {}) };
   for (const [key, value] of Object.entries(values)) {
@@ -110,14 +111,16 @@ export async function updatePost(ctx: RequestContext, postId: unknown, input: Po
  * Block edits read and write the post under a row lock, so concurrent edits of one post apply one
  * after the other instead of losing each other's blocks.
  */
-async function editPost(ctx: RequestContext, postId: unknown, change: (post: Post, tx: RequestContext) => Promise<void> | void): Promise<Post> {
+async function editPost(ctx: RequestContext, postId: unknown, change: (post: Post, tx: RequestContext) => Promise<void> | void): Promise<Row<Post>> {
   if (!isUuid(postId)) throw badInput('postId', 'must be a post id');
   await ctx.transaction(async (tx) => {
     const post = await tx.em.findOne(Post, { id: postId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
     if (!post) throw notFound('Post');
     await change(post, tx);
   });
-  return ctx.em.findOneOrFail(Post, { id: postId }, { refresh: true });
+  const post = await ctx.row(Post, { id: postId });
+  if (!post) throw notFound('Post');
+  return post;
 }
 
 export async function appendBlock(ctx: RequestContext, postId: unknown, type: unknown, props: unknown) {
@@ -155,7 +158,7 @@ export async function replaceBlock(ctx: RequestContext, postId: unknown, index: 
 
 export async function findPost(ctx: RequestContext, slug: unknown, publishedOnly: boolean) {
   const value = normalizeSlug(requireText('slug', slug, 200));
-  const post = await ctx.em.findOne(Post, { slug: value, ...(publishedOnly ? { status: 'published' } : {}) });
+  const post = await ctx.row(Post, { slug: value, ...(publishedOnly ? { status: 'published' } : {}) });
   if (!post) throw notFound('Post');
   return post;
 }
@@ -176,6 +179,5 @@ export async function listPosts(
   }
   if (args.type) where.postTypeId = (await resolveType(ctx, args.type)).id;
   if (req.search) where.$or = [{ title: { $ilike: likePattern(req.search) } }, { excerpt: { $ilike: likePattern(req.search) } }];
-  const [items, total] = await ctx.em.findAndCount(Post, where, { orderBy: { publishedAt: 'desc', createdAt: 'desc', id: 'desc' }, limit: req.limit, offset: req.offset });
-  return toPage(items, total, req);
+  return ctx.page(Post, where, req, { publishedAt: 'desc', createdAt: 'desc', id: 'desc' });
 }

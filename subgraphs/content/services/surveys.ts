@@ -2,7 +2,8 @@ import type { RequestContext } from '../../kernel/context.ts';
 import { AppError, badInput, conflict, notFound } from '../../kernel/errors.ts';
 import { isUuid, newId } from '../../kernel/ids.ts';
 import { enqueueMessage } from '../../kernel/outbox/index.ts';
-import { pageRequest, toPage } from '../../kernel/pagination.ts';
+import { pageRequest } from '../../kernel/pagination.ts';
+import type { Row } from '../../kernel/reads.ts';
 import { tenantSettings } from '../../kernel/tenant.ts';
 import { parseDate } from '../../kernel/time.ts';
 import { randomToken, sha256 } from '../../kernel/tokens.ts';
@@ -62,17 +63,22 @@ export async function createSurvey(ctx: RequestContext, input: SurveyInput) {
 }
 
 export async function updateSurvey(ctx: RequestContext, surveyId: unknown, input: SurveyInput) {
+  const where = surveyKey(surveyId, 'surveyId');
   return ctx.transaction(async (tx) => {
-    const survey = await getSurvey(tx, surveyId, 'surveyId', false);
+    const survey = await tx.em.findOne(Survey, where);
+    if (!survey) throw notFound('Survey');
     await apply(tx, survey, input);
     return survey;
   });
 }
 
-export async function getSurvey(ctx: RequestContext, idOrSlug: unknown, field: string, publishedOnly: boolean): Promise<Survey> {
+function surveyKey(idOrSlug: unknown, field: string): { id: string } | { slug: string } {
   const key = requireText(field, idOrSlug, 200);
-  const slug = normalizeSlug(key);
-  const survey = await ctx.em.findOne(Survey, { ...(isUuid(key) ? { id: key } : { slug }), ...(publishedOnly ? { status: 'published' } : {}) });
+  return isUuid(key) ? { id: key } : { slug: normalizeSlug(key) };
+}
+
+export async function getSurvey(ctx: RequestContext, idOrSlug: unknown, field: string, publishedOnly: boolean): Promise<Row<Survey>> {
+  const survey = await ctx.row(Survey, { ...surveyKey(idOrSlug, field), ...(publishedOnly ? { status: 'published' } : {}) });
   if (!survey) throw notFound('Survey');
   return survey;
 }
@@ -115,16 +121,17 @@ export async function createInvitations(ctx: RequestContext, surveyId: unknown, 
  */
 export async function invitationByToken(ctx: RequestContext, token: unknown) {
   const value = requireText('token', token, 200);
-  const invitation = await ctx.em.findOne(SurveyInvitation, { tokenHash: sha256(value) }, { filters: { tenant: false } });
+  // Across tenants, and saying so: the token is the caller's only credential, and names its company.
+  const invitation = await ctx.row(SurveyInvitation, { tokenHash: sha256(value) }, { filters: { tenant: false } });
   if (!invitation) throw notFound('Invitation');
   const scoped = ctx.scopedTo(invitation.companyId);
-  const survey = await scoped.em.findOne(Survey, { id: invitation.surveyId, status: { $in: ['published', 'closed'] } });
+  const survey = await scoped.row(Survey, { id: invitation.surveyId, status: { $in: ['published', 'closed'] } });
   if (!survey) throw notFound('Survey');
   return { invitation, survey, ctx: scoped };
 }
 
 /** Answers checked against the questions; each problem names the question. */
-function validateAnswers(survey: Survey, answers: Record<string, unknown>): Record<string, unknown> {
+function validateAnswers(survey: Row<Survey>, answers: Record<string, unknown>): Record<string, unknown> {
   const byId = new Map(survey.questions.map((q) => [q.id, q]));
   for (const key of Object.keys(answers)) if (!byId.has(key)) throw badInput(`answers.${key}`, 'is not a question of this survey');
   const out: Record<string, unknown> = {};
@@ -166,7 +173,7 @@ function validateAnswers(survey: Survey, answers: Record<string, unknown>): Reco
 
 export const alreadyAnswered = () => conflict('This invitation has already been answered');
 
-export async function respond(ctx: RequestContext, survey: Survey, input: { answers?: Record<string, unknown> | null; customerId?: string | null; metadata?: Record<string, unknown> | null }, invitation?: SurveyInvitation) {
+export async function respond(ctx: RequestContext, survey: Row<Survey>, input: { answers?: Record<string, unknown> | null; customerId?: string | null; metadata?: Record<string, unknown> | null }, invitation?: Row<SurveyInvitation>) {
   if (survey.status !== 'published') throw new AppError('CONFLICT', 'This survey is not open for responses', { status: survey.status });
   if (!input.answers || typeof input.answers !== 'object') throw badInput('answers', 'is required: an object of question ids to answers');
   const answers = validateAnswers(survey, input.answers);
@@ -189,8 +196,8 @@ export async function respond(ctx: RequestContext, survey: Survey, input: { answ
 export async function responsesOf(ctx: RequestContext, surveyId: unknown, args: { page?: number | null; limit?: number | null }) {
   const survey = await getSurvey(ctx, surveyId, 'surveyId', false);
   const req = pageRequest(args);
-  const [items, total] = await ctx.em.findAndCount(SurveyResponse, { surveyId: survey.id }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: req.limit, offset: req.offset });
-  const all = await ctx.em.find(SurveyResponse, { surveyId: survey.id }, { fields: ['answers'] as any });
+  const responses = await ctx.page(SurveyResponse, { surveyId: survey.id }, req, { createdAt: 'desc', id: 'desc' });
+  const all = await ctx.rows(SurveyResponse, { surveyId: survey.id }, { fields: ['answers'] });
   const summary = survey.questions.map((q) => {
     const values = all.map((r) => r.answers[q.id]).filter((v) => v !== undefined && v !== null);
     const counts = q.options?.map((option) => ({ option, count: values.filter((v) => (Array.isArray(v) ? v.includes(option) : v === option)).length }));
@@ -204,5 +211,5 @@ export async function responsesOf(ctx: RequestContext, surveyId: unknown, args: 
       average: (q.type === 'rating' || q.type === 'number') && numeric.length ? Math.round((numeric.reduce((a, b) => a + b, 0) / numeric.length) * 100) / 100 : null,
     };
   });
-  return { survey, summary, responses: toPage(items, total, req) };
+  return { survey, summary, responses };
 }

@@ -29,7 +29,7 @@ export class CompanyResolver {
   @Requires('none')
   @Query(() => TenantContext, { description: 'The tenant that a storefront host name belongs to.' })
   async resolveStorefrontDomain(@Ctx() ctx: RequestContext, @Arg('domain', () => String) domain: string) {
-    return tenantContext(await resolveDomain(ctx.em, domain));
+    return tenantContext(await resolveDomain(ctx, domain));
   }
 
   @FieldResolver(() => [StorefrontDomainNode])

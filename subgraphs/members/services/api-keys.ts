@@ -3,6 +3,7 @@ import type { RequestContext } from '../../kernel/context.ts';
 import { badInput, notFound } from '../../kernel/errors.ts';
 import { isUuid, newId } from '../../kernel/ids.ts';
 import { likePattern, pageRequest, toPage } from '../../kernel/pagination.ts';
+import type { Row } from '../../kernel/reads.ts';
 import { announceRevocation } from '../../kernel/revocation.ts';
 import { API_KEY_PREFIX, randomToken, sha256 } from '../../kernel/tokens.ts';
 import { requireText } from '../../kernel/validation.ts';
@@ -37,9 +38,9 @@ export async function createApiKey(ctx: RequestContext, name: unknown) {
 export async function listApiKeys(ctx: RequestContext, args: { page?: number | null; limit?: number | null; search?: string | null }) {
   const req = pageRequest(args);
   const where = req.search ? { name: { $ilike: likePattern(req.search) } } : {};
-  const [rows, total] = await ctx.em.findAndCount(ApiKey, where, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: req.limit, offset: req.offset });
-  const used = await lastUses(ctx.em, rows.map((r) => r.id));
-  return toPage(rows.map((r) => view(r, used.get(r.id) ?? null)), total, req);
+  const { items, pagination } = await ctx.page(ApiKey, where, req, { createdAt: 'desc', id: 'desc' });
+  const used = await lastUses(ctx.em, items.map((r) => r.id));
+  return toPage(items.map((r) => view(r, used.get(r.id) ?? null)), pagination.total, req);
 }
 
 export async function revokeApiKey(ctx: RequestContext, apiKeyId: unknown) {
@@ -70,6 +71,6 @@ async function lastUses(em: EntityManager, ids: string[]): Promise<Map<string, D
   return new Map(rows.map((r) => [r.credential_id, new Date(r.last_used_at)]));
 }
 
-function view(row: ApiKey, lastUsedAt: Date | null): ApiKeyView {
+function view(row: Row<ApiKey>, lastUsedAt: Date | null): ApiKeyView {
   return { id: row.id, name: row.name, prefix: row.prefix, status: row.revokedAt ? 'REVOKED' : 'ACTIVE', createdAt: row.createdAt, lastUsedAt, revokedAt: row.revokedAt ?? null };
 }

@@ -1,7 +1,7 @@
 import { AuditLogEntry } from '../../kernel/audit.ts';
 import type { RequestContext } from '../../kernel/context.ts';
 import { badInput } from '../../kernel/errors.ts';
-import { pageRequest, toPage } from '../../kernel/pagination.ts';
+import { pageRequest } from '../../kernel/pagination.ts';
 
 /** The company's audit log, newest first; the tenant filter keeps it to the caller's company. */
 export async function listAuditLog(ctx: RequestContext, args: { from?: Date | null; to?: Date | null; actor?: string | null; operation?: string | null; limit?: number | null; offset?: number | null }) {
@@ -11,6 +11,5 @@ export async function listAuditLog(ctx: RequestContext, args: { from?: Date | nu
   if (args.from || args.to) where.createdAt = { ...(args.from ? { $gte: args.from } : {}), ...(args.to ? { $lt: args.to } : {}) };
   if (args.actor) where.actorId = args.actor;
   if (args.operation) where.operation = args.operation;
-  const [items, total] = await ctx.em.findAndCount(AuditLogEntry, where, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: req.limit, offset: req.offset });
-  return toPage(items, total, req);
+  return ctx.page(AuditLogEntry, where, req, { createdAt: 'desc', id: 'desc' });
 }

@@ -1,7 +1,7 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../kernel/context.ts';
 import { badInput, notFound } from '../../kernel/errors.ts';
 import { newId } from '../../kernel/ids.ts';
+import type { Row } from '../../kernel/reads.ts';
 import { invalidateTenantSettings } from '../../kernel/tenant.ts';
 import { announceRevocation } from '../../kernel/revocation.ts';
 import { freeSlug } from '../../kernel/slugs.ts';
@@ -61,8 +61,9 @@ export async function createCompany(tx: RequestContext, input: NewCompany): Prom
   });
 }
 
-export async function getCompany(ctx: RequestContext): Promise<Company> {
-  const company = await ctx.em.findOne(Company, { id: ctx.companyId });
+/** The caller's company, to read (a plain row). */
+export async function getCompany(ctx: RequestContext): Promise<Row<Company>> {
+  const company = await ctx.row(Company, { id: ctx.companyId });
   if (!company) throw notFound('Company');
   return company;
 }
@@ -77,7 +78,8 @@ export interface CompanySettingsInput {
 
 export function updateCompanySettings(ctx: RequestContext, input: CompanySettingsInput): Promise<Company> {
   return ctx.transaction(async (tx) => {
-    const company = await getCompany(tx);
+    const company = await tx.em.findOne(Company, { id: tx.companyId });
+    if (!company) throw notFound('Company');
     applySettings(company, input);
     tx.afterCommit(() => invalidateTenantSettings(company.id));
     return company;
@@ -141,15 +143,15 @@ export async function addStorefrontDomain(ctx: RequestContext, domain: unknown):
   });
 }
 
-export async function listStorefrontDomains(ctx: RequestContext): Promise<StorefrontDomain[]> {
-  return ctx.em.find(StorefrontDomain, {}, { orderBy: { createdAt: 'asc' } });
+export async function listStorefrontDomains(ctx: RequestContext): Promise<Row<StorefrontDomain>[]> {
+  return ctx.rows(StorefrontDomain, {}, { orderBy: { createdAt: 'asc', id: 'asc' } });
 }
 
 /** Domain → tenant, across tenants by nature (the caller does not know its tenant yet). */
-export async function resolveDomain(em: EntityManager, domain: unknown): Promise<Company> {
+export async function resolveDomain(ctx: RequestContext, domain: unknown): Promise<Row<Company>> {
   const host = normalizeHost('domain', domain);
-  const row = await em.findOne(StorefrontDomain, { host }, { filters: { tenant: false } });
-  const company = row && (await em.findOne(Company, { id: row.companyId }));
+  const row = await ctx.row(StorefrontDomain, { host }, { filters: { tenant: false } });
+  const company = row && (await ctx.row(Company, { id: row.companyId }));
   if (!company) throw notFound('Storefront domain');
   return company;
 }

@@ -6,7 +6,8 @@ import { enqueueMessage } from '../../kernel/outbox/index.ts';
 import { COMPANY } from '../../kernel/tenancy.ts';
 import { otpCode, sha256 } from '../../kernel/tokens.ts';
 import { normalizeEmail, normalizePhone, optionalText, requireText } from '../../kernel/validation.ts';
-import type { Company as CompanyRow } from '../entities/company.ts';
+import type { Row } from '../../kernel/reads.ts';
+import type { Company } from '../entities/company.ts';
 import { Customer } from '../entities/customer.ts';
 import { OtpChallenge } from '../entities/otp-challenge.ts';
 import { Session } from '../entities/session.ts';
@@ -21,7 +22,7 @@ type Address = { channel: 'email' | 'sms' | 'whatsapp'; address: string; field: 
  * The address a code goes to: an email for email sign-in, a phone for SMS or WhatsApp (the
  * company's phone channel). When neither is given, the error names the company's login channel.
  */
-function addressOf(company: CompanyRow, input: { email?: string | null; phone?: string | null }): Address {
+function addressOf(company: Row<Company>, input: { email?: string | null; phone?: string | null }): Address {
   if (input.email) return { channel: 'email', address: normalizeEmail('email', input.email), field: 'email' };
   if (input.phone) {
     const channel = company.loginChannel === 'whatsapp' ? 'whatsapp' : 'sms';
@@ -137,14 +138,14 @@ export async function registerCustomer(ctx: RequestContext, input: RegistrationI
 }
 
 export async function currentCustomer(ctx: RequestContext) {
-  const customer = await ctx.em.findOne(Customer, { id: ctx.customer.customerId });
+  const customer = await ctx.row(Customer, { id: ctx.customer.customerId });
   if (!customer) throw unauthenticated('This customer no longer exists');
   return customer;
 }
 
 export async function validateToken(ctx: RequestContext) {
   const customer = await currentCustomer(ctx);
-  const session = await ctx.em.findOne(Session, { id: ctx.customer.sessionId });
+  const session = await ctx.row(Session, { id: ctx.customer.sessionId }, { fields: ['expiresAt'] });
   if (!session) throw unauthenticated('Session has ended; sign in again');
   return { valid: true, customer, expiresAt: session.expiresAt };
 }
@@ -196,7 +197,7 @@ export async function registrationForm(ctx: RequestContext) {
   return { companyId: company.id, fields: company.registrationFields };
 }
 
-const verifiedContacts = (c: Customer) => ({ email: c.emailVerifiedAt ? (c.email ?? undefined) : undefined, phone: c.phoneVerifiedAt ? (c.phone ?? undefined) : undefined });
+const verifiedContacts = (c: Row<Customer>) => ({ email: c.emailVerifiedAt ? (c.email ?? undefined) : undefined, phone: c.phoneVerifiedAt ? (c.phone ?? undefined) : undefined });
 
 function sessionView(session: IssuedSession) {
   return { token: session.token, expiresAt: session.expiresAt };

@@ -44,7 +44,7 @@ export async function requestSignup(ctx: RequestContext, input: { email?: string
 export async function verifySignup(ctx: RequestContext, input: { requestId?: string; code?: string }) {
   if (!isUuid(input.requestId)) throw badInput('requestId', 'must be the requestId returned by the signup request');
   const code = requireCode(input.code);
-  const request = await ctx.em.findOne(SignupRequest, { id: input.requestId });
+  const request = await ctx.row(SignupRequest, { id: input.requestId });
   if (!request) throw notFound('Signup request');
   if (request.completedAt) throw conflict('This signup has already been verified');
   if (request.expiresAt.getTime() <= ctx.now().getTime()) throw reasonError('EXPIRED_CODE', 'The code has expired; start the signup again');
