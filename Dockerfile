@@ -2,8 +2,12 @@
 FROM node:24-bookworm-slim
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=optional --no-audit --no-fund
+# Dependencies only (their install scripts run; ours, the build, needs the sources below). Optional
+# dependencies stay: esbuild's platform binary is one.
+RUN npm ci --ignore-scripts --no-audit --no-fund && npm rebuild --no-audit --no-fund
 COPY . .
+# dist/: the bundled entry points and the migrated PGlite snapshot (what `npm install` builds).
+RUN npm run build
 ENV NODE_ENV=production
 EXPOSE 4000
 CMD ["npm", "start"]

@@ -11,7 +11,7 @@ import { createRestFacade } from '../facades/rest/facade.ts';
 import type { Config, QueryLimits } from '../subgraphs/kernel/config.ts';
 import { idempotencyScope, idempotentFetch, requestHash, type Answer, type IdempotencyRuntime } from '../subgraphs/kernel/idempotency.ts';
 import { recentMessages } from '../subgraphs/kernel/outbox/index.ts';
-import { composeSupergraph, subgraphUrl } from './compose.ts';
+import { subgraphUrl, supergraphOf } from './compose.ts';
 import { createCors } from './cors.ts';
 import { docsRoute } from './docs.ts';
 import { assignRequestId, readBody, surfaceOf } from './edge.ts';
@@ -39,7 +39,7 @@ export async function createApp(config: Config, options: { topology?: 'embedded'
   for (const m of MODULES) {
     subgraphs.push({ name: m.name, schema: platform.schemas.get(m.name) ?? (await m.buildSchema()), url: options.subgraphUrls?.[m.name] ?? subgraphUrl(m.name, SUBGRAPH_PORTS[m.name]) });
   }
-  const { supergraphSdl } = composeSupergraph(subgraphs);
+  const supergraphSdl = await supergraphOf(subgraphs);
   const gateway = createGateway(
     supergraphSdl,
     topology === 'embedded'

@@ -1,9 +1,11 @@
 import 'reflect-metadata';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../subgraphs/kernel/config.ts';
 import { createApp } from './app.ts';
-import { subgraphUrl } from './compose.ts';
+import { serveBuiltSupergraph, subgraphUrl } from './compose.ts';
 import { MODULES, SUBGRAPH_PORTS } from './modules.ts';
 
 /**
@@ -16,11 +18,20 @@ if (!config.databaseUrl) {
   process.exit(1);
 }
 
-const tsx = join(import.meta.dirname, '..', 'node_modules', '.bin', 'tsx');
+// Each subgraph runs as this process does: built (dist/subgraph-server.js beside dist/distributed.js,
+// with this process's Node flags) or from source under tsx.
+const built = import.meta.url.endsWith('.js');
+const [command, script] = built
+  ? [process.execPath, [...process.execArgv, fileURLToPath(new URL('./subgraph-server.js', import.meta.url))]]
+  : [join(import.meta.dirname, '..', 'node_modules', '.bin', 'tsx'), [join(import.meta.dirname, 'subgraph-server.ts')]];
 const children: ChildProcess[] = MODULES.map((m) =>
-  spawn(tsx, [join(import.meta.dirname, 'subgraph-server.ts'), m.name], { stdio: 'inherit', env: { ...process.env, PORT: String(SUBGRAPH_PORTS[m.name]), HOST: '127.0.0.1' } }),
+  spawn(command, [...script, m.name], { stdio: 'inherit', env: { ...process.env, PORT: String(SUBGRAPH_PORTS[m.name]), HOST: '127.0.0.1' } }),
 );
 for (const child of children) child.on('exit', (code) => code && !stopping && shutdown(`a subgraph exited with ${code}`, 1));
+
+// Built, the router takes the supergraph the build checked (router/compose.ts).
+const builtSupergraph = fileURLToPath(new URL('./supergraph.graphql', import.meta.url));
+if (built && existsSync(builtSupergraph)) serveBuiltSupergraph(builtSupergraph);
 
 // Subgraphs migrate and seed before they listen; wait until each answers.
 for (const m of MODULES) await waitFor(subgraphUrl(m.name, SUBGRAPH_PORTS[m.name]));

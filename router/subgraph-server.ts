@@ -1,6 +1,13 @@
 import 'reflect-metadata';
+import { pathToFileURL } from 'node:url';
 import { ApolloServer } from '@apollo/server';
-import { ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
+import {
+  ApolloServerPluginCacheControlDisabled,
+  ApolloServerPluginInlineTraceDisabled,
+  ApolloServerPluginLandingPageDisabled,
+  ApolloServerPluginSchemaReportingDisabled,
+  ApolloServerPluginUsageReportingDisabled,
+} from '@apollo/server/plugin/disabled';
 import { startStandaloneServer } from '@apollo/server/standalone';
 import { GraphQLError } from 'graphql';
 import { loadConfig, type Config } from '../subgraphs/kernel/config.ts';
@@ -20,7 +27,16 @@ export async function startSubgraphServer(config: Config, module: SubgraphModule
   const server = new ApolloServer<RequestContext>({
     schema: platform.schemas.get(module.name)!,
     introspection: true,
-    plugins: [ApolloServerPluginInlineTraceDisabled()],
+    // Only the router calls a subgraph: no cache hints (the default plugin wraps every field's
+    // resolver to compute them, for a Cache-Control header nobody reads), no inline traces, no
+    // landing page, nothing reported to Apollo's cloud whatever APOLLO_* variables are around.
+    plugins: [
+      ApolloServerPluginCacheControlDisabled(),
+      ApolloServerPluginInlineTraceDisabled(),
+      ApolloServerPluginLandingPageDisabled(),
+      ApolloServerPluginSchemaReportingDisabled(),
+      ApolloServerPluginUsageReportingDisabled(),
+    ],
     formatError: (formatted, error) => {
       const masked = error instanceof GraphQLError ? maskError(error) : null;
       return masked ? { ...formatted, message: masked.message, extensions: { ...masked.extensions } } : formatted;
@@ -39,7 +55,8 @@ export async function startSubgraphServer(config: Config, module: SubgraphModule
   };
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+// Run as a program (`tsx router/subgraph-server.ts NAME`, `node dist/subgraph-server.js NAME`), not imported.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const name = process.argv[2] ?? process.env.SUBGRAPH;
   if (!name) throw new Error('Usage: npm run start:subgraph -- <name> (or SUBGRAPH=<name>)');
   const module = moduleNamed(name);

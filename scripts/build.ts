@@ -1,0 +1,244 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { build as esbuild, type Plugin } from 'esbuild';
+
+/**
+ * `npm run build`, which `npm install` runs (`prepare`) and `npm start` runs first when a source
+ * file changed since (scripts/launch.mjs):
+ *
+ * - each entry point bundled with its dependencies into one file, dist/<name>.js: no TypeScript
+ *   compiler and about 4,000 fewer module files at start;
+ * - dist/supergraph.graphql, the supergraph checked against the bundled subgraphs (router/compose.ts);
+ * - dist/pglite-snapshot.tar, a migrated, empty PGlite data folder a new DATA_DIR is restored from
+ *   (subgraphs/kernel/database.ts), remade when a migration changes (both by scripts/snapshot.ts);
+ * - dist/build.json, the files the build read and their modification times (what launch.mjs checks).
+ *
+ * It runs under plain Node 24 (type stripping): no TypeScript-only syntax here.
+ */
+
+export const ROOT = join(import.meta.dirname, '..');
+export const DIST = join(ROOT, 'dist');
+export const MANIFEST = join(DIST, 'build.json');
+export const SNAPSHOT = join(DIST, 'pglite-snapshot.tar');
+export const SUPERGRAPH = join(DIST, 'supergraph.graphql');
+
+export const ENTRIES: Record<string, string> = {
+  main: 'router/main.ts',
+  distributed: 'router/distributed.ts',
+  'subgraph-server': 'router/subgraph-server.ts',
+  jobs: 'scripts/jobs.ts',
+  snapshot: 'scripts/snapshot.ts',
+};
+
+/** Read by the build without being bundled: a change to one of these rebuilds too. */
+const BUILD_FILES = ['package.json', 'package-lock.json', 'tsconfig.json', 'scripts/build.ts'];
+
+/** What the snapshot depends on besides the migrations themselves. */
+const SNAPSHOT_FILES = ['package-lock.json', 'scripts/snapshot.ts', 'router/platform.ts', 'subgraphs/kernel/database.ts'];
+
+export interface Manifest {
+  /** Project-relative path → modification time (ms) of every file the bundles were built from. */
+  files: Record<string, number>;
+  /** The same for the files the snapshot was made from. */
+  snapshot: Record<string, number>;
+}
+
+export async function build(options: { reason?: string; quiet?: boolean } = {}): Promise<void> {
+  const log = (line: string) => options.quiet || console.log(`[build] ${line}`);
+  const started = performance.now();
+  const since = Date.now();
+  log(`bundling ${Object.keys(ENTRIES).join(', ')} into dist/${options.reason ? ` (${options.reason})` : ''}`);
+  mkdirSync(DIST, { recursive: true });
+  const previous = readManifest();
+  const result = await esbuild({
+    absWorkingDir: ROOT,
+    entryPoints: ENTRIES,
+    outdir: DIST,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node24',
+    // Class and function names as written (see cheapNames).
+    keepNames: true,
+    // No comments or blank space (a third less to read and parse); identifiers stay as written.
+    minifyWhitespace: true,
+    minifySyntax: true,
+    legalComments: 'none',
+    charset: 'ascii',
+    // Loads its WebAssembly, file-system bundle and extensions from files beside its modules.
+    external: ['@electric-sql/pglite'],
+    // CommonJS dependencies inside an ES module bundle still call require().
+    banner: { js: "import { createRequire as __platformCreateRequire } from 'node:module'; const require = __platformCreateRequire(import.meta.url);" },
+    plugins: [sourceDirectories(), graphqlModules(), optionalDependencies(), dependencyPatches()],
+    metafile: true,
+    write: false,
+    logLevel: 'warning',
+  });
+  // Code cached for the previous bundles would only pile up (launch.mjs).
+  rmSync(join(DIST, '.compile-cache'), { recursive: true, force: true });
+  // Each file replaced whole: a process running the previous build keeps reading a complete file.
+  for (const file of result.outputFiles) {
+    writeFileSync(`${file.path}.tmp`, latin1(cheapNames(file.path, file.text)));
+    renameSync(`${file.path}.tmp`, file.path);
+  }
+
+  const inputs = Object.keys(result.metafile.inputs).filter((f) => !f.startsWith('node_modules/') && !f.includes(':'));
+  const files = mtimes([...inputs, ...BUILD_FILES], since);
+  const snapshotFiles = mtimes([...inputs.filter((f) => f.includes('/migrations/')), ...SNAPSHOT_FILES], since);
+  const snapshotChanged = !existsSync(SNAPSHOT) || !previous || !sameTimes(previous.snapshot, snapshotFiles);
+  log(`bundled in ${Math.round(performance.now() - started)} ms`);
+  const t = performance.now();
+  const snapshot = [join(DIST, 'snapshot.js'), '--supergraph', SUPERGRAPH, ...(snapshotChanged ? ['--pglite', SNAPSHOT] : [])];
+  execFileSync(process.execPath, snapshot, { stdio: 'inherit', env: { ...process.env, OUTBOX_LOG: 'silent' } });
+  log(`supergraph${snapshotChanged ? ' and migrated PGlite snapshot' : ''} in ${Math.round(performance.now() - t)} ms`);
+  writeFileSync(`${MANIFEST}.tmp`, JSON.stringify({ files, snapshot: snapshotFiles } satisfies Manifest));
+  renameSync(`${MANIFEST}.tmp`, MANIFEST);
+}
+
+/**
+ * V8 keeps a script's source for as long as it runs, one byte a character if every character is
+ * Latin-1 and two otherwise. esbuild escapes strings and names but not regular expressions (a few
+ * dependencies have typographic characters in theirs); `\uXXXX` means the same there, and
+ * replaces an identity escape (`\–`) too.
+ */
+function latin1(text: string): string {
+  return text.replace(/(\\*)([^\u0000-\u00ff])/g, (_, slashes: string, c: string) => `${slashes.slice(slashes.length % 2)}\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+function readManifest(): Manifest | undefined {
+  try {
+    return JSON.parse(readFileSync(MANIFEST, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Modification times; a file changed while the build ran counts as changed (0) for the next start. */
+function mtimes(files: string[], since: number): Record<string, number> {
+  return Object.fromEntries(
+    files.filter((f) => existsSync(join(ROOT, f))).map((f) => {
+      const time = statSync(join(ROOT, f)).mtimeMs;
+      return [f, time >= since ? 0 : time];
+    }),
+  );
+}
+
+function sameTimes(a: Record<string, number>, b: Record<string, number>): boolean {
+  const keys = Object.keys(b);
+  return keys.length === Object.keys(a).length && keys.every((k) => a[k] === b[k]);
+}
+
+/**
+ * `import.meta.dirname` in our sources means the folder of the source file (facades/mcp/tools,
+ * docs/, schema/ are read at run time from there); in a bundle it would be dist/. Rewritten to
+ * that folder, relative to the bundle so the project can move.
+ */
+function sourceDirectories(): Plugin {
+  return {
+    name: 'source-directories',
+    setup(build) {
+      build.onLoad({ filter: /\.ts$/ }, (args) => {
+        if (args.path.includes('node_modules')) return undefined;
+        const text = readFileSync(args.path, 'utf8');
+        if (!text.includes('import.meta.dirname')) return undefined;
+        const folder = relative(DIST, dirname(args.path)).split('\\').join('/');
+        return { contents: text.replaceAll('import.meta.dirname', `(import.meta.dirname + ${JSON.stringify(`/${folder}`)})`), loader: 'ts' };
+      });
+    },
+  };
+}
+
+/**
+ * keepNames is needed: type-graphql names GraphQL types after their classes, and a bundle renames
+ * a class whose name another module also uses (`Company2`, pg's `Client2`). But esbuild keeps
+ * names by wrapping named closures in `__name(fn, "name")`, which defines `name` again each time
+ * the closure is made, on hot paths too (graphql-tools makes two per resolved field: 3% of a
+ * request's CPU). Classes and `function`s (what has a prototype: what code names, constructs or
+ * reports) keep their names; arrow functions and methods are left as they are.
+ */
+const NAME_HELPER = '__name=(target,value)=>__defProp(target,"name",{value,configurable:!0})';
+const CHEAP_NAME_HELPER = '__name=(target,value)=>target.prototype===void 0&&typeof target=="function"?target:__defProp(target,"name",{value,configurable:!0})';
+
+function cheapNames(path: string, text: string): string {
+  if (!text.includes(NAME_HELPER)) {
+    const found = /__name=.{0,100}/.exec(text)?.[0];
+    throw new Error(`${path}: esbuild's __name helper changed; update scripts/build.ts (cheapNames): ${found}`);
+  }
+  return text.replace(NAME_HELPER, CHEAP_NAME_HELPER);
+}
+
+/**
+ * graphql-js once, as ES modules. Node would give importers its .mjs files and require() its .js
+ * files (two copies, which graphql refuses); a bundle resolves both to the CommonJS files, which
+ * ES module importers then reach through getters on a namespace object (`graphql.isNonNullType`
+ * is a function call: 3% of a request's CPU). Every `graphql` and `graphql/...` here resolves
+ * to the .mjs file; require() gets the module's namespace.
+ */
+function graphqlModules(): Plugin {
+  return {
+    name: 'graphql-modules',
+    setup(build) {
+      build.onResolve({ filter: /^graphql(\/|$)/ }, async (args) => {
+        if (args.pluginData?.probing) return undefined;
+        const found = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: { probing: true } });
+        if (found.errors.length || !found.path.endsWith('.js')) return undefined;
+        const mjs = found.path.replace(/\.js$/, '.mjs');
+        return existsSync(mjs) ? { path: mjs } : undefined;
+      });
+    },
+  };
+}
+
+/**
+ * A dependency's optional import that is not installed (type-graphql's `class-validator`, pg's
+ * `pg-native`) stays an import, failing only if it is ever reached, as it would unbundled.
+ */
+function optionalDependencies(): Plugin {
+  return {
+    name: 'optional-dependencies',
+    setup(build) {
+      build.onResolve({ filter: /^[^./]/ }, async (args) => {
+        if (args.pluginData?.probing || args.path.startsWith('node:')) return undefined;
+        const found = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: { probing: true } });
+        return found.errors.length ? { path: args.path, external: true } : undefined;
+      });
+    },
+  };
+}
+
+/**
+ * Two dependency files read differently in a bundle, each change checked to still apply:
+ * - A TypeError thrown by top-level code makes V8 re-parse the whole enclosing function to word its
+ *   message, which in a bundle is the whole bundle (~150 ms at start).
+ *   @graphql-mesh/hmac-upstream-signature inlines get-intrinsic, which reads `null.error` once to
+ *   get at Error.prototype; an explicit TypeError gives the same prototype without the re-parse.
+ * - graphql-js outside NODE_ENV=production checks, each time an `instanceof` is false (isObjectType
+ *   of a scalar...), whether the value comes from another copy of graphql: 5% of a request's CPU
+ *   in development. A bundle holds one copy (graphqlModules), so the check has nothing to find.
+ */
+const PATCHES = [
+  { file: /[\\/]@graphql-mesh[\\/]hmac-upstream-signature[\\/]dist[\\/]index\.js$/, from: /\bnull\.error;/g, to: 'throw new TypeError("null.error");' },
+  { file: /[\\/]graphql[\\/]jsutils[\\/]instanceOf\.mjs$/, from: /const isProduction =[^;]*;/, to: 'const isProduction = true;' },
+];
+
+function dependencyPatches(): Plugin {
+  return {
+    name: 'dependency-patches',
+    setup(build) {
+      for (const patch of PATCHES) {
+        build.onLoad({ filter: patch.file }, (args) => {
+          const text = readFileSync(args.path, 'utf8');
+          if (!patch.from.test(text)) throw new Error(`${args.path} no longer contains ${patch.from}: update scripts/build.ts (PATCHES)`);
+          patch.from.lastIndex = 0;
+          return { contents: text.replace(patch.from, patch.to), loader: 'js' };
+        });
+      }
+    },
+  };
+}
+
+if (import.meta.filename === process.argv[1]) {
+  const reason = process.argv.indexOf('--reason');
+  await build({ reason: reason > 0 ? process.argv[reason + 1] : undefined });
+}

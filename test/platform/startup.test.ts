@@ -1,0 +1,130 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { inject } from 'vitest';
+import { checkedInSupergraph, composeSupergraph, subgraphUrl } from '../../router/compose.ts';
+import { MODULES, SUBGRAPH_PORTS } from '../../router/modules.ts';
+import { startPlatform } from '../../router/platform.ts';
+import { loadConfig } from '../../subgraphs/kernel/config.ts';
+import { restoreNewDataFoldersFrom } from '../../subgraphs/kernel/database.ts';
+
+const root = join(import.meta.dirname, '..', '..');
+const databaseUrl = inject('databaseUrl');
+const temporary: string[] = [];
+afterAll(() => temporary.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+const tempDir = (prefix: string) => {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  temporary.push(dir);
+  return dir;
+};
+
+describe('the supergraph a router starts with', () => {
+  it('is the checked-in one with this process’s subgraph URLs, exactly what composing would give', async () => {
+    const schemas = await Promise.all(MODULES.map(async (m) => ({ name: m.name, schema: await m.buildSchema() })));
+    const env = { SUBGRAPH_BOOKING_URL: 'http://booking.internal:8080/graphql' };
+    const subgraphs = schemas.map((s) => ({ ...s, url: subgraphUrl(s.name, SUBGRAPH_PORTS[s.name], env) }));
+    const loaded = checkedInSupergraph(subgraphs);
+    expect(loaded, 'schema/ matches the code (else schema-drift.test.ts fails too)').toBeDefined();
+    expect(loaded!.trimEnd()).toBe((await composeSupergraph(subgraphs)).supergraphSdl.trimEnd());
+    expect(loaded).toContain('url: "http://booking.internal:8080/graphql"');
+    expect(loaded).toContain('url: "http://127.0.0.1:4001/graphql"');
+  });
+
+  it('is not the checked-in one when a subgraph no longer prints as its schema/<name>.graphql', async () => {
+    const [first] = MODULES;
+    const schema = await MODULES[1].buildSchema();
+    expect(checkedInSupergraph([{ name: first.name, schema, url: 'http://x/graphql' }])).toBeUndefined();
+  });
+});
+
+describe.runIf(!databaseUrl)('a new PGlite data folder', () => {
+  it('is restored from a migrated snapshot when there is one, and resumed as it is afterwards', async () => {
+    const snapshot = inject('snapshotFile')!;
+    const dataDir = join(tempDir('platform-restore-'), 'data');
+    const config = loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'test', JWT_SECRET: 'test-secret-test-secret-test-secret-42' });
+    restoreNewDataFoldersFrom(snapshot);
+    try {
+      // Only the kernel's migrations are asked for: the subgraphs' tables come from the snapshot.
+      const platform = await startPlatform(config, [], { consume: false });
+      const migrated = await platform.runtime.db.orm.em.getConnection().execute<{ module: string }[]>('select distinct module from kernel.schema_migration');
+      expect(migrated.map((r) => r.module).sort()).toEqual(['kernel', ...MODULES.map((m) => m.name)].sort());
+      await platform.runtime.db.orm.em.getConnection().execute('create table public.kept (id int)');
+      await platform.stop();
+      expect(existsSync(join(dataDir, 'pglite', 'PG_VERSION'))).toBe(true);
+
+      const reopened = await startPlatform(config, [], { consume: false });
+      expect(await reopened.runtime.db.orm.em.getConnection().execute('select count(*)::int as n from public.kept')).toEqual([{ n: 0 }]);
+      await reopened.stop();
+    } finally {
+      restoreNewDataFoldersFrom(undefined);
+    }
+  });
+});
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+
+/**
+ * What `npm start` runs: the bundle in dist/ (rebuilt first if a source changed since the last
+ * build), on a new data folder restored from the build's snapshot, answering on every interface.
+ */
+describe.runIf(!databaseUrl)('npm start (the built server)', () => {
+  it('starts on a new data folder with the demo company and serves REST, GraphQL and MCP', async () => {
+    const dataDir = join(tempDir('platform-built-'), 'data');
+    const port = await freePort();
+    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), NODE_ENV: 'development', OUTBOX_LOG: 'silent' };
+    delete env.DATABASE_URL;
+    delete env.JWT_SECRET;
+    let output = '';
+    const child = spawn(process.execPath, [join(root, 'scripts/launch.mjs'), 'main'], { cwd: root, env });
+    child.stdout!.on('data', (d) => (output += d));
+    child.stderr!.on('data', (d) => (output += d));
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    try {
+      const base = `http://127.0.0.1:${port}`;
+      for (let i = 0; ; i++) {
+        if (child.exitCode !== null || i > 1500) throw new Error(`did not become ready:\n${output}`);
+        const ready = await fetch(`${base}/readyz`).then((r) => r.ok, () => false);
+        if (ready) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(output).not.toMatch(/composing the supergraph/);
+      const credentials = JSON.parse(readFileSync(join(dataDir, 'demo-credentials.json'), 'utf8'));
+
+      const services = await fetch(`${base}/v6/customer-portal/services`, { headers: { 'x-company-id': credentials.companyId } });
+      expect(services.status).toBe(200);
+      expect((await services.json()).data.pagination.total).toBe(0);
+
+      const company = await fetch(`${base}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${credentials.apiKey}` },
+        body: JSON.stringify({ query: '{ company { id name } }' }),
+      });
+      expect((await company.json()).data.company).toEqual({ id: credentials.companyId, name: 'Demo Studio' });
+
+      const mcp = new Client({ name: 'startup-test', version: '1.0.0' });
+      await mcp.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${credentials.apiKey}` } } }));
+      const { tools } = await mcp.listTools();
+      expect(tools.map((t) => t.name)).toContain('create_service');
+      const created = await mcp.callTool({ name: 'create_staff_member', arguments: { name: 'Mia' } });
+      expect(created.isError).toBeFalsy();
+      await mcp.close();
+
+      const docs = await fetch(`${base}/llms.txt`);
+      expect(docs.status).toBe(200);
+    } finally {
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    }
+  }, 240_000);
+});
