@@ -126,8 +126,10 @@ export function tenantTableNamed(metadata: { getAll(): unknown }, text: string):
   if (regex === undefined) {
     const all = metadata.getAll() as Map<string, any> | Record<string, any>;
     const metas: any[] = all instanceof Map ? [...all.values()] : Object.values(all);
-    const names = metas.filter((m) => isTenantMeta(m) && m.schema && m.schema !== 'kernel' && m.tableName).map((m) => `${m.schema}\\.${m.tableName}`);
-    regex = names.length ? new RegExp(`\\b(${[...new Set(names)].join('|')})\\b`, 'i') : null;
+    // `booking.booking`, `"booking"."booking"`, `booking . "booking"`: however the name is quoted or spaced.
+    const quoted = (name: string) => `"?${name}"?`;
+    const names = metas.filter((m) => isTenantMeta(m) && m.schema && m.schema !== 'kernel' && m.tableName).map((m) => `${quoted(m.schema)}\\s*\\.\\s*${quoted(m.tableName)}`);
+    regex = names.length ? new RegExp(`(?<![\\w"])(${[...new Set(names)].join('|')})(?![\\w"])`, 'i') : null;
     tenantTableRegex.set(metadata, regex);
   }
   return regex?.exec(text)?.[1];

@@ -75,7 +75,7 @@ describe('outgoing messages across a crash', () => {
   }
 
   const ready = (port: number) =>
-    eventually(async () => expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200), { tries: 300, intervalMs: 100 });
+    eventually(async () => expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200), { tries: 600, intervalMs: 100 });
 
   it('is delivered by the next process', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'platform-recovery-'));
@@ -105,7 +105,7 @@ describe('outgoing messages across a crash', () => {
           expect(data.items).toHaveLength(1);
           return data.items[0];
         },
-        { tries: 300, intervalMs: 100 },
+        { tries: 600, intervalMs: 100 },
       );
       expect(delivered.body).toMatch(/\b\d{6}\b/);
       expect(arrived.length).toBe(2);
@@ -114,5 +114,5 @@ describe('outgoing messages across a crash', () => {
       second.child.kill('SIGTERM');
       await second.exited;
     }
-  }, 120_000);
+  }, 180_000);
 });

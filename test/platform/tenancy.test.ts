@@ -88,6 +88,11 @@ describe('tenancy by construction', () => {
 
     // Plain SQL naming a tenant table is refused; so is tenant SQL that forgets the company, or has no company.
     await expect(a.sql('select count(*) from booking.resource')).rejects.toThrow(/booking.resource is a tenant table/);
+    // However the name is quoted or spaced; a longer name that merely starts like one is not a tenant table.
+    for (const name of ['"booking"."resource"', 'booking."resource"', 'BOOKING . resource']) {
+      await expect(a.sql(`select count(*) from ${name}`), name).rejects.toThrow(/is a tenant table/);
+    }
+    await expect(a.sql('select count(*) from booking.resource_missing')).rejects.not.toThrow(/tenant table/);
     await expect(a.tenantSql`select count(*) from booking.resource where name = ${'A room'}`).rejects.toThrow(/COMPANY/);
     await expect(RequestContext.system(runtime, null).tenantSql`select count(*) from booking.resource where company_id = ${COMPANY}`).rejects.toThrow(NoTenantError);
     // Crossing tenants is possible, and says so.

@@ -59,7 +59,7 @@ export class Jobs {
       superviseIntervalSeconds: runtime.config.jobSuperviseSeconds,
     });
     boss.on('error', (error) => console.error('[jobs]', error));
-    await boss.start();
+    await startBoss(boss);
     const jobs = new Jobs(boss, schema, { ...QUEUE_DEFAULTS, expireInSeconds: runtime.config.jobExpireSeconds });
     const poll = { pollingIntervalSeconds: options.pollSeconds ?? 1, batchSize: 1 };
 
@@ -174,4 +174,23 @@ async function handleEvent(runtime: Runtime, subscriber: string, event: DomainEv
 async function runJob(runtime: Runtime, definition: JobDefinition, data: Record<string, unknown>) {
   const companyId = typeof data.companyId === 'string' ? data.companyId : null;
   await definition.handler(RequestContext.system(runtime, companyId), data);
+}
+
+/**
+ * Subgraph processes started together on an empty database (the distributed topology,
+ * docker-compose.yml) each install pg-boss's schema: PostgreSQL lets two `create schema if not
+ * exists` race, and the slower fails on a duplicate catalogue key (23505) once the faster commits.
+ * The install is one transaction, so the failed one left nothing: starting again finds the schema
+ * the other made.
+ */
+async function startBoss(boss: PgBoss, attempts = 3): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await boss.start();
+      return;
+    } catch (error) {
+      if ((error as { code?: string }).code !== '23505' || attempt >= attempts) throw error;
+      await boss.stop({ graceful: false }).catch(() => undefined);
+    }
+  }
 }
