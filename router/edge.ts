@@ -93,18 +93,23 @@ export function useErrorAnswers() {
       const errors = (result as { errors?: readonly unknown[] } | undefined)?.errors;
       if (!Array.isArray(errors) || !errors.length) return;
       const requestId = request.headers.get(REQUEST_ID_HEADER);
-      setResult({ ...(result as object), errors: errors.map((error) => answer(error, requestId)) });
+      const failed = (result as { data?: unknown }).data == null;
+      setResult({ ...(result as object), errors: errors.map((error) => answer(error, requestId, failed)) });
     },
   };
 }
 
-function answer(error: any, requestId: string | null) {
+function answer(error: any, requestId: string | null, failed: boolean) {
   const extensions: Record<string, unknown> = { ...error?.extensions, ...(requestId ? { requestId } : {}) };
   let message: string = error?.message ?? 'Error';
   if ((extensions.code === undefined || extensions.code === 'BAD_USER_INPUT') && isGraphqlCoercionMessage(message)) {
     const worded = coercionError(message);
     message = worded.message;
     Object.assign(extensions, { code: 'BAD_USER_INPUT', ...(worded.field ? { field: worded.field } : {}) });
+    // A variable that does not coerce fails the whole operation: 400, as GraphQL over HTTP says.
+    // The query planner passes variables on to the subgraph that takes them, whose error arrives
+    // here without the status its own server would answer.
+    if (failed) extensions.http = { ...(extensions.http as object), status: 400 };
   }
   if (!(error instanceof GraphQLError)) return { ...error, message, extensions };
   return new GraphQLError(message, { nodes: error.nodes, source: error.source, positions: error.positions, path: error.path, originalError: error.originalError, extensions });

@@ -185,9 +185,8 @@ describe('GraphQL limits: abusive operations are refused with 400 before anythin
     expectRefused(res, 'directives', new RegExp(`Query uses ${limits.directives + 5} directives, over the limit of ${limits.directives}`));
   });
 
-  it('a page larger than any list gives, past the estimate: the gateway’s demand control per subgraph request', async () => {
-    // The estimate counts `limit` as the largest page (the list refuses more itself); the gateway
-    // counts it as given, and refuses before the subgraph runs.
+  it('a page far larger than any list gives: refused as too costly before any subgraph runs', async () => {
+    // The estimate counts `limit` as given; a cheap over-large page reaches the list, which names `limit`.
     const res = await send('{ bookings(limit: 1000000) { items { id service { id name } staff { id } } } }', bearer(salon.company.apiKey));
     expectRefused(res, 'cost', /^Query cost \d+ exceeds the limit/);
   });
