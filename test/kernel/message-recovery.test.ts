@@ -70,7 +70,9 @@ describe('outgoing messages across a crash', () => {
     };
     delete env.DATABASE_URL;
     if (database.url) env.DATABASE_URL = database.url;
-    const child = spawn(join(root, 'node_modules/.bin/tsx'), [join(root, 'router/main.ts')], { cwd: root, env, stdio: 'ignore' });
+    // Node itself with tsx's loader, not the tsx command: SIGKILL must kill the server, not a wrapper
+    // that would leave it running (and delivering) beside the next one.
+    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'router/main.ts')], { cwd: root, env, stdio: 'ignore' });
     return { child, exited: new Promise((r) => child.on('exit', r)) };
   }
 

@@ -22,7 +22,9 @@ function start(dataDir: string, port: number, extra: NodeJS.ProcessEnv = {}): { 
   delete env.DATABASE_URL;
   delete env.JWT_SECRET;
   Object.assign(env, extra);
-  const child = spawn(join(root, 'node_modules/.bin/tsx'), [join(root, 'router/main.ts')], { cwd: root, env });
+  // Node itself with tsx's loader, not the tsx command: a signal (SIGKILL above all) must reach the
+  // server, not a wrapper that would leave it running.
+  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'router/main.ts')], { cwd: root, env });
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
   return { child, output: () => out, exited: new Promise((r) => child.on('exit', (code) => r(code))) };
