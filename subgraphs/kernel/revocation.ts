@@ -2,6 +2,7 @@ import pg from 'pg';
 import type { RequestContext } from './context.ts';
 import type { Database } from './database.ts';
 import { invalidatePrincipals, suspendPrincipalCache, type PrincipalChange } from './principal.ts';
+import { invalidateTenantSettings } from './tenant.ts';
 
 /**
  * Ending a credential everywhere at once.
@@ -47,6 +48,32 @@ const RETRY_MAX_MS = 2000;
 export async function announceRevocation(tx: RequestContext, change: PrincipalChange): Promise<void> {
   tx.afterCommit(() => invalidatePrincipals(change));
   if (tx.db.kind === 'postgresql') await tx.sql('select pg_notify(?, ?)', [PRINCIPALS_CHANNEL, JSON.stringify(change)]);
+}
+
+/**
+ * A company's settings changed (time zone, currency, name): every process forgets its cached copy
+ * (kernel/tenant.ts), on the same channel and for the same reasons as a credential. A process that
+ * misses one while its listener is down forgets every company's when it listens again.
+ */
+export async function announceCompanySettings(tx: RequestContext, companyId: string): Promise<void> {
+  tx.afterCommit(() => invalidateTenantSettings(companyId));
+  if (tx.db.kind === 'postgresql') await tx.sql('select pg_notify(?, ?)', [PRINCIPALS_CHANNEL, JSON.stringify({ company: companyId })]);
+}
+
+/** What a notification says went stale: a company's settings, or principals. */
+function onNotification(payload: string | undefined): void {
+  const company = companyOf(payload);
+  if (company) invalidateTenantSettings(company);
+  else invalidatePrincipals(changeOf(payload));
+}
+
+function companyOf(payload: string | undefined): string | undefined {
+  try {
+    const change = JSON.parse(payload ?? '');
+    return typeof change?.company === 'string' && Object.keys(change).length === 1 ? change.company : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The change a notification names; anything unreadable forgets every principal. */
@@ -105,7 +132,7 @@ class Listener implements RevocationListener {
     client.on('error', fail);
     client.on('end', () => fail(new Error('connection ended')));
     client.on('notification', (message) => {
-      if (message.channel === PRINCIPALS_CHANNEL) invalidatePrincipals(changeOf(message.payload));
+      if (message.channel === PRINCIPALS_CHANNEL) onNotification(message.payload);
     });
     try {
       await client.connect();
@@ -121,7 +148,11 @@ class Listener implements RevocationListener {
     }
     this.client = client;
     this.retryMs = RETRY_MIN_MS;
-    if (this.outage) console.info('[revocations] listening again; principal cache resumed');
+    if (this.outage) {
+      console.info('[revocations] listening again; principal cache resumed');
+      // Company settings stay cached through an outage (their TTL is short): forget what might have changed.
+      invalidateTenantSettings();
+    }
     this.outage = false;
     // Whatever was revoked while no one listened is read afresh: nothing was cached meanwhile.
     this.resume?.();

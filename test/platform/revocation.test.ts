@@ -190,3 +190,80 @@ describe.runIf(databaseUrl)('a credential ended on one process is refused on the
     expect(await timeUntil(() => refusedOnB(key.key))).toBeLessThan(WITHIN_MS);
   });
 });
+
+/**
+ * Company settings across processes (PostgreSQL only): every process caches a company's time zone
+ * and currency (kernel/tenant.ts). A is this test worker, B a booking subgraph process, which
+ * prices a new service in the currency it has cached. A change made through A reaches B within a
+ * second, though B's cache would otherwise keep the old settings for five.
+ */
+describe.runIf(databaseUrl)('company settings changed on one process are seen on the others', () => {
+  let child: ChildProcess;
+  let exited: Promise<unknown>;
+  let booking: string;
+  let company: Company;
+  const log: string[] = [];
+
+  beforeAll(async () => {
+    const { config } = await testServer();
+    const port = await freePort();
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      NODE_ENV: 'test',
+      JWT_SECRET: config.jwtSecret,
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'platform-settings-')),
+      OUTBOX_LOG: 'silent',
+    };
+    child = spawn(process.execPath, ['--import', 'tsx', join(root, 'router/subgraph-server.ts'), 'booking'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout!.on('data', (d) => log.push(String(d)));
+    child.stderr!.on('data', (d) => log.push(String(d)));
+    exited = new Promise((r) => child.on('exit', r));
+    booking = `http://127.0.0.1:${port}/`;
+    company = await signupCompany('Settings Studio');
+    await eventually(async () => expect(await priceOnB()).toMatch(/^[A-Z]{3}$/), { tries: 600, intervalMs: 100 }).catch((error) => {
+      throw new Error(`the booking process did not start: ${error}\n${log.join('')}`);
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    if (!child) return;
+    child.kill('SIGTERM');
+    const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    await exited;
+    clearTimeout(killer);
+  });
+
+  /** Creates a service on B; the currency B priced it in. */
+  async function priceOnB(): Promise<string> {
+    const res = await fetch(booking, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...bearer(company.apiKey) },
+      body: JSON.stringify({ query: 'mutation { createService(input: { name: "Cut", durationMinutes: 30, price: "20" }) { price { currency } } }' }),
+    });
+    const body = (await res.json()) as { data?: { createService: { price: { currency: string } } }; errors?: unknown };
+    if (!body.data) throw new Error(JSON.stringify(body.errors));
+    return body.data.createService.price.currency;
+  }
+
+  it('a currency changed through A prices the next service on B in it within a second', async () => {
+    const before = await priceOnB();
+    // The control: changed behind every process's back, B still prices from its cache.
+    const { app } = await testServer();
+    const sql = app.platform.runtime.db.orm.em.getConnection();
+    const other = before === 'USD' ? 'GBP' : 'USD';
+    await sql.execute('update members.company set currency = ? where id = ?', [other, company.companyId]);
+    expect(await priceOnB()).toBe(before);
+    await sql.execute('update members.company set currency = ? where id = ?', [before, company.companyId]);
+
+    const changed = await graphql('mutation { updateCompanySettings(input: { currency: "JPY" }) { currency } }', {}, bearer(company.apiKey));
+    expect(changed.body.data.updateCompanySettings.currency).toBe('JPY');
+    const start = performance.now();
+    await eventually(async () => expect(await priceOnB()).toBe('JPY'), { tries: 200, intervalMs: 5 });
+    const elapsed = performance.now() - start;
+    console.info(`[settings] new currency used on the other process after ${elapsed.toFixed(1)} ms`);
+    expect(elapsed).toBeLessThan(WITHIN_MS);
+  });
+});

@@ -2,8 +2,7 @@ import type { RequestContext } from '../../kernel/context.ts';
 import { badInput, notFound } from '../../kernel/errors.ts';
 import { newId } from '../../kernel/ids.ts';
 import type { Row } from '../../kernel/reads.ts';
-import { invalidateTenantSettings } from '../../kernel/tenant.ts';
-import { announceRevocation } from '../../kernel/revocation.ts';
+import { announceCompanySettings, announceRevocation } from '../../kernel/revocation.ts';
 import { freeSlug } from '../../kernel/slugs.ts';
 import { isValidCountry, isValidCurrency, isValidTimeZone, oneOf, requireText } from '../../kernel/validation.ts';
 import { Company, DEFAULT_REGISTRATION_FIELDS, FIELD_TYPES, LOGIN_CHANNELS, StorefrontDomain, type RegistrationField } from '../entities/company.ts';
@@ -81,7 +80,7 @@ export function updateCompanySettings(ctx: RequestContext, input: CompanySetting
     const company = await tx.em.findOne(Company, { id: tx.companyId });
     if (!company) throw notFound('Company');
     applySettings(company, input);
-    tx.afterCommit(() => invalidateTenantSettings(company.id));
+    await announceCompanySettings(tx, company.id);
     return company;
   });
 }
