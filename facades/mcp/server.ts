@@ -89,10 +89,11 @@ export function createMcpFacade(gateway: GatewayRuntime, schema: GraphQLSchema, 
       const principal = await resolvePrincipal(runtime.db, config.jwtSecret, headerReader({ authorization: headers.authorization, 'x-company-id': headers.companyId, 'x-forwarded-host': headers.host }));
       kind = principal.kind;
     } catch (error) {
-      // As the GraphQL answer carried it: our own refusal in its words; anything else masked.
-      if (error instanceof AppError) return { status: 401, message: error.message };
+      // As the GraphQL answer carried it: our own refusal in its words and with its status (401 for
+      // a bad credential, 404 for an unknown company, 429 …); anything else is our failure, a 500.
+      if (error instanceof AppError) return { status: toErrorBody(error).status, message: error.message };
       console.error(`[mcp] identifying the caller${requestId ? ` (request ${requestId})` : ''}`, error);
-      return { status: 401, message: 'Internal server error' };
+      return { status: 500, message: 'Internal server error' };
     }
     if (kind === 'merchant') return { ...headers, kind: 'merchant', requestId, companyHeader };
     if (kind === 'customer') return { status: 403, message: 'A customer token cannot use merchant tools' };
