@@ -66,8 +66,9 @@ export async function build(options: { reason?: string; quiet?: boolean } = {}):
     minifySyntax: true,
     legalComments: 'none',
     charset: 'ascii',
-    // Loads its WebAssembly, file-system bundle and extensions from files beside its modules.
-    external: ['@electric-sql/pglite'],
+    // PGlite loads its WebAssembly, file-system bundle and extensions from files beside its modules.
+    // GraphiQL's page (router/gateway.ts) is imported when first served, from node_modules.
+    external: ['@electric-sql/pglite', '@graphql-yoga/render-graphiql'],
     // CommonJS dependencies inside an ES module bundle still call require().
     banner: { js: "import { createRequire as __platformCreateRequire } from 'node:module'; const require = __platformCreateRequire(import.meta.url);" },
     plugins: [sourceDirectories(), graphqlModules(), optionalDependencies(), dependencyPatches()],
