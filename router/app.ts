@@ -81,7 +81,7 @@ export async function createApp(config: Config, options: { topology?: 'embedded'
       }
       const doc = docsRoute(path, config);
       if (doc) {
-        res.writeHead(200, { 'content-type': doc.type });
+        res.writeHead(200, { 'content-type': doc.type, ...(doc.cache ? { 'cache-control': doc.cache } : {}) });
         return res.end(doc.body);
       }
       return await rest(req, res);

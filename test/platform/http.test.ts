@@ -59,6 +59,8 @@ describe('router HTTP entry point', () => {
     expect(llms.status).toBe(200);
     const links = [...String(llms.body).matchAll(/\((https?:\/\/[^)]+)\)/g)].map((m) => m[1]);
     expect(links.some((l) => l.endsWith('/openapi/connect-v6.openapi.yaml'))).toBe(true);
+    for (const link of links.filter((l) => /\/openapi\/|\/docs$/.test(l))) expect((await fetch(link)).status, link).toBe(200);
+    expect(links.some((l) => l.endsWith('/openapi/connect-v6.openapi.json'))).toBe(true);
     const guides = links.filter((l) => l.endsWith('.md'));
     expect(guides.length).toBeGreaterThanOrEqual(2);
     for (const link of guides) {

@@ -9,10 +9,11 @@ const CHROMIUM = '/usr/bin/chromium';
 const SHOTS = join(import.meta.dirname, '..', '..', 'test-output', 'screenshots');
 
 /**
- * GraphiQL at /graphql in headless Chromium with the internet cut off: every request that does not
- * go to our own server is refused, so the page works only if the router serves all of it.
+ * The pages a person opens (GraphiQL, the API reference, the index), in headless Chromium with the
+ * internet cut off: every request that does not go to our own server is refused, so a page works
+ * only if the router serves all of it.
  */
-describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('GraphiQL in a browser, offline', () => {
+describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('pages in a browser, offline', () => {
   let browser: import('playwright-core').Browser;
   let company: Company;
   let url: string;
@@ -26,7 +27,8 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('GraphiQL in a browser
   }, 60_000);
   afterAll(async () => browser?.close());
 
-  it('loads from the router alone, runs a query and shows its result', async () => {
+  /** A page whose requests outside our server are refused and recorded. */
+  async function offlinePage() {
     const page = await browser.newPage();
     const outside: string[] = [];
     await page.route('**/*', (route) => {
@@ -35,6 +37,11 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('GraphiQL in a browser
       outside.push(target);
       return route.abort();
     });
+    return { page, outside };
+  }
+
+  it('GraphiQL loads from the router alone, runs a query and shows its result', async () => {
+    const { page, outside } = await offlinePage();
     const query = '{ company { name } }';
     // The merchant's key, as a user would paste it into the headers pane.
     await page.setExtraHTTPHeaders({ authorization: `Bearer ${company.apiKey}` });
@@ -48,4 +55,29 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('GraphiQL in a browser
     expect(outside).toEqual([]);
     await page.close();
   }, 120_000);
+
+  it('the API reference at /docs lists the routes by contract group', async () => {
+    const { page, outside } = await offlinePage();
+    await page.goto(`${url}/docs`, { waitUntil: 'load' });
+    const body = page.locator('body');
+    // The first group opens with its routes' summaries; the contract's groups are the sections.
+    await expect.poll(async () => await body.innerText(), { timeout: 30_000 }).toContain('The login channel configured for the tenant');
+    const text = await body.innerText();
+    for (const group of ['Member session', 'Service booking', 'Content and events', 'Merchant']) expect(text).toContain(group);
+    expect(text).toContain('Every answer is an envelope');
+    await page.screenshot({ path: join(SHOTS, 'api-reference.png') });
+    expect(outside).toEqual([]);
+    await page.close();
+  }, 120_000);
+
+  it('/ links to GraphiQL, the reference, llms.txt and the guides, each of which answers', async () => {
+    const { page, outside } = await offlinePage();
+    await page.goto(`${url}/`, { waitUntil: 'load' });
+    const links = await page.locator('a').evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).href));
+    for (const path of ['/graphql', '/docs', '/llms.txt', '/openapi/connect-v6.openapi.json', '/docs/booking.md']) expect(links).toContain(`${url}${path}`);
+    for (const link of links) expect((await fetch(link, { headers: { accept: 'text/html' } })).status, link).toBe(200);
+    await page.screenshot({ path: join(SHOTS, 'home.png') });
+    expect(outside).toEqual([]);
+    await page.close();
+  }, 60_000);
 });
