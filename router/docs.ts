@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../subgraphs/kernel/config.ts';
+import { DASHBOARD_LOGIN_PATH, dashboardLoginPage } from './dashboard-login.ts';
 
 const DOCS_DIR = join(import.meta.dirname, '..', 'docs');
 const GUIDES: Record<string, { file: string; title: string }> = {
@@ -24,9 +25,10 @@ export interface DocAnswer {
   cache?: string;
 }
 
-/** `/`, the API reference at `/docs`, /llms.txt and the Markdown guides; null for other paths. */
+/** `/`, the API reference at `/docs`, the sign-in link's page, /llms.txt and the Markdown guides; null for other paths. */
 export function docsRoute(path: string, config: Config): DocAnswer | null {
   if (path === '/') return { type: 'text/html; charset=utf-8', body: homePage() };
+  if (path === DASHBOARD_LOGIN_PATH) return { type: 'text/html; charset=utf-8', body: dashboardLoginPage(), cache: 'no-store' };
   if (path === '/docs' || path === '/docs/') return { type: 'text/html; charset=utf-8', body: referencePage() };
   if (path === SCALAR_PATH) {
     // 4 MB read when the reference is first opened, not at start.

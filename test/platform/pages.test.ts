@@ -80,4 +80,34 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('pages in a browser, o
     expect(outside).toEqual([]);
     await page.close();
   }, 60_000);
+
+  it("the signup's loginUrl opens a page that signs the merchant in and shows the company, the session's end and how to make keys", async () => {
+    const fresh = await signupCompany('Login Link Studio');
+    expect(fresh.loginUrl.startsWith(`${url}/dashboard/login?token=`)).toBe(true);
+    const { page, outside } = await offlinePage();
+    await page.goto(fresh.loginUrl, { waitUntil: 'load' });
+    // Nothing is used up by opening the page: a mail scanner fetching the link leaves it valid.
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.locator('#session').waitFor({ state: 'visible', timeout: 30_000 });
+    expect(await page.locator('#company-id').innerText()).toBe(fresh.companyId);
+    const expiresAt = await page.locator('#expires-at').getAttribute('datetime');
+    expect(new Date(expiresAt!).getTime()).toBeGreaterThan(Date.now());
+    // The command it shows creates a key with the session it carries.
+    const curl = await page.locator('#curl').innerText();
+    const session = /authorization: Bearer (\S+)'/.exec(curl)?.[1];
+    expect(curl).toContain(`curl -s -X POST ${url}/graphql`);
+    const body = JSON.parse(/-d '(.*)'$/s.exec(curl)![1]);
+    const created = await fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${session}` }, body: JSON.stringify(body) });
+    expect(((await created.json()) as any).data.createApiKey.key).toMatch(/^svc_mcp_/);
+    await page.screenshot({ path: join(SHOTS, 'dashboard-login.png') });
+
+    // The link is one-time: a second use says so.
+    const again = await offlinePage();
+    await again.page.goto(fresh.loginUrl, { waitUntil: 'load' });
+    await again.page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => again.page.locator('#problem').innerText(), { timeout: 30_000 }).toMatch(/invalid, used or expired/);
+    expect([...outside, ...again.outside]).toEqual([]);
+    await page.close();
+    await again.page.close();
+  }, 60_000);
 });
