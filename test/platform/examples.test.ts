@@ -1,0 +1,150 @@
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { lastCode } from '../support/client.ts';
+import { callTool, mcpClient } from '../support/mcp.ts';
+import { signupCompany, type Company } from '../support/fixtures.ts';
+import { testServer } from '../support/server.ts';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const run = promisify(execFile);
+
+/** A curl command of a document, with the statuses its text promises (`# → 201 …`; else any 2xx). */
+interface Example {
+  line: number;
+  command: string;
+  statuses: number[];
+}
+
+/** The curl commands of a Markdown file's `sh` blocks, continuation lines joined, comments apart. */
+function examplesOf(file: string): Example[] {
+  const lines = readFileSync(join(ROOT, file), 'utf8').split('\n');
+  const examples: Example[] = [];
+  let inBlock = false;
+  for (let i = 0; i < lines.length; i++) {
+    if (/^```sh\s*$/.test(lines[i])) inBlock = true;
+    else if (/^```/.test(lines[i])) inBlock = false;
+    if (!inBlock || !lines[i].startsWith('curl ')) {
+      const promised = inBlock && /^# → (.*)$/.exec(lines[i]);
+      if (promised && examples.length) {
+        const statuses = [...promised[1].matchAll(/\b([1-5]\d\d)\b/g)].map((m) => Number(m[1]));
+        // "201 { … }; 409 SLOT_TAKEN if someone was faster": every status named is an answer the text allows.
+        if (statuses.length) examples[examples.length - 1].statuses = statuses;
+      }
+      continue;
+    }
+    const start = i;
+    let command = lines[i];
+    // Continuation lines stay as written: bash reads a backslash-newline, or a newline inside
+    // single quotes (a JSON body over several lines), as part of the command.
+    const open = (text: string) => (text.match(/'/g)?.length ?? 0) % 2 === 1;
+    while (command.endsWith('\\') || open(command)) command = `${command}\n${lines[++i]}`;
+    // A trailing remark ("   # the 6-digit code") is not part of the command.
+    command = command.replace(/\s{2,}#[^'"]*$/, '');
+    examples.push({ line: start + 1, command, statuses: [] });
+  }
+  return examples;
+}
+
+/** Runs a command as a shell would, with these variables; its body (JSON when it is) and status. */
+async function curl(command: string, base: string, env: Record<string, string>): Promise<{ status: number; body: any }> {
+  const text = command.replaceAll('localhost:4000', base).replaceAll('{base_url}', base);
+  const { stdout } = await run('bash', ['-c', `${text} -w '\\n%{http_code}'`], { env: { ...process.env, ...env } });
+  const at = stdout.lastIndexOf('\n');
+  const raw = stdout.slice(0, at);
+  let body: any = raw;
+  try {
+    body = JSON.parse(raw);
+  } catch {}
+  return { status: Number(stdout.slice(at + 1)), body };
+}
+
+/** A Tuesday at least a week ahead (the walk-through books a Tuesday: 2026-12-01 as written). */
+function aTuesdayAhead(): string {
+  const d = new Date(Date.now() + 7 * 86_400_000);
+  while (d.getUTCDay() !== 2) d.setUTCDate(d.getUTCDate() + 1);
+  return d.toISOString().slice(0, 10);
+}
+
+const expectAnswer = (example: Example, answer: { status: number; body: unknown }) => {
+  const where = `line ${example.line}: ${example.command.split('\n')[0]} → ${answer.status} ${JSON.stringify(answer.body).slice(0, 300)}`;
+  if (example.statuses.length) expect(example.statuses, where).toContain(answer.status);
+  else expect(answer.status >= 200 && answer.status < 300, where).toBe(true);
+};
+
+/**
+ * Every curl example of the README and the guides runs as written: the same command through a
+ * shell and curl, against a test server, with the values a reader would put in (the address, the
+ * ids, codes and tokens earlier steps gave, a date still ahead), answering what the text promises.
+ */
+describe('the curl examples of the README and the guides', () => {
+  let base: string;
+  beforeAll(async () => {
+    base = (await testServer()).url;
+  });
+
+  /** Runs a file's examples in order; `fill` puts in what earlier answers gave. */
+  async function runAll(file: string, env: Record<string, string>, fill: (command: string) => Promise<string> | string = (c) => c, after: (example: Example, body: any) => void = () => {}) {
+    const examples = examplesOf(file);
+    expect(examples.length, `${file} has curl examples`).toBeGreaterThan(0);
+    for (const example of examples) {
+      const answer = await curl(await fill(example.command), base, env);
+      expectAnswer(example, answer);
+      after(example, answer.body);
+    }
+  }
+
+  it('README: signup, customer sign-in, the booking walk-through and the content walk-through', async () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const company: Company = await signupCompany('README Studio');
+    // The README's walk-through company is the demo one, in New York.
+    const key = { authorization: `Bearer ${company.apiKey}` };
+    await fetch(`${base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...key }, body: JSON.stringify({ query: 'mutation { updateCompanySettings(input: { timeZone: "America/New_York" }) { id } }' }) });
+    // The walk-through's tool steps, with the README's own arguments.
+    const agent = await mcpClient(company.apiKey);
+    const staff = await callTool(agent, 'create_staff_member', { name: 'Mia', title: 'Stylist' });
+    const hours = JSON.parse(/`set_staff_availability` → `(\{[^`]*\})`/.exec(readme)![1].replace('"memberId": M', `"memberId": "${staff.id}"`));
+    await callTool(agent, 'set_staff_availability', hours);
+    const service = await callTool(agent, 'create_service', { name: 'Haircut', durationMinutes: 60, price: '49.00', capacity: 1, staffIds: [staff.id], cancellationPolicy: { hoursBefore: 24, refundPercent: 100 } });
+    await callTool(agent, 'create_post', { type: 'post', title: 'Summer opening hours', blocks: [{ type: 'paragraph', data: { text: 'From June we open at 8.' } }] }).then((post) =>
+      callTool(agent, 'update_post', { postId: post.id, status: 'published' }),
+    );
+    await agent.close();
+
+    const day = aTuesdayAhead();
+    const env: Record<string, string> = { C: company.companyId, S: service.id };
+    let requestId = '';
+    let since = Date.now();
+    await runAll(
+      'README.md',
+      env,
+      async (command) => {
+        let text = command.replaceAll('2026-12-01', day).replace('"requestId":"…"', `"requestId":"${requestId}"`);
+        if (text.includes('"code":"123456"')) {
+          const to = /"email":"([^"]+)"/.exec(text)?.[1] ?? 'owner@example.com';
+          text = text.replace('"code":"123456"', `"code":"${await lastCode(to, since)}"`);
+        }
+        if (/\/(signup|otp)\b/.test(text) && !text.includes('verify')) since = Date.now();
+        return text;
+      },
+      (example, body) => {
+        if (body?.data?.requestId) requestId = body.data.requestId;
+        if (example.command.includes('/auth/otp/verify')) env.TOKEN = body.data.token;
+        if (example.command.includes('/auth/refresh')) env.NEW_TOKEN = body.data.token;
+      },
+    );
+  }, 120_000);
+
+  it.each(['docs/sign-in.md', 'docs/merchant-signup.md', 'docs/safe-writes.md'])('%s', async (file) => {
+    const company = await signupCompany(`Guide ${file}`);
+    const agent = await mcpClient(company.apiKey);
+    const staff = await callTool(agent, 'create_staff_member', { name: 'Mia' });
+    for (let dayOfWeek = 0; dayOfWeek < 7; dayOfWeek++) await callTool(agent, 'set_staff_availability', { memberId: staff.id, dayOfWeek, startTime: '00:00', endTime: '23:59' });
+    const service = await callTool(agent, 'create_service', { name: 'Haircut', durationMinutes: 60, price: '49.00', capacity: 1, staffIds: [staff.id] });
+    await agent.close();
+    const day = aTuesdayAhead();
+    await runAll(file, { C: company.companyId, COMPANY_ID: company.companyId }, (command) => command.replaceAll('2026-12-01', day).replace('"serviceId":"…"', `"serviceId":"${service.id}"`));
+  }, 60_000);
+});
