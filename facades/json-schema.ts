@@ -27,7 +27,8 @@ const SCALARS: Record<string, JsonSchema> = {
   Date: { type: 'string', format: 'date' },
 };
 
-const withDescription = (schema: JsonSchema, description?: string | null) => (description ? { ...schema, description } : schema);
+/** A schema with a description; beside a `$ref` nothing may stand (OpenAPI 3.0), so the reference goes in an `allOf`. */
+const withDescription = (schema: JsonSchema, description?: string | null) => (!description ? schema : schema.$ref ? { allOf: [schema], description } : { ...schema, description });
 
 /** An enum's description with what each of its values means (JSON Schema has no per-value descriptions). */
 function enumDescription(type: GraphQLEnumType, description?: string | null): string | undefined {

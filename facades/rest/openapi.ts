@@ -23,6 +23,31 @@ const SECURITY: Record<Access, Record<string, string[]>[]> = {
   merchant: [{ apiKey: [] }],
 };
 
+/** What each of the contract's groups holds (the reference's sections). */
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  'Member session': 'Customer sign-in with a one-time code or registration, the customer token, refresh and logout.',
+  Storefront: 'What a storefront needs before anything else: the tenant behind a domain, its settings.',
+  'Service booking': 'Services, staff, available slots, guest and customer bookings, cancel and reschedule.',
+  'Content and events': 'Published pages, posts, categories, menus; events and registrations.',
+  'Forms, surveys, storefront': 'Surveys and their responses (also by invitation token), contact inquiries.',
+  'Shop and commerce': 'Catalog, shipping and payment methods, orders and their payment status.',
+  'Loyalty and offers': 'Membership tiers, points, gift offers, redemptions and claims.',
+  Merchant: 'Routes for the business itself, with a merchant API key or session.',
+  'Organisation signup': 'Creating an organisation and its first API key (the REST fallback of the MCP signup tools).',
+};
+
+/**
+ * X-Company-Id as a header parameter of every route that reads it, beside the security scheme of
+ * the same name: generated clients expose parameters, not always API-key schemes.
+ */
+const COMPANY_HEADER: JsonSchema = {
+  name: 'X-Company-Id',
+  in: 'header',
+  required: false,
+  schema: { type: 'string', format: 'uuid' },
+  description: 'The tenant (company id). Needed on public and customer routes unless the request comes through one of the company’s storefront domains.',
+};
+
 /** The OpenAPI 3.0 document of exactly the manifest's routes, with envelopes and error responses. */
 export function buildOpenApi(schema: GraphQLSchema, routes: RouteInfo[], config: Config): { document: JsonSchema; yaml: string } {
   const components: Record<string, JsonSchema> = {};
@@ -32,6 +57,7 @@ export function buildOpenApi(schema: GraphQLSchema, routes: RouteInfo[], config:
     const field = (op === 'Query' ? schema.getQueryType() : schema.getMutationType())!.getFields()[name];
     const parameters: JsonSchema[] = route.params.map((p) => ({ name: p, in: 'path', required: true, schema: { type: 'string' } }));
     if (route.method === 'POST') parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
+    if (['public', 'optionalCustomer', 'customer'].includes(accessOf(route.field))) parameters.push({ $ref: '#/components/parameters/CompanyId' });
     let requestBody: JsonSchema | undefined;
     const request = requestSchema(route, field);
     const properties = request.properties as Record<string, JsonSchema>;
@@ -74,11 +100,12 @@ export function buildOpenApi(schema: GraphQLSchema, routes: RouteInfo[], config:
     info: {
       title: 'Connect API v6',
       version: '6.0.0',
+      license: { name: 'Proprietary', url: `${config.publicUrl}/` },
       description:
         'Customer portal, merchant and developer routes. Every answer is an envelope: `{ success: true, data }` or `{ success: false, error: { code, message, details } }`. Lists carry `items` and `pagination`.',
     },
     servers: [{ url: config.publicUrl }],
-    tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({ name })),
+    tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? name })),
     paths,
     components: {
       schemas: components,
@@ -88,6 +115,7 @@ export function buildOpenApi(schema: GraphQLSchema, routes: RouteInfo[], config:
         apiKey: { type: 'http', scheme: 'bearer', description: 'Merchant API key (svc_mcp_…) or merchant session token.' },
       },
       parameters: {
+        CompanyId: COMPANY_HEADER,
         IdempotencyKey: {
           name: 'Idempotency-Key',
           in: 'header',
