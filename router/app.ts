@@ -7,6 +7,7 @@ import { Kind, parse, type OperationDefinitionNode } from 'graphql';
 import { toErrorBody } from '../facades/errors.ts';
 import { VIA_HEADER } from '../subgraphs/kernel/audit.ts';
 import { createMcpFacade } from '../facades/mcp/server.ts';
+import { PROTECTED_RESOURCE_PATH, protectedResourceMetadata } from '../facades/mcp/guide.ts';
 import { createRestFacade } from '../facades/rest/facade.ts';
 import type { Config, QueryLimits } from '../subgraphs/kernel/config.ts';
 import { idempotencyScope, idempotentFetch, requestHash, type Answer, type IdempotencyRuntime } from '../subgraphs/kernel/idempotency.ts';
@@ -69,6 +70,8 @@ export async function createApp(config: Config, options: { topology?: 'embedded'
         return await (req.method === 'POST' && req.headers['idempotency-key'] !== undefined ? idempotentGraphql : gateway)(req, res);
       }
       if (path === '/mcp') return await mcp(req, res);
+      // RFC 9728: how a client gets the key /mcp asks for (its 401 points here); also at the path-suffixed form.
+      if (path === PROTECTED_RESOURCE_PATH || path === `${PROTECTED_RESOURCE_PATH}/mcp`) return json(res, 200, protectedResourceMetadata(config.publicUrl));
       if (path === '/healthz') return json(res, 200, { status: 'ok' });
       if (path === '/readyz') {
         const queue = ready ? await platform.runtime.jobs.status().catch(() => null) : null;

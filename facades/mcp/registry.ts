@@ -13,6 +13,7 @@ import {
   getNamedType,
   print,
   type DocumentNode,
+  type FieldNode,
   type FragmentDefinitionNode,
   type GraphQLInputType,
   type GraphQLSchema,
@@ -20,19 +21,74 @@ import {
 } from 'graphql';
 import { KEY_SCHEMA } from '../../subgraphs/kernel/idempotency.ts';
 import { inputSchema, type JsonSchema } from '../json-schema.ts';
+import { withBounds } from './input-schema.ts';
+import { selectionSchema } from './selection-schema.ts';
 
 /** The argument every mutating tool takes besides its operation's variables (server.ts strips it). */
 export const IDEMPOTENCY_ARG = 'idempotencyKey';
 
+/** MCP tool annotations (hints to clients; the server enforces nothing by them). */
+export interface ToolAnnotations {
+  title: string;
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
 export interface ToolDefinition {
   name: string;
+  title: string;
   description: string;
   /** Callable without a credential (organisation signup). */
   public: boolean;
   readOnly: boolean;
+  annotations: ToolAnnotations;
   query: string;
   rootField: string;
+  /** The schema published in tools/list: portable (no `null` unions), described, enums and bounds. */
   inputSchema: JsonSchema;
+  /**
+   * What a call is checked against: the published schema, plus JSON null wherever GraphQL takes it
+   * (an optional argument given as null is the same as absent; on update tools it clears a value).
+   */
+  argumentSchema: JsonSchema;
+  /** What `structuredContent` holds: the root field's object, or `{ result }` for anything else. */
+  outputSchema: JsonSchema;
+  /** The result is wrapped as `{ result: value }` (a list, a scalar, a nullable object). */
+  wrapped: boolean;
+}
+
+/**
+ * Annotations by rule, so a new tool gets them without anyone remembering: a query is read-only
+ * (and idempotent); a mutation is destructive when its verb removes or undoes something, and
+ * idempotent when repeating it changes nothing more. A tool whose verb misleads says so in a
+ * header line of its file: `# hints: destructive`, `# hints: not idempotent`, ….
+ */
+const DESTRUCTIVE_VERBS = new Set(['cancel', 'delete', 'revoke', 'refund', 'remove', 'void', 'archive', 'clear', 'reset', 'unpublish', 'deactivate']);
+const IDEMPOTENT_VERBS = new Set(['set', 'update', 'replace', 'reorder', 'cancel', 'delete', 'revoke', 'remove', 'archive', 'clear', 'unpublish', 'deactivate', 'publish', 'activate']);
+const HINT_LINE = /^hints:\s*(.+)$/i;
+const WORDS: Record<string, string> = { api: 'API', id: 'ID', otp: 'OTP', url: 'URL', sms: 'SMS', faq: 'FAQ', seo: 'SEO' };
+
+/** `list_api_keys` → "List API keys". */
+export function titleOf(name: string): string {
+  const words = name.split('_').map((w) => WORDS[w] ?? w);
+  return [words[0].charAt(0).toUpperCase() + words[0].slice(1), ...words.slice(1)].join(' ');
+}
+
+function annotationsOf(name: string, readOnly: boolean, hints: string[]): ToolAnnotations {
+  const verb = name.split('_')[0];
+  let destructive = !readOnly && DESTRUCTIVE_VERBS.has(verb);
+  let idempotent = readOnly || IDEMPOTENT_VERBS.has(verb);
+  for (const hint of hints) {
+    const h = hint.toLowerCase().replace(/\s+/g, ' ').trim();
+    if (h === 'destructive') destructive = true;
+    else if (h === 'not destructive') destructive = false;
+    else if (h === 'idempotent') idempotent = true;
+    else if (h === 'not idempotent') idempotent = false;
+    else throw new Error(`MCP tool ${name}: unknown hint "${hint}" (destructive, not destructive, idempotent, not idempotent)`);
+  }
+  return { title: titleOf(name), readOnlyHint: readOnly, destructiveHint: destructive, idempotentHint: idempotent, openWorldHint: false };
 }
 
 const TOOLS_DIR = join(import.meta.dirname, 'tools');
@@ -81,7 +137,8 @@ function withFragments(source: string, fragments: Map<string, FragmentDefinition
 
 export function toolFrom(name: string, source: string, schema: GraphQLSchema): ToolDefinition {
   const comments = source.split('\n').filter((l, i, all) => l.startsWith('#') && all.slice(0, i).every((x) => x.startsWith('#'))).map((l) => l.replace(/^#\s?/, '').trim());
-  const description = comments.join(' ').trim();
+  const hints = comments.flatMap((c) => HINT_LINE.exec(c)?.[1].split(',') ?? []);
+  const description = comments.filter((c) => !HINT_LINE.test(c)).join(' ').trim();
   if (!description) throw new Error(`MCP tool ${name}: the file must start with a # description`);
   const document = parse(source);
   const errors = validate(schema, document);
@@ -92,32 +149,49 @@ export function toolFrom(name: string, source: string, schema: GraphQLSchema): T
   if (rootFields.length !== 1 || rootFields[0].kind !== Kind.FIELD) throw new Error(`MCP tool ${name}: select exactly one root field`);
 
   const descriptions = variableDescriptions(schema, document);
-  const properties: Record<string, JsonSchema> = {};
+  const published: Record<string, JsonSchema> = {};
+  const accepted: Record<string, JsonSchema> = {};
   const required: string[] = [];
   for (const def of operation.variableDefinitions ?? []) {
     const variable = def.variable.name.value;
     const type = typeFromAST(schema, def.type as any) as GraphQLInputType | undefined;
     if (!type) throw new Error(`MCP tool ${name}: unknown type of $${variable}`);
-    properties[variable] = inputSchema(type, descriptions.get(variable), true);
+    // Optional is said by `required`, not by a `null` branch (which many clients cannot express).
+    published[variable] = withBounds(inputSchema(type, descriptions.get(variable)));
+    accepted[variable] = withBounds(inputSchema(type, descriptions.get(variable), true));
     if (def.type.kind === Kind.NON_NULL_TYPE && !def.defaultValue) required.push(variable);
   }
   const readOnly = operation.operation === 'query';
   if (!readOnly) {
-    if (properties[IDEMPOTENCY_ARG]) throw new Error(`MCP tool ${name}: $${IDEMPOTENCY_ARG} is reserved`);
-    properties[IDEMPOTENCY_ARG] = {
+    if (published[IDEMPOTENCY_ARG]) throw new Error(`MCP tool ${name}: $${IDEMPOTENCY_ARG} is reserved`);
+    published[IDEMPOTENCY_ARG] = accepted[IDEMPOTENCY_ARG] = {
       ...KEY_SCHEMA,
       description: 'Optional unique key (e.g. a UUID) that makes a retry safe: for 24 hours a repeat of this call with the same key and arguments returns the first result without running it again.',
     };
   }
+  const object = (properties: Record<string, JsonSchema>): JsonSchema => ({ type: 'object', properties, ...(required.length ? { required } : {}), additionalProperties: false });
+  const rootField = rootFields[0] as FieldNode;
+  const root = (readOnly ? schema.getQueryType() : schema.getMutationType())!.getFields()[rootField.name.value];
+  const fragments = new Map(document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]));
+  const value = selectionSchema(schema, root.type, rootField.selectionSet, fragments, `MCP tool ${name}`);
+  // structuredContent must be an object: a non-null object is given as it is, anything else as { result }.
+  const wrapped = value.type !== 'object';
+  const outputSchema = wrapped ? { type: 'object', properties: { result: value }, required: ['result'], additionalProperties: false } : value;
+  const annotations = annotationsOf(name, readOnly, hints);
   return {
     name,
+    title: annotations.title,
     description,
     // Callable without a key only when its root field needs no caller (the signup pair).
-    public: accessOf(rootFields[0].name.value) === 'none',
+    public: accessOf(rootField.name.value) === 'none',
     readOnly,
+    annotations,
     query: source,
-    rootField: rootFields[0].name.value,
-    inputSchema: { type: 'object', properties, ...(required.length ? { required } : {}), additionalProperties: false },
+    rootField: rootField.name.value,
+    inputSchema: object(published),
+    argumentSchema: object(accepted),
+    outputSchema,
+    wrapped,
   };
 }
 

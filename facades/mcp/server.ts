@@ -14,6 +14,8 @@ import { headerReader, resolvePrincipal } from '../../subgraphs/kernel/principal
 import { toErrorBody, type ErrorBody } from '../errors.ts';
 import { canonicalEnums } from '../json-schema.ts';
 import { unsafeValue, validator } from '../validate.ts';
+import { instructions, keyRequired, wwwAuthenticate } from './guide.ts';
+import { digitsAsStrings, QUOTE_HINT } from './input-schema.ts';
 import { createOperationRunner, type OperationHeaders } from './operations.ts';
 import { IDEMPOTENCY_ARG, loadTools, type ToolDefinition } from './registry.ts';
 
@@ -53,7 +55,9 @@ type McpRequest = IncomingMessage & { auth?: AuthInfo };
  */
 export function createMcpFacade(gateway: GatewayRuntime, schema: GraphQLSchema, config: Config, runtime: IdempotencyRuntime) {
   const tools = loadTools(schema);
-  const validators = new Map(tools.map((t) => [t.name, validator(t.inputSchema)]));
+  const validators = new Map(tools.map((t) => [t.name, validator(t.argumentSchema)]));
+  const byName = new Map(tools.map((t) => [t.name, t]));
+  const serverInstructions = instructions(config.publicUrl);
   const allowedHosts = new Set(['localhost', '127.0.0.1', '[::1]', new URL(config.publicUrl).hostname, ...(process.env.MCP_ALLOWED_HOSTS ?? '').split(',').filter(Boolean)]);
   const runOperation = createOperationRunner(gateway);
 
@@ -67,9 +71,11 @@ export function createMcpFacade(gateway: GatewayRuntime, schema: GraphQLSchema, 
       kind,
       [...byName.values()].map((tool) => ({
         name: tool.name,
+        title: tool.title,
         description: tool.description,
         inputSchema: tool.inputSchema as { type: 'object' },
-        annotations: { readOnlyHint: tool.readOnly, openWorldHint: false },
+        outputSchema: tool.outputSchema as { type: 'object' },
+        annotations: tool.annotations,
       })),
     ]),
   ) as Record<CallerKind, ListToolsResult['tools']>;
@@ -111,15 +117,23 @@ export function createMcpFacade(gateway: GatewayRuntime, schema: GraphQLSchema, 
     const result = await answerTool(call, request.params.name, request.params.arguments ?? {});
     // An error names the request's id (router/edge.ts), for the client to quote when reporting it.
     if (!result.isError || !call.requestId) return result;
-    return errorResult({ ...(result.structuredContent.error as ErrorBody), requestId: call.requestId });
+    return errorResult({ ...(JSON.parse(result.content[0].text).error as ErrorBody), requestId: call.requestId });
   };
 
   const answerTool = async (call: Call, name: string, raw: Record<string, unknown>): Promise<ToolResult> => {
     const tool = visible[call.kind].get(name);
+    // A merchant tool without a key: say how to get one, not that the tool does not exist.
+    if (!tool && byName.has(name)) return errorResult(keyRequired(name, config.publicUrl));
     if (!tool) return errorResult({ code: 'NOT_FOUND', message: `Tool ${name} not found` });
     const args = checkArguments(tool, raw);
     if ('error' in args) return errorResult(args.error);
-    return run(tool, args.value, call);
+    const result = await run(tool, args.value, call);
+    // A code sent as a number and refused: it may have lost a leading zero; say how to send it.
+    if (!result.isError) return result;
+    const { error } = JSON.parse(result.content[0].text) as { error: ErrorBody };
+    const field = error.details?.field;
+    if (error.code !== 'BAD_USER_INPUT' || typeof field !== 'string' || typeof raw[field] !== 'number' || typeof args.value[field] !== 'string') return result;
+    return errorResult({ ...error, message: `${error.message}${QUOTE_HINT}` });
   };
 
   /**
@@ -127,11 +141,13 @@ export function createMcpFacade(gateway: GatewayRuntime, schema: GraphQLSchema, 
    * after the checks every input gets (depth, control characters); the first problem names its field.
    */
   const checkArguments = (tool: ToolDefinition, raw: Record<string, unknown>): { value: Record<string, unknown> } | { error: ErrorBody } => {
-    const value = canonicalEnums(tool.inputSchema, raw) as Record<string, unknown>;
+    const value = canonicalEnums(tool.argumentSchema, digitsAsStrings(tool.argumentSchema, raw)) as Record<string, unknown>;
     // The schema first: it names a typed field's own bound. Neither walk goes deeper than the schema or MAX_JSON_DEPTH.
     const problem = validators.get(tool.name)!(value) ?? unsafeValue(raw);
     if (!problem) return { value };
-    return { error: { code: 'BAD_USER_INPUT', message: `${problem.field}: ${problem.problem}`, details: { field: problem.field } } };
+    // A number where a string belongs (and could not be taken as its digits): say how to send it.
+    const hint = problem.problem === 'must be a string' && typeof valueAt(raw, problem.field) === 'number' ? QUOTE_HINT : '';
+    return { error: { code: 'BAD_USER_INPUT', message: `${problem.field}: ${problem.problem}${hint}`, details: { field: problem.field } } };
   };
 
   /** The tool's result, and the HTTP status of its error code (200 when it succeeded). */
@@ -142,7 +158,8 @@ export function createMcpFacade(gateway: GatewayRuntime, schema: GraphQLSchema, 
       return { status: error.status, result: errorResult(error.body) };
     }
     const value = (result.data as Record<string, unknown> | null | undefined)?.[tool.rootField] ?? null;
-    const structured = value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : { result: value };
+    // As the tool's outputSchema says: the object itself, or { result } (see registry.ts).
+    const structured = tool.wrapped || !value ? { result: value } : (value as Record<string, unknown>);
     return { status: 200, result: { content: [{ type: 'text' as const, text: JSON.stringify(value) }], structuredContent: structured } };
   };
 
@@ -171,7 +188,7 @@ export function createMcpFacade(gateway: GatewayRuntime, schema: GraphQLSchema, 
   // The SDK validates elicitation answers with this; one for the process, not an Ajv per server.
   const jsonSchemaValidator = new AjvJsonSchemaValidator();
   const newServer = () => {
-    const server = new Server({ name: 'service-platform', version: '6.0.0' }, { capabilities: { tools: {} }, jsonSchemaValidator });
+    const server = new Server({ name: 'service-platform', title: 'Service platform', version: '6.0.0' }, { capabilities: { tools: {} }, instructions: serverInstructions, jsonSchemaValidator });
     server.setRequestHandler(ListToolsRequestSchema, listTools);
     server.setRequestHandler(CallToolRequestSchema, callTool);
     return server;
@@ -187,7 +204,7 @@ export function createMcpFacade(gateway: GatewayRuntime, schema: GraphQLSchema, 
     if (req.method !== 'POST') return rpcError(res, 405, 'Method not allowed; this server is stateless, use POST', { allow: 'POST' });
     const call = await identify(req);
     if ('status' in call) {
-      return rpcError(res, call.status, call.message, call.status === 401 ? { 'www-authenticate': `Bearer realm="mcp", error="invalid_token"` } : {});
+      return rpcError(res, call.status, call.message, call.status === 401 ? { 'www-authenticate': wwwAuthenticate(config.publicUrl, 'invalid_token') } : {});
     }
     // Set here only: whatever a client sends never becomes `auth`.
     req.auth = { token: call.authorization ?? '', clientId: call.kind, scopes: [], extra: { call } };
@@ -236,9 +253,21 @@ function operationHeaders(req: IncomingMessage): OperationHeaders {
   };
 }
 
-type ToolResult = { isError?: boolean; content: { type: 'text'; text: string }[]; structuredContent: Record<string, unknown> };
+type ToolResult = { isError?: boolean; content: { type: 'text'; text: string }[]; structuredContent?: Record<string, unknown> };
 
-const errorResult = (error: ErrorBody & { requestId?: string }): ToolResult => ({ isError: true, content: [{ type: 'text', text: JSON.stringify({ error }) }], structuredContent: { error } });
+/**
+ * An error is told in its text only: `structuredContent` is what the tool's outputSchema
+ * describes, and clients check it against that schema (the SDK's Client does, error or not).
+ */
+const errorResult = (error: ErrorBody & { requestId?: string }): ToolResult => ({ isError: true, content: [{ type: 'text', text: JSON.stringify({ error }) }] });
+
+/** The value at a field path as validation names it (`customer.email`, `blocks[0].type`). */
+function valueAt(value: unknown, field: string): unknown {
+  return field
+    .split(/\.|\[(\d+)\]/)
+    .filter((k) => k)
+    .reduce<unknown>((v, k) => (v && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined), value);
+}
 
 function rpcError(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}) {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });

@@ -8,13 +8,13 @@ export const MAX_LIMIT = 100;
 /** The list arguments every list takes: search, page (from 1), limit (default 20, at most 100). */
 @ArgsType()
 export class ListArgs {
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Text to look for (names, titles, emails, …); empty for all.' })
   search?: string;
 
-  @Field(() => Int, { nullable: true })
+  @Field(() => Int, { nullable: true, description: 'Page number, at least 1 (default 1).' })
   page?: number;
 
-  @Field(() => Int, { nullable: true })
+  @Field(() => Int, { nullable: true, description: `Items per page, between 1 and ${MAX_LIMIT} (default ${DEFAULT_LIMIT}).` })
   limit?: number;
 }
 

@@ -159,7 +159,8 @@ describe('scheduled jobs', () => {
     // Each run comes at (or just after) a quarter hour of the test clock, never before.
     for (const at of ticks) expect(at).toBeGreaterThanOrEqual(start);
     expect(new Set(ticks.map((t) => Math.floor(t / 900_000))).size).toBe(ticks.length);
-  });
+    // Up to 60 steps of the clock, each waiting for the queue's supervisor: slow on a loaded machine.
+  }, 120_000);
 });
 
 describe.runIf(inject('databaseUrl'))('two processes of one subgraph', () => {

@@ -8,12 +8,17 @@ import { testServer } from '../support/server.ts';
 const SIGNUP_TOOLS = ['register_organisation_request', 'register_organisation_verify'];
 
 describe('MCP facade', () => {
-  it('lists only the signup tools without a credential, and refuses the others', async () => {
+  it('lists only the signup tools without a credential; another tool answers how to get a key', async () => {
     const client = await mcpClient();
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(SIGNUP_TOOLS);
     const error = await toolError(client, 'get_company');
-    expect(error.message).toMatch(/not found/i);
+    expect(error.code).toBe('UNAUTHENTICATED');
+    expect(error.message).toMatch(/get_company needs an API key/);
+    expect(error.message).toMatch(/register_organisation_request/);
+    expect(error.details).toMatchObject({ signupTools: SIGNUP_TOOLS, resourceMetadata: expect.stringMatching(/\/\.well-known\/oauth-protected-resource$/) });
+    // A name no tool has is still unknown.
+    expect(await toolError(client, 'no_such_tool')).toMatchObject({ code: 'NOT_FOUND', message: 'Tool no_such_tool not found' });
   });
 
   it('lists every tool for a merchant, with schemas derived from the operations', async () => {
@@ -32,10 +37,10 @@ describe('MCP facade', () => {
     expect(byName.get('list_api_keys')!.annotations?.readOnlyHint).toBe(true);
     const settings = byName.get('update_company_settings')!.inputSchema as any;
     expect(settings.required).toBeUndefined();
-    // Optional arguments accept null as GraphQL does: { anyOf: [schema, { type: 'null' }] }.
-    expect(settings.properties.loginChannel.anyOf[0].enum).toEqual(['email', 'sms', 'whatsapp']);
-    expect(settings.properties.loginChannel.anyOf[1]).toEqual({ type: 'null' });
-    expect(settings.properties.registrationFields.anyOf[0].items.required).toEqual(['key', 'label', 'type']);
+    // Optional arguments are plain optional properties (no null unions); a call may still send null.
+    expect(settings.properties.loginChannel.enum).toEqual(['email', 'sms', 'whatsapp']);
+    expect(settings.properties.loginChannel.anyOf).toBeUndefined();
+    expect(settings.properties.registrationFields.items.required).toEqual(['key', 'label', 'type']);
   });
 
   it('validates arguments before running anything', async () => {

@@ -52,7 +52,7 @@ export class BookingResolver {
 
   @Requires('merchant')
   @Query(() => BookingNode)
-  async booking(@Ctx() ctx: RequestContext, @Arg('bookingId', () => ID) bookingId: string) {
+  async booking(@Ctx() ctx: RequestContext, @Arg('bookingId', () => ID, { description: "The booking's id." }) bookingId: string) {
     return bookings.findBooking(ctx, bookingId, false);
   }
 
@@ -68,13 +68,13 @@ export class BookingResolver {
 
   @Requires('customer')
   @Query(() => BookingNode)
-  async myBooking(@Ctx() ctx: RequestContext, @Arg('id', () => ID) id: string) {
+  async myBooking(@Ctx() ctx: RequestContext, @Arg('id', () => ID, { description: "The booking's id." }) id: string) {
     return inCallerWords(bookings.findBooking(ctx, id, true), CUSTOMER);
   }
 
   @Requires('merchant')
   @Mutation(() => BookingNode, { description: 'Books a slot for a customer; SLOT_TAKEN (409) when it was taken meanwhile.' })
-  async createBooking(@Ctx() ctx: RequestContext, @Arg('input', () => CreateBookingInput) input: CreateBookingInput) {
+  async createBooking(@Ctx() ctx: RequestContext, @Arg('input', () => CreateBookingInput, { description: 'The booking to make.' }) input: CreateBookingInput) {
     const { customer } = input;
     const request = { serviceId: input.serviceId, start: input.slotTime, participants: input.participants, staffId: input.staffId, resourceId: input.resourceId };
     return inCallerWords(bookings.createBooking(ctx, { ...request, customerName: customer.name, customerEmail: customer.email, customerPhone: customer.phone }, 'merchant'), AGENT);
@@ -82,7 +82,7 @@ export class BookingResolver {
 
   @Requires('optionalCustomer')
   @Mutation(() => BookingNode, { description: 'Books a slot without signing in (linked to the customer when a token is given).' })
-  async createGuestBooking(@Ctx() ctx: RequestContext, @Arg('input', () => GuestBookingInput) input: GuestBookingInput) {
+  async createGuestBooking(@Ctx() ctx: RequestContext, @Arg('input', () => GuestBookingInput, { description: 'The booking to make and who makes it.' }) input: GuestBookingInput) {
     const { occurrenceStart, occurrenceEnd, ...rest } = input;
     const actor = ctx.principal.kind === 'customer' ? 'customer' : 'guest';
     return inCallerWords(bookings.createBooking(ctx, { ...rest, start: occurrenceStart, end: occurrenceEnd, requirePhone: true }, actor), GUEST);
@@ -90,7 +90,7 @@ export class BookingResolver {
 
   @Requires('merchant')
   @Mutation(() => BookingNode, { description: 'Cancels a booking if its cancellation policy allows; reports refund eligibility.' })
-  async cancelBooking(@Ctx() ctx: RequestContext, @Arg('bookingId', () => ID) bookingId: string, @Arg('reason', () => String, { nullable: true }) reason?: string) {
+  async cancelBooking(@Ctx() ctx: RequestContext, @Arg('bookingId', () => ID, { description: "The booking's id." }) bookingId: string, @Arg('reason', () => String, { nullable: true, description: "Why it is cancelled (kept in the booking's history)." }) reason?: string) {
     return bookings.cancelBooking(ctx, await bookings.findBooking(ctx, bookingId, false), reason, 'merchant');
   }
 
@@ -98,29 +98,29 @@ export class BookingResolver {
   @Mutation(() => BookingNode, { description: 'Moves a booking to another available slot; its history keeps the old time.' })
   async rescheduleBooking(
     @Ctx() ctx: RequestContext,
-    @Arg('bookingId', () => ID) bookingId: string,
-    @Arg('slotTime', () => DateTime) slotTime: Date,
-    @Arg('staffId', () => ID, { nullable: true }) staffId?: string,
-    @Arg('resourceId', () => ID, { nullable: true }) resourceId?: string,
+    @Arg('bookingId', () => ID, { description: "The booking's id." }) bookingId: string,
+    @Arg('slotTime', () => DateTime, { description: "The new start, one of get_available_slots' times (ISO-8601 with offset)." }) slotTime: Date,
+    @Arg('staffId', () => ID, { nullable: true, description: 'Another staff member for the new time (default: keep or pick one free).' }) staffId?: string,
+    @Arg('resourceId', () => ID, { nullable: true, description: 'Another resource for the new time (default: keep or pick one free).' }) resourceId?: string,
   ) {
     return inCallerWords(async () => bookings.rescheduleBooking(ctx, await bookings.findBooking(ctx, bookingId, false), { start: slotTime, staffId, resourceId }, 'merchant'), AGENT);
   }
 
   @Requires('merchant')
   @Mutation(() => BookingNode, { description: 'Records how a started booking went: COMPLETED or NO_SHOW.' })
-  async updateBookingStatus(@Ctx() ctx: RequestContext, @Arg('bookingId', () => ID) bookingId: string, @Arg('status', () => BookingOutcomeEnum) status: BookingOutcome) {
+  async updateBookingStatus(@Ctx() ctx: RequestContext, @Arg('bookingId', () => ID, { description: "The booking's id." }) bookingId: string, @Arg('status', () => BookingOutcomeEnum, { description: 'The outcome to record.' }) status: BookingOutcome) {
     return bookings.markOutcome(ctx, await bookings.findBooking(ctx, bookingId, false), status);
   }
 
   @Requires('customer')
   @Mutation(() => BookingNode, { description: "Cancels the signed-in customer's booking, within the cancellation policy." })
-  async cancelMyBooking(@Ctx() ctx: RequestContext, @Arg('id', () => ID) id: string, @Arg('input', () => CancelInput, { nullable: true }) input?: CancelInput) {
+  async cancelMyBooking(@Ctx() ctx: RequestContext, @Arg('id', () => ID, { description: "The booking's id." }) id: string, @Arg('input', () => CancelInput, { nullable: true, description: 'Why it is cancelled (optional).' }) input?: CancelInput) {
     return inCallerWords(async () => bookings.cancelBooking(ctx, await bookings.findBooking(ctx, id, true), input?.reason, 'customer'), CUSTOMER);
   }
 
   @Requires('customer')
   @Mutation(() => BookingNode, { description: "Moves the signed-in customer's booking, within the cancellation policy." })
-  async rescheduleMyBooking(@Ctx() ctx: RequestContext, @Arg('id', () => ID) id: string, @Arg('input', () => RescheduleInput) input: RescheduleInput) {
+  async rescheduleMyBooking(@Ctx() ctx: RequestContext, @Arg('id', () => ID, { description: "The booking's id." }) id: string, @Arg('input', () => RescheduleInput, { description: 'The new time.' }) input: RescheduleInput) {
     const { occurrenceStart, occurrenceEnd, staffId, resourceId } = input;
     return inCallerWords(async () => bookings.rescheduleBooking(ctx, await bookings.findBooking(ctx, id, true), { start: occurrenceStart, end: occurrenceEnd, staffId, resourceId }, 'customer'), CUSTOMER);
   }

@@ -62,42 +62,42 @@ export const BookingPage = PageOf(BookingNode, 'BookingPage');
 
 @InputType()
 export class BookingCustomerInput {
-  @Field(() => String) name!: string;
-  @Field(() => String, { nullable: true }) phone?: string;
-  @Field(() => String, { nullable: true }) email?: string;
+  @Field(() => String, { description: "The customer's full name." }) name!: string;
+  @Field(() => String, { nullable: true, description: 'Phone number in international format, e.g. +4915112345678.' }) phone?: string;
+  @Field(() => String, { nullable: true, description: 'Email address; the confirmation is sent there.' }) email?: string;
 }
 
 @InputType()
 export class CreateBookingInput {
-  @Field(() => ID) serviceId!: string;
+  @Field(() => ID, { description: 'The service to book (from list_services).' }) serviceId!: string;
   @Field(() => DateTime, { description: 'Start of an available slot.' }) slotTime!: Date;
-  @Field(() => Int, { nullable: true, description: 'Places booked (default 1, at most the capacity).' }) participants?: number;
-  @Field(() => BookingCustomerInput) customer!: BookingCustomerInput;
-  @Field(() => ID, { nullable: true }) staffId?: string;
-  @Field(() => ID, { nullable: true }) resourceId?: string;
+  @Field(() => Int, { nullable: true, description: 'Places booked, at least 1 and at most the capacity (default 1).' }) participants?: number;
+  @Field(() => BookingCustomerInput, { description: 'Who the booking is for.' }) customer!: BookingCustomerInput;
+  @Field(() => ID, { nullable: true, description: 'A staff member who performs the service (default: one who is free).' }) staffId?: string;
+  @Field(() => ID, { nullable: true, description: 'A resource the service uses (default: one that is free).' }) resourceId?: string;
 }
 
 @InputType()
 export class GuestBookingInput {
-  @Field(() => ID) serviceId!: string;
-  @Field(() => DateTime) occurrenceStart!: Date;
-  @Field(() => DateTime) occurrenceEnd!: Date;
-  @Field(() => String) customerName!: string;
-  @Field(() => String) customerPhone!: string;
-  @Field(() => String, { nullable: true }) customerEmail?: string;
-  @Field(() => ID, { nullable: true }) staffId?: string;
-  @Field(() => ID, { nullable: true }) resourceId?: string;
+  @Field(() => ID, { description: 'The service to book.' }) serviceId!: string;
+  @Field(() => DateTime, { description: 'Start of the chosen slot (ISO-8601 with offset).' }) occurrenceStart!: Date;
+  @Field(() => DateTime, { description: 'End of the chosen slot (ISO-8601 with offset).' }) occurrenceEnd!: Date;
+  @Field(() => String, { description: "The guest's full name." }) customerName!: string;
+  @Field(() => String, { description: "The guest's phone number in international format." }) customerPhone!: string;
+  @Field(() => String, { nullable: true, description: "The guest's email address; the confirmation is sent there." }) customerEmail?: string;
+  @Field(() => ID, { nullable: true, description: 'A staff member who performs the service (default: one who is free).' }) staffId?: string;
+  @Field(() => ID, { nullable: true, description: 'A resource the service uses (default: one that is free).' }) resourceId?: string;
 }
 
 @InputType()
 export class CancelInput {
-  @Field(() => String, { nullable: true }) reason?: string;
+  @Field(() => String, { nullable: true, description: "Why it is cancelled (kept in the booking's history)." }) reason?: string;
 }
 
 @InputType()
 export class RescheduleInput {
-  @Field(() => DateTime) occurrenceStart!: Date;
-  @Field(() => DateTime) occurrenceEnd!: Date;
-  @Field(() => ID, { nullable: true }) staffId?: string;
-  @Field(() => ID, { nullable: true }) resourceId?: string;
+  @Field(() => DateTime, { description: 'New start (ISO-8601 with offset).' }) occurrenceStart!: Date;
+  @Field(() => DateTime, { description: 'New end (ISO-8601 with offset).' }) occurrenceEnd!: Date;
+  @Field(() => ID, { nullable: true, description: 'Another staff member for the new time.' }) staffId?: string;
+  @Field(() => ID, { nullable: true, description: 'Another resource for the new time.' }) resourceId?: string;
 }

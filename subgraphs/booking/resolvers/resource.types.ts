@@ -15,13 +15,13 @@ export const ResourcePage = PageOf(ResourceNode, 'ResourcePage');
 
 @InputType()
 export class CreateResourceInput {
-  @Field(() => String) name!: string;
+  @Field(() => String, { description: 'The resource\'s name, e.g. "Room 1".' }) name!: string;
   @Field(() => String, { description: 'room, equipment, …' }) type!: string;
 }
 
 @InputType()
 export class ResourceAvailabilityInput extends AvailabilityInput {
-  @Field(() => ID) resourceId!: string;
+  @Field(() => ID, { description: "The resource's id (from create_resource)." }) resourceId!: string;
 }
 
 export const resourceNode = (r: Resource): ResourceNode => ({ id: r.id, name: r.name, type: r.type });

@@ -11,5 +11,5 @@ export class ServiceCategoryNode {
 
 @InputType()
 export class CreateServiceCategoryInput {
-  @Field(() => String) name!: string;
+  @Field(() => String, { description: 'The category\'s name, e.g. "Massages".' }) name!: string;
 }

@@ -22,13 +22,13 @@ export class ServiceResolver {
 
   @Requires('public')
   @Query(() => ServiceNode, { description: 'One bookable service.' })
-  async service(@Ctx() ctx: RequestContext, @Arg('id', () => ID) id: string) {
+  async service(@Ctx() ctx: RequestContext, @Arg('id', () => ID, { description: "The service's id." }) id: string) {
     return serviceNode(await catalog.getService(ctx, id, 'id', { activeOnly: true }));
   }
 
   @Requires('public')
   @Query(() => StaffMemberPage, { description: 'The staff members who perform a service.' })
-  async serviceStaff(@Ctx() ctx: RequestContext, @Arg('id', () => ID) id: string, @Args(() => ListArgs) args: ListArgs) {
+  async serviceStaff(@Ctx() ctx: RequestContext, @Arg('id', () => ID, { description: "The service's id." }) id: string, @Args(() => ListArgs) args: ListArgs) {
     const service = await catalog.getService(ctx, id, 'id', { activeOnly: true });
     const [staff] = await catalog.staffOfServices(ctx, [service.id]);
     // A service's staff (and resources) are a short list, loaded whole: a page is a slice of it.
@@ -38,7 +38,7 @@ export class ServiceResolver {
 
   @Requires('public')
   @Query(() => ResourcePage, { description: 'The resources (rooms, equipment) a service uses.' })
-  async serviceResources(@Ctx() ctx: RequestContext, @Arg('id', () => ID) id: string, @Args(() => ListArgs) args: ListArgs) {
+  async serviceResources(@Ctx() ctx: RequestContext, @Arg('id', () => ID, { description: "The service's id." }) id: string, @Args(() => ListArgs) args: ListArgs) {
     const service = await catalog.getService(ctx, id, 'id', { activeOnly: true });
     const [resources] = await catalog.resourcesOfServices(ctx, [service.id]);
     const req = pageRequest(args);
@@ -61,20 +61,20 @@ export class ServiceResolver {
 
   @Requires('merchant')
   @Query(() => ServiceNode, { description: 'A service with its preparation notes and cancellation policy.' })
-  async serviceDetail(@Ctx() ctx: RequestContext, @Arg('serviceId', () => ID) serviceId: string) {
+  async serviceDetail(@Ctx() ctx: RequestContext, @Arg('serviceId', () => ID, { description: "The service's id (from list_services)." }) serviceId: string) {
     return serviceNode(await catalog.getService(ctx, serviceId, 'serviceId'));
   }
 
   @Requires('merchant')
   @Mutation(() => ServiceNode, { description: 'Defines a bookable service.' })
-  async createService(@Ctx() ctx: RequestContext, @Arg('input', () => ServiceInput) input: ServiceInput) {
+  async createService(@Ctx() ctx: RequestContext, @Arg('input', () => ServiceInput, { description: 'The service to create.' }) input: ServiceInput) {
     const { currency } = await tenantSettings(ctx);
     return serviceNode(await catalog.createService(ctx, input, currency));
   }
 
   @Requires('merchant')
   @Mutation(() => ServiceNode, { description: 'Changes the given fields of a service.' })
-  async updateService(@Ctx() ctx: RequestContext, @Arg('serviceId', () => ID) serviceId: string, @Arg('input', () => ServiceInput) input: ServiceInput) {
+  async updateService(@Ctx() ctx: RequestContext, @Arg('serviceId', () => ID, { description: "The service's id." }) serviceId: string, @Arg('input', () => ServiceInput, { description: 'The fields to change; fields left out keep their value, null clears an optional one.' }) input: ServiceInput) {
     return serviceNode(await catalog.updateService(ctx, serviceId, input));
   }
 

@@ -38,30 +38,30 @@ export const ServicePage = PageOf(ServiceNode, 'ServicePage');
 
 @InputType()
 export class CancellationPolicyInput {
-  @Field(() => Int, { description: 'Cancelling or rescheduling is allowed until this many hours before the start.' }) hoursBefore!: number;
-  @Field(() => Int, { nullable: true, description: 'Refund in percent when cancelled in time (default 100).' }) refundPercent?: number;
+  @Field(() => Int, { description: 'Cancelling or rescheduling is allowed until this many hours before the start. Between 0 and 2160.' }) hoursBefore!: number;
+  @Field(() => Int, { nullable: true, description: 'Refund in percent when cancelled in time, between 0 and 100 (default 100).' }) refundPercent?: number;
   @Field(() => String, { nullable: true, description: 'The policy in words, shown to customers.' }) description?: string;
 }
 
 @InputType()
 export class ServiceInput {
-  @Field(() => String, { nullable: true }) name?: string;
-  @Field(() => Int, { nullable: true }) durationMinutes?: number;
-  @Field(() => Decimal, { nullable: true, description: 'Price per participant in major units, e.g. "49.00".' }) price?: string;
-  @Field(() => Int, { nullable: true, description: 'Places per occurrence (1 for one-to-one).' }) capacity?: number;
-  @Field(() => ID, { nullable: true }) categoryId?: string;
-  @Field(() => CancellationPolicyInput, { nullable: true }) cancellationPolicy?: CancellationPolicyInput;
-  @Field(() => Boolean, { nullable: true }) requiresStaff?: boolean;
-  @Field(() => Boolean, { nullable: true }) requiresResource?: boolean;
+  @Field(() => String, { nullable: true, description: 'The service\'s name, e.g. "Haircut". Required when creating.' }) name?: string;
+  @Field(() => Int, { nullable: true, description: 'Length of one appointment in minutes. Between 5 and 1440. Required when creating.' }) durationMinutes?: number;
+  @Field(() => Decimal, { nullable: true, description: 'Price per participant in major units, e.g. "49.00"; at least 0.' }) price?: string;
+  @Field(() => Int, { nullable: true, description: 'Places per occurrence (1 for one-to-one), between 1 and 1000.' }) capacity?: number;
+  @Field(() => ID, { nullable: true, description: 'The service category it belongs to (from create_service_category).' }) categoryId?: string;
+  @Field(() => CancellationPolicyInput, { nullable: true, description: 'Until when customers may cancel or reschedule, and the refund when they do.' }) cancellationPolicy?: CancellationPolicyInput;
+  @Field(() => Boolean, { nullable: true, description: 'Whether a staff member must be free for a booking.' }) requiresStaff?: boolean;
+  @Field(() => Boolean, { nullable: true, description: 'Whether a resource (room, equipment) must be free for a booking.' }) requiresResource?: boolean;
   @Field(() => [ID], { nullable: true, description: 'Staff members who perform it (replaces the list).' }) staffIds?: string[];
   @Field(() => [ID], { nullable: true, description: 'Resources it can use (replaces the list).' }) resourceIds?: string[];
-  @Field(() => Int, { nullable: true }) bufferBeforeMinutes?: number;
-  @Field(() => Int, { nullable: true }) bufferAfterMinutes?: number;
-  @Field(() => Int, { nullable: true, description: 'How long before the start a booking must be made (default 60).' }) minimumNoticeMinutes?: number;
-  @Field(() => Int, { nullable: true, description: 'How many days ahead bookings open (default 60).' }) bookingHorizonDays?: number;
-  @Field(() => String, { nullable: true }) description?: string;
-  @Field(() => String, { nullable: true }) prepNotes?: string;
-  @Field(() => Boolean, { nullable: true }) active?: boolean;
+  @Field(() => Int, { nullable: true, description: 'Minutes kept free before each appointment. Between 0 and 480.' }) bufferBeforeMinutes?: number;
+  @Field(() => Int, { nullable: true, description: 'Minutes kept free after each appointment. Between 0 and 480.' }) bufferAfterMinutes?: number;
+  @Field(() => Int, { nullable: true, description: 'Minutes before the start by which a booking must be made, between 0 and 129600 (default 60).' }) minimumNoticeMinutes?: number;
+  @Field(() => Int, { nullable: true, description: 'How many days ahead bookings open, between 1 and 730 (default 60).' }) bookingHorizonDays?: number;
+  @Field(() => String, { nullable: true, description: 'What the service is, shown to customers.' }) description?: string;
+  @Field(() => String, { nullable: true, description: 'How to prepare for the appointment, shown to customers.' }) prepNotes?: string;
+  @Field(() => Boolean, { nullable: true, description: 'Whether customers can book it (default true).' }) active?: boolean;
 }
 
 export const serviceNode = (s: Service): ServiceNode => ({

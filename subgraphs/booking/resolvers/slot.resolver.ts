@@ -17,10 +17,10 @@ export class SlotResolver {
   @Query(() => SlotList, { description: 'Open times of a service on a date (company time zone).' })
   async serviceSlots(
     @Ctx() ctx: RequestContext,
-    @Arg('id', () => ID) id: string,
+    @Arg('id', () => ID, { description: "The service's id." }) id: string,
     @Arg('date', () => String, { description: 'YYYY-MM-DD' }) date: string,
-    @Arg('staffId', () => ID, { nullable: true }) staffId?: string,
-    @Arg('resourceId', () => ID, { nullable: true }) resourceId?: string,
+    @Arg('staffId', () => ID, { nullable: true, description: 'Only times this staff member is free.' }) staffId?: string,
+    @Arg('resourceId', () => ID, { nullable: true, description: 'Only times this resource is free.' }) resourceId?: string,
   ) {
     const day = parseDate('date', date);
     const service = await getService(ctx, id, 'id', { activeOnly: true });
@@ -36,7 +36,7 @@ export class SlotResolver {
   @Query(() => [SlotNode], { description: 'Open times of a service between two dates; empty when fully booked.' })
   async availableSlots(
     @Ctx() ctx: RequestContext,
-    @Arg('serviceId', () => ID) serviceId: string,
+    @Arg('serviceId', () => ID, { description: "The service's id (from list_services)." }) serviceId: string,
     @Arg('startDate', () => String, { description: 'YYYY-MM-DD' }) startDate: string,
     @Arg('endDate', () => String, { description: 'YYYY-MM-DD, inclusive' }) endDate: string,
   ) {

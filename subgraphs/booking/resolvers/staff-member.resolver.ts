@@ -19,13 +19,13 @@ export class StaffMemberResolver {
 
   @Requires('merchant')
   @Mutation(() => StaffMemberNode, { description: 'Adds a staff member.' })
-  async createStaffMember(@Ctx() ctx: RequestContext, @Arg('input', () => CreateStaffMemberInput) input: CreateStaffMemberInput) {
+  async createStaffMember(@Ctx() ctx: RequestContext, @Arg('input', () => CreateStaffMemberInput, { description: 'The staff member to add.' }) input: CreateStaffMemberInput) {
     return staffNode(await staff.createStaffMember(ctx, input));
   }
 
   @Requires('merchant')
   @Mutation(() => AvailabilityNode, { description: 'Sets weekly hours (dayOfWeek) or a one-off change (date) of a staff member.' })
-  async setStaffAvailability(@Ctx() ctx: RequestContext, @Arg('input', () => StaffAvailabilityInput) input: StaffAvailabilityInput) {
+  async setStaffAvailability(@Ctx() ctx: RequestContext, @Arg('input', () => StaffAvailabilityInput, { description: 'Whose hours, and when.' }) input: StaffAvailabilityInput) {
     return setAvailability(ctx, 'staff', 'memberId', input.memberId, input);
   }
 

@@ -17,15 +17,15 @@ export const StaffMemberPage = PageOf(StaffMemberNode, 'StaffMemberPage');
 
 @InputType()
 export class CreateStaffMemberInput {
-  @Field(() => String) name!: string;
-  @Field(() => String, { nullable: true }) email?: string;
-  @Field(() => String, { nullable: true }) phone?: string;
-  @Field(() => String, { nullable: true }) title?: string;
+  @Field(() => String, { description: "The staff member's full name." }) name!: string;
+  @Field(() => String, { nullable: true, description: 'Email address (shown to merchants only).' }) email?: string;
+  @Field(() => String, { nullable: true, description: 'Phone number (shown to merchants only).' }) phone?: string;
+  @Field(() => String, { nullable: true, description: 'Job title shown to customers, e.g. "Senior stylist".' }) title?: string;
 }
 
 @InputType()
 export class StaffAvailabilityInput extends AvailabilityInput {
-  @Field(() => ID) memberId!: string;
+  @Field(() => ID, { description: "The staff member's id (from create_staff_member)." }) memberId!: string;
 }
 
 export const staffNode = (m: StaffMember): StaffMemberNode => ({ id: m.id, name: m.name, title: m.title ?? null, email: m.email ?? null, phone: m.phone ?? null });

@@ -18,7 +18,7 @@ export class ContentCategoryResolver {
   // Merchant.
   @Requires('merchant')
   @Mutation(() => ContentCategoryNode)
-  async createContentCategory(@Ctx() ctx: RequestContext, @Arg('input', () => CreateContentCategoryInput) input: CreateContentCategoryInput) {
+  async createContentCategory(@Ctx() ctx: RequestContext, @Arg('input', () => CreateContentCategoryInput, { description: 'The category to create.' }) input: CreateContentCategoryInput) {
     return categories.createCategory(ctx, input);
   }
 }

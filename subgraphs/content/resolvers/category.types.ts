@@ -15,6 +15,6 @@ export const ContentCategoryPage = PageOf(ContentCategoryNode, 'ContentCategoryP
 
 @InputType()
 export class CreateContentCategoryInput {
-  @Field(() => String) name!: string;
-  @Field(() => String, { nullable: true }) slug?: string;
+  @Field(() => String, { description: "The category's name." }) name!: string;
+  @Field(() => String, { nullable: true, description: 'URL name of the category (default: made from the name).' }) slug?: string;
 }

@@ -10,7 +10,7 @@ import { ContactInput, ContactInquiryNode, ContactInquiryPage } from './contact-
 export class ContactInquiryResolver {
   @Requires('public')
   @Mutation(() => ContactInquiryNode, { description: 'Sends a message to the business; at most 5 per address per hour.' })
-  async submitContactInquiry(@Ctx() ctx: RequestContext, @Arg('input', () => ContactInput) input: ContactInput) {
+  async submitContactInquiry(@Ctx() ctx: RequestContext, @Arg('input', () => ContactInput, { description: 'The inquiry.' }) input: ContactInput) {
     return inquiries.submitInquiry(ctx, input);
   }
 

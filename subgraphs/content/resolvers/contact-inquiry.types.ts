@@ -17,8 +17,8 @@ export const ContactInquiryPage = PageOf(ContactInquiryNode, 'ContactInquiryPage
 
 @InputType()
 export class ContactInput {
-  @Field(() => String) name!: string;
-  @Field(() => String, { nullable: true }) email?: string;
-  @Field(() => String, { nullable: true }) phone?: string;
-  @Field(() => String) message!: string;
+  @Field(() => String, { description: "The sender's name." }) name!: string;
+  @Field(() => String, { nullable: true, description: "The sender's email address; the answer goes there." }) email?: string;
+  @Field(() => String, { nullable: true, description: "The sender's phone number." }) phone?: string;
+  @Field(() => String, { description: 'The message.' }) message!: string;
 }

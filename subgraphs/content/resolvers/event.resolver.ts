@@ -28,19 +28,19 @@ export class EventResolver {
 
   @Requires('optionalCustomer')
   @Query(() => EventNode, { description: 'A published event by slug (or id).' })
-  async event(@Ctx() ctx: RequestContext, @Arg('slug', () => String) slug: string) {
+  async event(@Ctx() ctx: RequestContext, @Arg('slug', () => String, { description: "The event's slug." }) slug: string) {
     return events.getEvent(ctx, slug, 'slug', true);
   }
 
   @Requires('optionalCustomer')
   @Mutation(() => EventRegistrationNode, { description: 'Registers attendees: CONFIRMED for a free event, PENDING_PAYMENT for a paid one; 409 when sold out.' })
-  async registerForEvent(@Ctx() ctx: RequestContext, @Arg('input', () => EventRegistrationInput) input: EventRegistrationInput) {
+  async registerForEvent(@Ctx() ctx: RequestContext, @Arg('input', () => EventRegistrationInput, { description: 'Who registers.' }) input: EventRegistrationInput) {
     return events.register(ctx, input);
   }
 
   @Requires('optionalCustomer')
   @Query(() => RegistrationAccessNode, { description: 'Whether a registration grants entry, and why not.' })
-  async eventRegistrationAccess(@Ctx() ctx: RequestContext, @Arg('id', () => ID) id: string) {
+  async eventRegistrationAccess(@Ctx() ctx: RequestContext, @Arg('id', () => ID, { description: "The registration's id." }) id: string) {
     return events.access(ctx, id);
   }
 
@@ -56,19 +56,19 @@ export class EventResolver {
 
   @Requires('merchant')
   @Mutation(() => EventNode, { description: 'Creates an event (a draft unless status says published).' })
-  async createEvent(@Ctx() ctx: RequestContext, @Arg('input', () => EventInput) input: EventInput) {
+  async createEvent(@Ctx() ctx: RequestContext, @Arg('input', () => EventInput, { description: 'The event to create.' }) input: EventInput) {
     return events.createEvent(ctx, input);
   }
 
   @Requires('merchant')
   @Mutation(() => EventNode)
-  async updateEvent(@Ctx() ctx: RequestContext, @Arg('eventId', () => ID) eventId: string, @Arg('input', () => EventInput) input: EventInput) {
+  async updateEvent(@Ctx() ctx: RequestContext, @Arg('eventId', () => ID, { description: "The event's id." }) eventId: string, @Arg('input', () => EventInput, { description: 'The fields to change; fields left out keep their value.' }) input: EventInput) {
     return events.updateEvent(ctx, eventId, input);
   }
 
   @Requires('merchant')
   @Query(() => EventRegistrationPage, { description: 'Registrations of an event.' })
-  async eventRegistrations(@Ctx() ctx: RequestContext, @Arg('eventId', () => ID) eventId: string, @Args(() => ListArgs) args: ListArgs) {
+  async eventRegistrations(@Ctx() ctx: RequestContext, @Arg('eventId', () => ID, { description: "The event's id." }) eventId: string, @Args(() => ListArgs) args: ListArgs) {
     return events.listRegistrations(ctx, eventId, args);
   }
 

@@ -62,22 +62,22 @@ export const EventRegistrationPage = PageOf(EventRegistrationNode, 'EventRegistr
 
 @InputType()
 export class EventInput {
-  @Field(() => String, { nullable: true }) title?: string;
-  @Field(() => String, { nullable: true }) slug?: string;
-  @Field(() => String, { nullable: true }) description?: string;
-  @Field(() => DateTime, { nullable: true }) startsAt?: Date;
-  @Field(() => DateTime, { nullable: true }) endsAt?: Date;
-  @Field(() => String, { nullable: true }) venue?: string;
-  @Field(() => Int, { nullable: true, description: 'Places in all; null for no limit.' }) capacity?: number;
-  @Field(() => Decimal, { nullable: true, description: 'Price per place in major units; "0" or omitted for a free event.' }) price?: string;
+  @Field(() => String, { nullable: true, description: "The event's title. Required when creating." }) title?: string;
+  @Field(() => String, { nullable: true, description: 'URL name of the event (default: made from the title).' }) slug?: string;
+  @Field(() => String, { nullable: true, description: 'What the event is.' }) description?: string;
+  @Field(() => DateTime, { nullable: true, description: 'Start (ISO-8601 with offset). Required when creating.' }) startsAt?: Date;
+  @Field(() => DateTime, { nullable: true, description: 'End (ISO-8601 with offset), after the start.' }) endsAt?: Date;
+  @Field(() => String, { nullable: true, description: 'Where it takes place.' }) venue?: string;
+  @Field(() => Int, { nullable: true, description: 'Places in all, between 1 and 100000; leave out (or null on update) for no limit.' }) capacity?: number;
+  @Field(() => Decimal, { nullable: true, description: 'Price per place in major units, at least 0; "0" or omitted for a free event.' }) price?: string;
   @Field(() => EventStatusEnum, { nullable: true, description: 'draft (the default for a new event), published or cancelled' }) status?: EventState;
 }
 
 @InputType()
 export class EventRegistrationInput {
   @Field(() => String, { description: 'Event id or slug.' }) eventId!: string;
-  @Field(() => String) name!: string;
-  @Field(() => String, { nullable: true }) email?: string;
-  @Field(() => String, { nullable: true }) phone?: string;
+  @Field(() => String, { description: "The attendee's full name." }) name!: string;
+  @Field(() => String, { nullable: true, description: "The attendee's email address." }) email?: string;
+  @Field(() => String, { nullable: true, description: "The attendee's phone number." }) phone?: string;
   @Field(() => Int, { nullable: true, description: 'Number of places (default 1).' }) quantity?: number;
 }

@@ -23,9 +23,9 @@ export class MenuNode {
 
 @InputType()
 export class MenuItemInput {
-  @Field(() => String) label!: string;
-  @Field(() => String, { nullable: true }) url?: string;
-  @Field(() => ID, { nullable: true }) pageId?: string;
-  @Field(() => ID, { nullable: true }) postId?: string;
-  @Field(() => [MenuItemInput], { nullable: true }) children?: MenuItemInput[];
+  @Field(() => String, { description: 'The text of the link.' }) label!: string;
+  @Field(() => String, { nullable: true, description: 'Where it links: an http(s) URL or a path (give one of url, pageId, postId).' }) url?: string;
+  @Field(() => ID, { nullable: true, description: 'The page it links to.' }) pageId?: string;
+  @Field(() => ID, { nullable: true, description: 'The post it links to.' }) postId?: string;
+  @Field(() => [MenuItemInput], { nullable: true, description: "A submenu's items." }) children?: MenuItemInput[];
 }

@@ -17,7 +17,7 @@ export class PageResolver {
 
   @Requires('public')
   @Query(() => PageNode, { description: 'A published page.' })
-  async cmsPage(@Ctx() ctx: RequestContext, @Arg('slug', () => String) slug: string) {
+  async cmsPage(@Ctx() ctx: RequestContext, @Arg('slug', () => String, { description: "The page's slug." }) slug: string) {
     return pages.findPage(ctx, slug, true);
   }
 
@@ -30,13 +30,13 @@ export class PageResolver {
 
   @Requires('merchant')
   @Mutation(() => PageNode, { description: 'Creates a page (a draft unless status says published).' })
-  async createPage(@Ctx() ctx: RequestContext, @Arg('input', () => PageInput) input: PageInput) {
+  async createPage(@Ctx() ctx: RequestContext, @Arg('input', () => PageInput, { description: 'The page to create.' }) input: PageInput) {
     return pages.createPage(ctx, input);
   }
 
   @Requires('merchant')
   @Mutation(() => PageNode)
-  async updatePage(@Ctx() ctx: RequestContext, @Arg('pageId', () => ID) pageId: string, @Arg('input', () => PageInput) input: PageInput) {
+  async updatePage(@Ctx() ctx: RequestContext, @Arg('pageId', () => ID, { description: "The page's id." }) pageId: string, @Arg('input', () => PageInput, { description: 'The fields to change; fields left out keep their value.' }) input: PageInput) {
     return pages.updatePage(ctx, pageId, input);
   }
 }

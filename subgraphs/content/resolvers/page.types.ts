@@ -23,10 +23,10 @@ export const PageList = PageOf(PageNode, 'PageList');
 
 @InputType()
 export class PageInput {
-  @Field(() => String, { nullable: true }) title?: string;
-  @Field(() => String, { nullable: true }) slug?: string;
-  @Field(() => [BlockInput], { nullable: true }) blocks?: BlockInput[];
+  @Field(() => String, { nullable: true, description: "The page's title. Required when creating." }) title?: string;
+  @Field(() => String, { nullable: true, description: 'URL name of the page (default: made from the title).' }) slug?: string;
+  @Field(() => [BlockInput], { nullable: true, description: "The page's content as blocks, in order." }) blocks?: BlockInput[];
   @Field(() => PublishStateEnum, { nullable: true, description: 'draft (the default for a new page) or published' }) status?: PublishState;
-  @Field(() => String, { nullable: true }) seoTitle?: string;
-  @Field(() => String, { nullable: true }) seoDescription?: string;
+  @Field(() => String, { nullable: true, description: 'Title for search engines (default: the title).' }) seoTitle?: string;
+  @Field(() => String, { nullable: true, description: 'Description for search engines.' }) seoDescription?: string;
 }

@@ -10,7 +10,7 @@ import type { Row } from '../../kernel/reads.ts';
 import { PostType } from '../entities/post-type.ts';
 import { DEFAULT_TYPE } from '../services/post-types.ts';
 import * as posts from '../services/posts.ts';
-import { PublishStateEnum } from './block.types.ts';
+import { BLOCK_DATA_DESCRIPTION, BlockTypeEnum, PublishStateEnum } from './block.types.ts';
 import { ContentCategoryNode } from './category.types.ts';
 import { PostInput, PostNode, PostPage } from './post.types.ts';
 
@@ -26,7 +26,7 @@ export class PostResolver {
 
   @Requires('public')
   @Query(() => PostNode, { description: 'A published post with its ordered blocks.' })
-  async cmsPost(@Ctx() ctx: RequestContext, @Arg('slug', () => String) slug: string) {
+  async cmsPost(@Ctx() ctx: RequestContext, @Arg('slug', () => String, { description: "The post's slug." }) slug: string) {
     return posts.findPost(ctx, slug, true);
   }
 
@@ -37,40 +37,40 @@ export class PostResolver {
     @Ctx() ctx: RequestContext,
     @Args(() => ListArgs) args: ListArgs,
     @Arg('status', () => PublishStateEnum, { nullable: true, description: 'Only posts in this state.' }) status?: PublishState,
-    @Arg('categoryId', () => ID, { nullable: true }) categoryId?: string,
-    @Arg('type', () => String, { nullable: true }) type?: string,
-    @Arg('offset', () => Int, { nullable: true }) offset?: number,
+    @Arg('categoryId', () => ID, { nullable: true, description: 'Only posts in this category.' }) categoryId?: string,
+    @Arg('type', () => String, { nullable: true, description: 'Only posts of this post type key (default: all types).' }) type?: string,
+    @Arg('offset', () => Int, { nullable: true, description: 'Posts to skip (instead of page). At least 0.' }) offset?: number,
   ) {
     return posts.listPosts(ctx, { ...args, status, categoryId, type, offset }, false);
   }
 
   @Requires('merchant')
   @Query(() => PostNode, { description: 'A post of any status with its ordered blocks.' })
-  async post(@Ctx() ctx: RequestContext, @Arg('slug', () => String) slug: string) {
+  async post(@Ctx() ctx: RequestContext, @Arg('slug', () => String, { description: "The post's slug." }) slug: string) {
     return posts.findPost(ctx, slug, false);
   }
 
   @Requires('merchant')
   @Mutation(() => PostNode, { description: 'Creates a post (a draft unless status says published).' })
-  async createPost(@Ctx() ctx: RequestContext, @Arg('input', () => PostInput) input: PostInput) {
+  async createPost(@Ctx() ctx: RequestContext, @Arg('input', () => PostInput, { description: 'The post to create.' }) input: PostInput) {
     return posts.createPost(ctx, input);
   }
 
   @Requires('merchant')
   @Mutation(() => PostNode, { description: 'Changes status, title, slug, category, fields or excerpt of a post.' })
-  async updatePost(@Ctx() ctx: RequestContext, @Arg('postId', () => ID) postId: string, @Arg('input', () => PostInput) input: PostInput) {
+  async updatePost(@Ctx() ctx: RequestContext, @Arg('postId', () => ID, { description: "The post's id." }) postId: string, @Arg('input', () => PostInput, { description: 'The fields to change; fields left out keep their value.' }) input: PostInput) {
     return posts.updatePost(ctx, postId, input);
   }
 
   @Requires('merchant')
   @Mutation(() => PostNode, { description: 'Appends a block; `props` become its data.' })
-  async appendPostBlock(@Ctx() ctx: RequestContext, @Arg('postId', () => ID) postId: string, @Arg('type', () => String) type: string, @Arg('props', () => JSONObject, { nullable: true }) props?: Record<string, unknown>) {
+  async appendPostBlock(@Ctx() ctx: RequestContext, @Arg('postId', () => ID, { description: "The post's id." }) postId: string, @Arg('type', () => BlockTypeEnum, { description: 'The block type.' }) type: string, @Arg('props', () => JSONObject, { nullable: true, description: BLOCK_DATA_DESCRIPTION }) props?: Record<string, unknown>) {
     return posts.appendBlock(ctx, postId, type, props);
   }
 
   @Requires('merchant')
   @Mutation(() => PostNode, { description: 'Puts the blocks in the given order (every block id exactly once).' })
-  async reorderPostBlocks(@Ctx() ctx: RequestContext, @Arg('postId', () => ID) postId: string, @Arg('blockIds', () => [ID]) blockIds: string[]) {
+  async reorderPostBlocks(@Ctx() ctx: RequestContext, @Arg('postId', () => ID, { description: "The post's id." }) postId: string, @Arg('blockIds', () => [ID], { description: 'Every block id of the post, in the new order.' }) blockIds: string[]) {
     return posts.reorderBlocks(ctx, postId, blockIds);
   }
 
@@ -78,10 +78,10 @@ export class PostResolver {
   @Mutation(() => PostNode, { description: 'Replaces the block at index: it keeps its id, its version grows.' })
   async replacePostBlock(
     @Ctx() ctx: RequestContext,
-    @Arg('postId', () => ID) postId: string,
-    @Arg('index', () => Int) index: number,
-    @Arg('props', () => JSONObject) props: Record<string, unknown>,
-    @Arg('type', () => String, { nullable: true }) type?: string,
+    @Arg('postId', () => ID, { description: "The post's id." }) postId: string,
+    @Arg('index', () => Int, { description: 'Position of the block to replace, counted from 0. At least 0.' }) index: number,
+    @Arg('props', () => JSONObject, { description: BLOCK_DATA_DESCRIPTION }) props: Record<string, unknown>,
+    @Arg('type', () => BlockTypeEnum, { nullable: true, description: "The block's new type (default: keep its type)." }) type?: string,
   ) {
     return posts.replaceBlock(ctx, postId, index, type, props);
   }

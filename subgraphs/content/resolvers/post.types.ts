@@ -26,11 +26,11 @@ export const PostPage = PageOf(PostNode, 'PostPage');
 @InputType()
 export class PostInput {
   @Field(() => String, { nullable: true, description: 'Post type key (default "post").' }) type?: string;
-  @Field(() => String, { nullable: true }) title?: string;
+  @Field(() => String, { nullable: true, description: "The post's title. Required when creating." }) title?: string;
   @Field(() => String, { nullable: true, description: 'Made from the title when omitted.' }) slug?: string;
-  @Field(() => [BlockInput], { nullable: true }) blocks?: BlockInput[];
-  @Field(() => ID, { nullable: true }) categoryId?: string;
+  @Field(() => [BlockInput], { nullable: true, description: "The post's content as blocks, in order." }) blocks?: BlockInput[];
+  @Field(() => ID, { nullable: true, description: 'The content category it belongs to (from create_category).' }) categoryId?: string;
   @Field(() => JSONObject, { nullable: true, description: 'Values of the post type fields, by key.' }) fields?: Record<string, unknown>;
-  @Field(() => String, { nullable: true }) excerpt?: string;
+  @Field(() => String, { nullable: true, description: 'A short summary shown in lists.' }) excerpt?: string;
   @Field(() => PublishStateEnum, { nullable: true, description: 'draft (the default for a new post) or published' }) status?: PublishState;
 }

@@ -10,26 +10,26 @@ import { InvitedSurveyNode, SurveyInput, SurveyInvitationNode, SurveyNode, Surve
 export class SurveyResolver {
   @Requires('optionalCustomer')
   @Query(() => SurveyNode, { description: 'A published survey by slug.' })
-  async survey(@Ctx() ctx: RequestContext, @Arg('slug', () => String) slug: string) {
+  async survey(@Ctx() ctx: RequestContext, @Arg('slug', () => String, { description: "The survey's slug." }) slug: string) {
     return surveys.getSurvey(ctx, slug, 'slug', true);
   }
 
   @Requires('magic')
   @Query(() => InvitedSurveyNode, { description: 'The survey of a magic invitation token, and whom it is for.' })
-  async invitedSurvey(@Ctx() ctx: RequestContext, @Arg('token', () => String) token: string) {
+  async invitedSurvey(@Ctx() ctx: RequestContext, @Arg('token', () => String, { description: 'The token from the invitation link.' }) token: string) {
     const { invitation, survey } = await surveys.invitationByToken(ctx, token);
     return { survey, invitationId: invitation.id, customerId: invitation.customerId, email: invitation.email, answered: !!invitation.respondedAt };
   }
 
   @Requires('optionalCustomer')
   @Mutation(() => SurveyResponseNode, { description: 'Answers a published survey (by id or slug).' })
-  async respondToSurvey(@Ctx() ctx: RequestContext, @Arg('id', () => String) id: string, @Arg('input', () => SurveyResponseInput) input: SurveyResponseInput) {
+  async respondToSurvey(@Ctx() ctx: RequestContext, @Arg('id', () => String, { description: "The survey's id." }) id: string, @Arg('input', () => SurveyResponseInput, { description: 'The answers.' }) input: SurveyResponseInput) {
     return surveys.respond(ctx, await surveys.getSurvey(ctx, id, 'id', true), input);
   }
 
   @Requires('magic')
   @Mutation(() => SurveyResponseNode, { description: 'Answers through a magic invitation link; one response per token.' })
-  async respondToInvitation(@Ctx() ctx: RequestContext, @Arg('token', () => String) token: string, @Arg('input', () => SurveyResponseInput) input: SurveyResponseInput) {
+  async respondToInvitation(@Ctx() ctx: RequestContext, @Arg('token', () => String, { description: 'The token from the invitation link.' }) token: string, @Arg('input', () => SurveyResponseInput, { description: 'The answers.' }) input: SurveyResponseInput) {
     const { invitation, survey, ctx: scoped } = await surveys.invitationByToken(ctx, token);
     if (invitation.respondedAt) throw surveys.alreadyAnswered();
     return surveys.respond(scoped, survey, input, invitation);
@@ -37,25 +37,25 @@ export class SurveyResolver {
 
   @Requires('merchant')
   @Mutation(() => SurveyNode, { description: 'Creates a survey (a draft unless status says published).' })
-  async createSurvey(@Ctx() ctx: RequestContext, @Arg('input', () => SurveyInput) input: SurveyInput) {
+  async createSurvey(@Ctx() ctx: RequestContext, @Arg('input', () => SurveyInput, { description: 'The survey to create.' }) input: SurveyInput) {
     return surveys.createSurvey(ctx, input);
   }
 
   @Requires('merchant')
   @Mutation(() => SurveyNode)
-  async updateSurvey(@Ctx() ctx: RequestContext, @Arg('surveyId', () => ID) surveyId: string, @Arg('input', () => SurveyInput) input: SurveyInput) {
+  async updateSurvey(@Ctx() ctx: RequestContext, @Arg('surveyId', () => ID, { description: "The survey's id." }) surveyId: string, @Arg('input', () => SurveyInput, { description: 'The fields to change; fields left out keep their value.' }) input: SurveyInput) {
     return surveys.updateSurvey(ctx, surveyId, input);
   }
 
   @Requires('merchant')
   @Mutation(() => [SurveyInvitationNode], { description: 'One magic link per recipient (customer ids or emails); emails get theirs by message.' })
-  async createSurveyInvitations(@Ctx() ctx: RequestContext, @Arg('surveyId', () => ID) surveyId: string, @Arg('recipients', () => [String]) recipients: string[]) {
+  async createSurveyInvitations(@Ctx() ctx: RequestContext, @Arg('surveyId', () => ID, { description: "The survey's id." }) surveyId: string, @Arg('recipients', () => [String], { description: 'Email addresses to invite; each gets a personal link.' }) recipients: string[]) {
     return surveys.createInvitations(ctx, surveyId, recipients);
   }
 
   @Requires('merchant')
   @Query(() => SurveyResultsNode, { description: 'Responses with per-question aggregates.' })
-  async surveyResponses(@Ctx() ctx: RequestContext, @Arg('surveyId', () => ID) surveyId: string, @Args(() => ListArgs) args: ListArgs) {
+  async surveyResponses(@Ctx() ctx: RequestContext, @Arg('surveyId', () => ID, { description: "The survey's id." }) surveyId: string, @Args(() => ListArgs) args: ListArgs) {
     return surveys.responsesOf(ctx, surveyId, args);
   }
 }

@@ -91,23 +91,23 @@ export class SurveyResultsNode {
 export class QuestionInput {
   @Field(() => String, { nullable: true, description: 'Stable id used as the answer key (default q1, q2…).' }) id?: string;
   @Field(() => String, { description: 'text, number, rating, single_choice, multi_choice, email or date' }) type!: string;
-  @Field(() => String) label!: string;
-  @Field(() => Boolean, { nullable: true }) required?: boolean;
-  @Field(() => [String], { nullable: true }) options?: string[];
+  @Field(() => String, { description: 'The question as shown.' }) label!: string;
+  @Field(() => Boolean, { nullable: true, description: 'Whether an answer is required (default false).' }) required?: boolean;
+  @Field(() => [String], { nullable: true, description: 'The choices of a choice question.' }) options?: string[];
 }
 
 @InputType()
 export class SurveyInput {
-  @Field(() => String, { nullable: true }) title?: string;
-  @Field(() => String, { nullable: true }) slug?: string;
-  @Field(() => String, { nullable: true }) description?: string;
+  @Field(() => String, { nullable: true, description: "The survey's title. Required when creating." }) title?: string;
+  @Field(() => String, { nullable: true, description: 'URL name of the survey (default: made from the title).' }) slug?: string;
+  @Field(() => String, { nullable: true, description: 'Text shown above the questions.' }) description?: string;
   @Field(() => SurveyStatusEnum, { nullable: true, description: 'draft (the default for a new survey), published or closed' }) status?: SurveyState;
-  @Field(() => [QuestionInput], { nullable: true }) questions?: QuestionInput[];
+  @Field(() => [QuestionInput], { nullable: true, description: 'The questions, in order (replaces the list).' }) questions?: QuestionInput[];
 }
 
 @InputType()
 export class SurveyResponseInput {
   @Field(() => JSONObject, { description: 'Question id → answer.' }) answers!: Record<string, unknown>;
-  @Field(() => ID, { nullable: true }) customerId?: string;
-  @Field(() => JSONObject, { nullable: true }) metadata?: Record<string, unknown>;
+  @Field(() => ID, { nullable: true, description: 'The customer who answers, if known.' }) customerId?: string;
+  @Field(() => JSONObject, { nullable: true, description: 'Free-form data kept with the response (e.g. where it was given).' }) metadata?: Record<string, unknown>;
 }

@@ -16,13 +16,13 @@ export class ApiKeyResolver {
 
   @Requires('merchant')
   @Mutation(() => CreatedApiKey, { description: 'Creates an API key; its secret is in `key`, shown this once.' })
-  async createApiKey(@Ctx() ctx: RequestContext, @Arg('input', () => CreateApiKeyInput) input: CreateApiKeyInput) {
+  async createApiKey(@Ctx() ctx: RequestContext, @Arg('input', () => CreateApiKeyInput, { description: "The new key's name." }) input: CreateApiKeyInput) {
     return createApiKey(ctx, input.name);
   }
 
   @Requires('merchant')
   @Mutation(() => ApiKeyNode, { description: 'Revokes an API key; it is refused from then on.' })
-  async revokeApiKey(@Ctx() ctx: RequestContext, @Arg('apiKeyId', () => ID) apiKeyId: string) {
+  async revokeApiKey(@Ctx() ctx: RequestContext, @Arg('apiKeyId', () => ID, { description: 'The id of the API key to revoke (from list_api_keys).' }) apiKeyId: string) {
     return revokeApiKey(ctx, apiKeyId);
   }
 }

@@ -36,5 +36,5 @@ export const ApiKeyPage = PageOf(ApiKeyNode, 'ApiKeyPage');
 
 @InputType()
 export class CreateApiKeyInput {
-  @Field(() => String) name!: string;
+  @Field(() => String, { description: 'A name to recognise the key by, e.g. "Booking agent".' }) name!: string;
 }

@@ -31,6 +31,6 @@ export class AuditLogArgs {
   @Field(() => DateTime, { nullable: true, description: 'Entries before this instant.' }) to?: Date;
   @Field(() => String, { nullable: true, description: 'Only this actor (API key id or session id).' }) actor?: string;
   @Field(() => String, { nullable: true, description: 'Only this operation (GraphQL mutation name, such as createService).' }) operation?: string;
-  @Field(() => Int, { nullable: true, description: 'Entries per page, 1 to 100 (default 20).' }) limit?: number;
-  @Field(() => Int, { nullable: true, description: 'Entries to skip, newest first (default 0).' }) offset?: number;
+  @Field(() => Int, { nullable: true, description: 'Entries per page, between 1 and 100 (default 20).' }) limit?: number;
+  @Field(() => Int, { nullable: true, description: 'Entries to skip, newest first; at least 0 (default 0).' }) offset?: number;
 }

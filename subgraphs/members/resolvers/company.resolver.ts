@@ -15,20 +15,20 @@ export class CompanyResolver {
 
   @Requires('merchant')
   @Mutation(() => CompanyNode, { description: 'Changes time zone, currency, login channel or registration form.' })
-  async updateCompanySettings(@Ctx() ctx: RequestContext, @Arg('input', () => CompanySettingsInput) input: CompanySettingsInput) {
+  async updateCompanySettings(@Ctx() ctx: RequestContext, @Arg('input', () => CompanySettingsInput, { description: 'The settings to change; fields left out keep their value.' }) input: CompanySettingsInput) {
     return updateCompanySettings(ctx, input);
   }
 
   @Requires('merchant')
   @Mutation(() => StorefrontDomainNode, { description: 'Serves the storefront on another host name.' })
-  async addStorefrontDomain(@Ctx() ctx: RequestContext, @Arg('input', () => AddStorefrontDomainInput) input: AddStorefrontDomainInput) {
+  async addStorefrontDomain(@Ctx() ctx: RequestContext, @Arg('input', () => AddStorefrontDomainInput, { description: 'The domain to add.' }) input: AddStorefrontDomainInput) {
     return domainNode(await addStorefrontDomain(ctx, input.domain));
   }
 
   // Needs no tenant: the caller does not know its tenant yet.
   @Requires('none')
   @Query(() => TenantContext, { description: 'The tenant that a storefront host name belongs to.' })
-  async resolveStorefrontDomain(@Ctx() ctx: RequestContext, @Arg('domain', () => String) domain: string) {
+  async resolveStorefrontDomain(@Ctx() ctx: RequestContext, @Arg('domain', () => String, { description: "The storefront's host name, e.g. shop.example.com." }) domain: string) {
     return tenantContext(await resolveDomain(ctx, domain));
   }
 

@@ -32,11 +32,11 @@ export class RegistrationFieldNode {
 
 @InputType('RegistrationFieldInput')
 export class RegistrationFieldInput {
-  @Field(() => String) key!: string;
-  @Field(() => String) label!: string;
-  @Field(() => RegistrationFieldType) type!: RegistrationFieldType;
-  @Field(() => Boolean, { nullable: true }) required?: boolean;
-  @Field(() => [String], { nullable: true }) options?: string[];
+  @Field(() => String, { description: 'Machine name of the field, e.g. birthday.' }) key!: string;
+  @Field(() => String, { description: 'Label shown to the customer.' }) label!: string;
+  @Field(() => RegistrationFieldType, { description: 'Kind of value: text, number, date, boolean or select.' }) type!: RegistrationFieldType;
+  @Field(() => Boolean, { nullable: true, description: 'Whether the customer must fill it in (default false).' }) required?: boolean;
+  @Field(() => [String], { nullable: true, description: 'The choices of a select field.' }) options?: string[];
 }
 
 @ObjectType('Company', { description: 'A business: the tenant every record belongs to.' })
@@ -89,11 +89,11 @@ export class RegistrationForm {
 
 @InputType()
 export class CompanySettingsInput {
-  @Field(() => String, { nullable: true }) name?: string;
-  @Field(() => String, { nullable: true }) timeZone?: string;
-  @Field(() => String, { nullable: true }) currency?: string;
-  @Field(() => LoginChannel, { nullable: true }) loginChannel?: LoginChannel;
-  @Field(() => [RegistrationFieldInput], { nullable: true }) registrationFields?: RegistrationFieldInput[];
+  @Field(() => String, { nullable: true, description: "The company's display name." }) name?: string;
+  @Field(() => String, { nullable: true, description: 'IANA time zone, e.g. Europe/Berlin; dates and opening hours are read in it.' }) timeZone?: string;
+  @Field(() => String, { nullable: true, description: 'ISO 4217 currency code of prices, e.g. EUR.' }) currency?: string;
+  @Field(() => LoginChannel, { nullable: true, description: 'How customers receive their sign-in code.' }) loginChannel?: LoginChannel;
+  @Field(() => [RegistrationFieldInput], { nullable: true, description: 'Extra fields customers fill in when they register (replaces the list).' }) registrationFields?: RegistrationFieldInput[];
 }
 
 @InputType()

@@ -47,20 +47,20 @@ export class CustomerResolver {
 
   @Requires('public')
   @Mutation(() => OtpRequestResult, { description: 'Sends a 6-digit sign-in code by email, SMS or WhatsApp.' })
-  async requestCustomerOtp(@Ctx() ctx: RequestContext, @Arg('input', () => OtpRequestInput) input: OtpRequestInput) {
+  async requestCustomerOtp(@Ctx() ctx: RequestContext, @Arg('input', () => OtpRequestInput, { description: 'Where to send the code: a phone number or an email address.' }) input: OtpRequestInput) {
     return auth.requestOtp(ctx, input);
   }
 
   @Requires('public')
   @Mutation(() => CustomerSession, { description: 'Exchanges a sign-in code for a customer token; an unknown address becomes a customer.' })
-  async verifyCustomerOtp(@Ctx() ctx: RequestContext, @Arg('input', () => OtpVerifyInput) input: OtpVerifyInput) {
+  async verifyCustomerOtp(@Ctx() ctx: RequestContext, @Arg('input', () => OtpVerifyInput, { description: 'The phone number or email the code was sent to, and the code.' }) input: OtpVerifyInput) {
     const result = await auth.verifyOtp(ctx, input);
     return { ...result, customer: customerNode(result.customer) };
   }
 
   @Requires('public')
   @Mutation(() => CustomerRegistration, { description: 'Registers a member and signs them in.' })
-  async registerCustomer(@Ctx() ctx: RequestContext, @Arg('input', () => RegisterCustomerInput) input: RegisterCustomerInput) {
+  async registerCustomer(@Ctx() ctx: RequestContext, @Arg('input', () => RegisterCustomerInput, { description: "The customer's details." }) input: RegisterCustomerInput) {
     const result = await auth.registerCustomer(ctx, input);
     return { ...result, member: customerNode(result.member) };
   }

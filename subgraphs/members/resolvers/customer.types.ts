@@ -65,24 +65,24 @@ export class DeletedCustomer {
 
 @InputType()
 export class OtpRequestInput {
-  @Field(() => String, { nullable: true }) phone?: string;
-  @Field(() => String, { nullable: true }) email?: string;
+  @Field(() => String, { nullable: true, description: 'Phone number in international format, e.g. +4915112345678 (give phone or email).' }) phone?: string;
+  @Field(() => String, { nullable: true, description: 'Email address (give phone or email).' }) email?: string;
 }
 
 @InputType()
 export class OtpVerifyInput {
-  @Field(() => String, { nullable: true }) phone?: string;
-  @Field(() => String, { nullable: true }) email?: string;
-  @Field(() => String) code!: string;
+  @Field(() => String, { nullable: true, description: 'The phone number the code was sent to.' }) phone?: string;
+  @Field(() => String, { nullable: true, description: 'The email address the code was sent to.' }) email?: string;
+  @Field(() => String, { description: 'The code received, as a string of digits.' }) code!: string;
 }
 
 @InputType()
 export class RegisterCustomerInput {
-  @Field(() => String) name!: string;
-  @Field(() => String, { nullable: true }) lastName?: string;
-  @Field(() => String, { nullable: true }) phone?: string;
-  @Field(() => String, { nullable: true }) email?: string;
-  @Field(() => String, { nullable: true }) source?: string;
+  @Field(() => String, { description: 'First name (or full name).' }) name!: string;
+  @Field(() => String, { nullable: true, description: 'Last name.' }) lastName?: string;
+  @Field(() => String, { nullable: true, description: 'Phone number in international format.' }) phone?: string;
+  @Field(() => String, { nullable: true, description: 'Email address.' }) email?: string;
+  @Field(() => String, { nullable: true, description: 'Where the customer came from, e.g. storefront or instagram.' }) source?: string;
   @Field(() => JSONObject, { nullable: true, description: 'Answers to the form fields beyond name, lastName, email and phone.' })
   attributes?: Record<string, unknown>;
 }

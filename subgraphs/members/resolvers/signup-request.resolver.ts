@@ -9,13 +9,13 @@ import { OrganisationSignup, OrganisationSignupInput, OrganisationSignupRequest,
 export class OrganisationSignupResolver {
   @Requires('none')
   @Mutation(() => OrganisationSignupRequest, { description: 'Starts an organisation signup: emails a 6-digit code.' })
-  async registerOrganisationRequest(@Ctx() ctx: RequestContext, @Arg('input', () => OrganisationSignupInput) input: OrganisationSignupInput) {
+  async registerOrganisationRequest(@Ctx() ctx: RequestContext, @Arg('input', () => OrganisationSignupInput, { description: 'The organisation to create and the email that receives the code.' }) input: OrganisationSignupInput) {
     return requestSignup(ctx, input);
   }
 
   @Requires('none')
   @Mutation(() => OrganisationSignup, { description: 'Completes a signup: returns the first API key, the company id and a dashboard link.' })
-  async registerOrganisationVerify(@Ctx() ctx: RequestContext, @Arg('input', () => OrganisationVerifyInput) input: OrganisationVerifyInput) {
+  async registerOrganisationVerify(@Ctx() ctx: RequestContext, @Arg('input', () => OrganisationVerifyInput, { description: 'The request id and the emailed code.' }) input: OrganisationVerifyInput) {
     return verifySignup(ctx, input);
   }
 }

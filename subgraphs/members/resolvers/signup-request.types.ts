@@ -19,14 +19,14 @@ export class OrganisationSignup {
 
 @InputType()
 export class OrganisationSignupInput {
-  @Field(() => String) email!: string;
-  @Field(() => String) organisationName!: string;
-  @Field(() => String) industry!: string;
+  @Field(() => String, { description: 'Email of the owner; the verification code is sent there.' }) email!: string;
+  @Field(() => String, { description: 'Name of the business.' }) organisationName!: string;
+  @Field(() => String, { description: "The business's industry, e.g. salon, fitness, clinic." }) industry!: string;
   @Field(() => String, { description: 'ISO 3166-1 alpha-2 country code.' }) country!: string;
 }
 
 @InputType()
 export class OrganisationVerifyInput {
-  @Field(() => ID) requestId!: string;
-  @Field(() => String) code!: string;
+  @Field(() => ID, { description: 'The requestId returned by register_organisation_request.' }) requestId!: string;
+  @Field(() => String, { description: 'The 6-digit code from the email, as a string ("012345").' }) code!: string;
 }
