@@ -82,9 +82,9 @@ export async function createApp(config: Config, options: { topology?: 'embedded'
         if (!to) return json(res, 400, { success: false, error: { code: 'BAD_USER_INPUT', message: 'to: is required', details: { field: 'to' } } });
         return json(res, 200, { success: true, data: { items: await recentMessages(platform.runtime.db.orm.em.fork(), to) } });
       }
-      const doc = docsRoute(path, config);
+      const doc = await docsRoute(path, config, req.headers['accept-encoding']);
       if (doc) {
-        res.writeHead(200, { 'content-type': doc.type, ...(doc.cache ? { 'cache-control': doc.cache } : {}) });
+        res.writeHead(200, { 'content-type': doc.type, ...(doc.cache ? { 'cache-control': doc.cache, vary: 'accept-encoding' } : {}), ...(doc.encoding ? { 'content-encoding': doc.encoding } : {}) });
         return res.end(doc.body);
       }
       return await rest(req, res);

@@ -1,17 +1,30 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { gzip as gzipCallback } from 'node:zlib';
 import type { Config } from '../subgraphs/kernel/config.ts';
 import { DASHBOARD_LOGIN_PATH, dashboardLoginPage } from './dashboard-login.ts';
+import { graphiqlAsset } from './graphiql.ts';
 
+const gzip = promisify(gzipCallback);
 const DOCS_DIR = join(import.meta.dirname, '..', 'docs');
-const GUIDES: Record<string, { file: string; title: string }> = {
-  '/docs/sign-in.md': { file: 'sign-in.md', title: 'Customer sign-in' },
-  '/docs/merchant-signup.md': { file: 'merchant-signup.md', title: 'Merchant signup and API keys' },
-  '/docs/booking.md': { file: 'booking.md', title: 'Service booking' },
-  '/docs/content.md': { file: 'content.md', title: 'Content, events, surveys' },
-  '/docs/safe-writes.md': { file: 'safe-writes.md', title: 'Safe retries and the audit log' },
-  '/docs/errors.md': { file: 'errors.md', title: 'Errors and state transitions' },
-};
+/** The guides' order on the index page; a guide added to docs/ and not named here comes after these. */
+const ORDER = ['sign-in.md', 'merchant-signup.md', 'booking.md', 'content.md', 'commerce.md', 'safe-writes.md', 'errors.md'];
+
+/** Every Markdown guide in docs/, served at `/docs/<file>`, titled by its first heading. */
+const GUIDES: Record<string, { file: string; title: string }> = Object.fromEntries(
+  readdirSync(DOCS_DIR)
+    .filter((file) => file.endsWith('.md'))
+    .sort((a, b) => rank(a) - rank(b) || a.localeCompare(b))
+    .map((file) => {
+      const title = /^# (.+)$/m.exec(readFileSync(join(DOCS_DIR, file), 'utf8'))?.[1] ?? file;
+      return [`/docs/${file}`, { file, title }];
+    }),
+);
+function rank(file: string): number {
+  const at = ORDER.indexOf(file);
+  return at === -1 ? ORDER.length : at;
+}
 
 /** The API reference's script: Scalar's standalone bundle from the installed package, served by us (no CDN). */
 const SCALAR_SCRIPT = join(import.meta.dirname, '..', 'node_modules', '@scalar', 'api-reference', 'dist', 'browser', 'standalone.js');
@@ -23,10 +36,28 @@ export interface DocAnswer {
   body: string | Buffer;
   /** Cache-Control: the reference's script changes only with the installed package. */
   cache?: string;
+  /** Content-Encoding of the body (`gzip`), when the client accepts it. */
+  encoding?: 'gzip';
 }
 
-/** `/`, the API reference at `/docs`, the sign-in link's page, /llms.txt and the Markdown guides; null for other paths. */
-export function docsRoute(path: string, config: Config): DocAnswer | null {
+/** `/`, the API reference at `/docs`, the sign-in link's page, GraphiQL's assets, /llms.txt and the Markdown guides; null for other paths. */
+export async function docsRoute(path: string, config: Config, acceptEncoding?: string | string[]): Promise<DocAnswer | null> {
+  const answer = await docsAnswer(path, config);
+  // The scripts behind GraphiQL and the reference (9 MB and 4 MB) go gzipped when the browser takes it: about a quarter.
+  if (answer?.cache?.startsWith('public') && /\bgzip\b/.test(String(acceptEncoding ?? ''))) return { ...answer, body: await gzipped(path, answer.body), encoding: 'gzip' };
+  return answer;
+}
+
+/** Each static asset gzipped once, when first asked for (they change only with the installed packages). */
+const gzips = new Map<string, Promise<Buffer>>();
+function gzipped(path: string, body: string | Buffer): Promise<Buffer> {
+  let zipped = gzips.get(path);
+  if (!zipped) gzips.set(path, (zipped = gzip(body)));
+  return zipped;
+}
+
+async function docsAnswer(path: string, config: Config): Promise<DocAnswer | null> {
+  if (path.startsWith('/graphiql/')) return graphiqlAsset(path);
   if (path === '/') return { type: 'text/html; charset=utf-8', body: homePage() };
   if (path === DASHBOARD_LOGIN_PATH) return { type: 'text/html; charset=utf-8', body: dashboardLoginPage(), cache: 'no-store' };
   if (path === '/docs' || path === '/docs/') return { type: 'text/html; charset=utf-8', body: referencePage() };
@@ -54,6 +85,7 @@ function homePage(): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Service platform API</title><style>${PAGE_STYLE}</style></head><body>
 <h1>Service platform API</h1>
 <p>One GraphQL supergraph, exposed as REST (<code>/v6/…</code>), GraphQL and MCP tools.</p>
+<p>New here? <a href="/docs/merchant-signup.md">Create an organisation and get an API key</a> (MCP tools <code>register_organisation_request</code> and <code>register_organisation_verify</code>, or <code>POST /v6/dev/signup</code>).</p>
 <ul>
 <li><a href="/docs">API reference</a>: every REST route, its parameters, answers and errors.</li>
 <li><a href="/graphql">GraphiQL</a>: the whole supergraph in the browser.</li>
@@ -65,9 +97,22 @@ function homePage(): string {
 </body></html>`;
 }
 
-/** Scalar over our OpenAPI document; fonts are the system's (Scalar's default fetches them from its CDN). */
+/**
+ * Scalar over our OpenAPI document; fonts are the system's (Scalar's default fetches them from its
+ * CDN), and Scalar's hosted extras (AI chat, MCP generator, the share/deploy toolbar) are off:
+ * they need Scalar's services, and our MCP server is /mcp.
+ */
 function referencePage(): string {
-  const configuration = JSON.stringify({ url: '/openapi/connect-v6.openapi.json', withDefaultFonts: false, hideClientButton: true, telemetry: false });
+  const configuration = JSON.stringify({
+    url: '/openapi/connect-v6.openapi.json',
+    withDefaultFonts: false,
+    hideClientButton: true,
+    telemetry: false,
+    agent: { disabled: true },
+    mcp: { disabled: true },
+    showToolbar: 'never',
+    showDeveloperTools: 'never',
+  });
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>API reference · Service platform</title><meta name="viewport" content="width=device-width, initial-scale=1"></head><body>
 <div id="app"></div>
 <script src="${SCALAR_PATH}"></script>

@@ -10,6 +10,7 @@ import { loadQueryLimits, type QueryLimits } from '../subgraphs/kernel/config.ts
 import { limitPlugins } from './limits.ts';
 import { useInputGuard } from './input-guard.ts';
 import { useErrorAnswers } from './edge.ts';
+import { renderGraphiQL } from './graphiql.ts';
 
 /** The headers a subgraph needs to resolve the principal; the host travels as x-forwarded-host. */
 export function forwardedHeaders(request: Request): Record<string, string | null> {
@@ -51,11 +52,22 @@ export function createGateway(supergraph: string, transport: SubgraphTransport, 
     logging: (process.env.GATEWAY_LOG ?? 'error') as 'error',
     graphqlEndpoint: '/graphql',
     landingPage: false,
-    graphiql: { title: 'Service platform GraphQL' },
-    // GraphiQL from the installed package, its scripts, styles and workers inlined in the page: it
-    // loads with no internet (the default fetches them from a CDN). Loaded when the page is first
-    // asked for: the package is 9 MB of JavaScript that a start or an API request never needs.
-    renderGraphiQL: async (options) => (await import('@graphql-yoga/render-graphiql')).renderGraphiQL(options),
+    graphiql: {
+      title: 'Service platform GraphQL',
+      defaultQuery: [
+        '# The whole supergraph. Merchant operations need an API key: in Headers below, send',
+        '#   { "authorization": "Bearer svc_mcp_…" }',
+        '# Storefront and customer operations name the tenant: { "x-company-id": "<company id>" }.',
+        '# How to get a key, the guides and the REST reference: /',
+        '{',
+        '  company { id name }',
+        '}',
+        '',
+      ].join('\n'),
+    },
+    // GraphiQL from the installed package, its script, style and workers served by the router as
+    // cacheable files (router/graphiql.ts): it loads with no internet (the default fetches them from a CDN).
+    renderGraphiQL,
     // CORS is decided once for every interface (router/cors.ts); the gateway adds none of its own.
     cors: false,
     // Subgraph errors reach clients with their own code and message, without internal names.

@@ -36,8 +36,12 @@ export function visitSchemas(schema: JsonSchema, visit: (node: JsonSchema, descr
   }
 }
 
-/** A parameter that holds a code: `code`, `otpCode`, `promotionCode`, … (often all digits). */
-const CODE_NAME = /(^c|C)ode$/;
+/**
+ * A parameter that holds a one-time code (`code`: six digits, from an email). Not every `…Code`:
+ * a postal code or a promotion code given as a number is more likely a mistake than digits meant
+ * (a postal code's leading zero is lost), and is refused as any other string parameter is.
+ */
+const CODE_NAME = /^code$/;
 
 /**
  * An agent often writes a code of digits as a JSON number (`891064`). Where a code parameter wants

@@ -48,6 +48,21 @@ const COMPANY_HEADER: JsonSchema = {
   description: 'The tenant (company id). Needed on public and customer routes unless the request comes through one of the company’s storefront domains.',
 };
 
+/** The document's introduction (Markdown; the reference page shows it first): the envelope and how to authenticate. */
+function describeApi(base: string): string {
+  return `Customer portal, merchant and developer routes. Every answer is an envelope: \`{ success: true, data }\` or \`{ success: false, error: { code, message, details } }\`. Lists carry \`items\` and \`pagination\`.
+
+## Authentication
+
+Each route names the credentials it takes (its security):
+
+- **Tenant** (\`X-Company-Id: <company id>\`, scheme \`companyId\`): public and customer routes act for one company. Send its id in the header, or call through one of the company's storefront domains.
+- **Customer token** (\`Authorization: Bearer <token>\`, scheme \`customerToken\`): a customer signs in with a one-time code (\`POST /v6/customer-portal/auth/otp\`, then \`…/auth/otp/verify\` answers \`data.token\`) or registers (\`…/auth/register\`). \`…/auth/refresh\` renews it, \`…/auth/logout\` ends it. See [Customer sign-in](${base}/docs/sign-in.md).
+- **Merchant API key** (\`Authorization: Bearer svc_mcp_…\`, scheme \`apiKey\`): the business itself. \`POST /v6/dev/signup\` mails a code, \`POST /v6/dev/verify\` answers the first key with the \`companyId\` and a \`loginUrl\`. More keys: the MCP tool \`create_api_key\`. See [Merchant signup and API keys](${base}/docs/merchant-signup.md).
+
+Every write takes an optional \`Idempotency-Key\` header that makes a retry safe ([Safe retries](${base}/docs/safe-writes.md)). Error codes, reasons and state transitions: [Errors](${base}/docs/errors.md).`;
+}
+
 /** The OpenAPI 3.0 document of exactly the manifest's routes, with envelopes and error responses. */
 export function buildOpenApi(schema: GraphQLSchema, routes: RouteInfo[], config: Config): { document: JsonSchema; yaml: string } {
   const components: Record<string, JsonSchema> = {};
@@ -101,8 +116,7 @@ export function buildOpenApi(schema: GraphQLSchema, routes: RouteInfo[], config:
       title: 'Connect API v6',
       version: '6.0.0',
       license: { name: 'Proprietary', url: `${config.publicUrl}/` },
-      description:
-        'Customer portal, merchant and developer routes. Every answer is an envelope: `{ success: true, data }` or `{ success: false, error: { code, message, details } }`. Lists carry `items` and `pagination`.',
+      description: describeApi(config.publicUrl),
     },
     servers: [{ url: config.publicUrl }],
     tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? name })),
@@ -110,9 +124,23 @@ export function buildOpenApi(schema: GraphQLSchema, routes: RouteInfo[], config:
     components: {
       schemas: components,
       securitySchemes: {
-        companyId: { type: 'apiKey', in: 'header', name: 'X-Company-Id', description: 'Tenant id; may be omitted on a storefront domain.' },
-        customerToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Customer token from OTP verify, registration or refresh.' },
-        apiKey: { type: 'http', scheme: 'bearer', description: 'Merchant API key (svc_mcp_…) or merchant session token.' },
+        companyId: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-Company-Id',
+          description: 'The tenant: the company id (`companyId` of the organisation signup). May be left out when the request comes through one of the company’s storefront domains.',
+        },
+        customerToken: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description: 'A customer token: `data.token` of `POST /v6/customer-portal/auth/otp/verify` (after `POST …/auth/otp` sent the code), of `…/auth/register` or of `…/auth/refresh`. Valid for its own company only; send the tenant too.',
+        },
+        apiKey: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'A merchant API key (`svc_mcp_…`): `apiKey` of `POST /v6/dev/verify` after `POST /v6/dev/signup`, or one made with the MCP tool `create_api_key`. A merchant session token (from the signup’s login link) is accepted too.',
+        },
       },
       parameters: {
         CompanyId: COMPANY_HEADER,

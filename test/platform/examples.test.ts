@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -18,16 +18,24 @@ interface Example {
   statuses: number[];
 }
 
-/** The curl commands of a Markdown file's `sh` blocks, continuation lines joined, comments apart. */
+/** The curl commands of a Markdown file's shell blocks (```sh, bash or shell, indented in a list too), continuation lines joined, comments apart. */
 function examplesOf(file: string): Example[] {
-  const lines = readFileSync(join(ROOT, file), 'utf8').split('\n');
+  const raw = readFileSync(join(ROOT, file), 'utf8').split('\n');
+  const lines: string[] = [];
+  const inShell: boolean[] = [];
+  // Each line of a shell block without the block's indentation; a line outside one stays as it is, unused.
+  let indent: string | null = null;
+  for (const line of raw) {
+    const fence = /^(\s*)```(\w*)\s*$/.exec(line);
+    if (fence) indent = indent === null && ['sh', 'bash', 'shell'].includes(fence[2]) ? fence[1] : null;
+    const inside = indent !== null && !fence;
+    lines.push(inside && line.startsWith(indent!) ? line.slice(indent!.length) : line);
+    inShell.push(inside);
+  }
   const examples: Example[] = [];
-  let inBlock = false;
   for (let i = 0; i < lines.length; i++) {
-    if (/^```sh\s*$/.test(lines[i])) inBlock = true;
-    else if (/^```/.test(lines[i])) inBlock = false;
-    if (!inBlock || !lines[i].startsWith('curl ')) {
-      const promised = inBlock && /^# → (.*)$/.exec(lines[i]);
+    if (!inShell[i] || !lines[i].startsWith('curl ')) {
+      const promised = inShell[i] && /^# → (.*)$/.exec(lines[i]);
       if (promised && examples.length) {
         const statuses = [...promised[1].matchAll(/\b([1-5]\d\d)\b/g)].map((m) => Number(m[1]));
         // "201 { … }; 409 SLOT_TAKEN if someone was faster": every status named is an answer the text allows.
@@ -68,6 +76,12 @@ function aTuesdayAhead(): string {
   return d.toISOString().slice(0, 10);
 }
 
+/** The guides whose `sh` blocks hold curl commands (README.md has its own setup). */
+const GUIDES_WITH_EXAMPLES = readdirSync(join(ROOT, 'docs'))
+  .filter((f) => f.endsWith('.md'))
+  .map((f) => `docs/${f}`)
+  .filter((file) => examplesOf(file).length > 0);
+
 const expectAnswer = (example: Example, answer: { status: number; body: unknown }) => {
   const where = `line ${example.line}: ${example.command.split('\n')[0]} → ${answer.status} ${JSON.stringify(answer.body).slice(0, 300)}`;
   if (example.statuses.length) expect(example.statuses, where).toContain(answer.status);
@@ -102,18 +116,31 @@ describe('the curl examples of the README and the guides', () => {
     // The README's walk-through company is the demo one, in New York.
     const key = { authorization: `Bearer ${company.apiKey}` };
     await fetch(`${base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...key }, body: JSON.stringify({ query: 'mutation { updateCompanySettings(input: { timeZone: "America/New_York" }) { id } }' }) });
-    // The walk-through's tool steps, with the README's own arguments.
+    // The walk-through's tool steps ("1. `tool` → `{ … }`"), in order, with the README's own
+    // arguments: M and S are the ids the steps before gave, the date one still ahead.
     const agent = await mcpClient(company.apiKey);
-    const staff = await callTool(agent, 'create_staff_member', { name: 'Mia', title: 'Stylist' });
-    const hours = JSON.parse(/`set_staff_availability` → `(\{[^`]*\})`/.exec(readme)![1].replace('"memberId": M', `"memberId": "${staff.id}"`));
-    await callTool(agent, 'set_staff_availability', hours);
-    const service = await callTool(agent, 'create_service', { name: 'Haircut', durationMinutes: 60, price: '49.00', capacity: 1, staffIds: [staff.id], cancellationPolicy: { hoursBefore: 24, refundPercent: 100 } });
+    const day = aTuesdayAhead();
+    const walkThrough = readme.slice(readme.indexOf('## Booking walk-through'), readme.indexOf('## Content walk-through'));
+    const steps = [...walkThrough.matchAll(/^\d+\. `(\w+)` → `(\{[^`]*\})`/gm)];
+    expect(steps.map((s) => s[1])).toEqual(['create_staff_member', 'set_staff_availability', 'create_service', 'get_available_slots']);
+    const ids: Record<string, string> = {};
+    let slots: { start: string }[] = [];
+    for (const [, tool, json] of steps) {
+      const args = JSON.parse(json.replace(/\b([MS])\b(?=\s*[,\]}])/g, (_, id: string) => JSON.stringify(ids[id])).replace(/2026-12-01/g, day).replace(/2026-12-07/g, day));
+      const result = await callTool(agent, tool, args);
+      if (tool === 'create_staff_member') ids.M = result.id;
+      if (tool === 'create_service') ids.S = result.id;
+      if (tool === 'get_available_slots') slots = Array.isArray(result) ? result : result.result;
+    }
+    const service = { id: ids.S };
+    // The time the storefront books below is one of the slots the staff hours give that day.
+    const booked = /"occurrenceStart":"2026-12-01(T[^"]+)"/.exec(walkThrough)![1];
+    expect(slots.map((s) => new Date(s.start).toISOString())).toContain(`${day}${booked}`);
     await callTool(agent, 'create_post', { type: 'post', title: 'Summer opening hours', blocks: [{ type: 'paragraph', data: { text: 'From June we open at 8.' } }] }).then((post) =>
       callTool(agent, 'update_post', { postId: post.id, status: 'published' }),
     );
     await agent.close();
 
-    const day = aTuesdayAhead();
     const env: Record<string, string> = { C: company.companyId, S: service.id };
     let requestId = '';
     let since = Date.now();
@@ -137,7 +164,12 @@ describe('the curl examples of the README and the guides', () => {
     );
   }, 120_000);
 
-  it.each(['docs/sign-in.md', 'docs/merchant-signup.md', 'docs/safe-writes.md'])('%s', async (file) => {
+  it('every guide with curl examples is run here', () => {
+    expect(GUIDES_WITH_EXAMPLES).toEqual(expect.arrayContaining(['docs/sign-in.md', 'docs/merchant-signup.md', 'docs/safe-writes.md']));
+  });
+
+  // Every guide in docs/ with curl examples, as it is found: a company with a service bookable any day.
+  it.each(GUIDES_WITH_EXAMPLES)('%s', async (file) => {
     const company = await signupCompany(`Guide ${file}`);
     const agent = await mcpClient(company.apiKey);
     const staff = await callTool(agent, 'create_staff_member', { name: 'Mia' });

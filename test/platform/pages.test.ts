@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signupCompany, type Company } from '../support/fixtures.ts';
@@ -42,6 +42,11 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('pages in a browser, o
 
   it('GraphiQL loads from the router alone, runs a query and shows its result', async () => {
     const { page, outside } = await offlinePage();
+    // The editor's language features run in workers the router serves; a script error would show here.
+    const workers: string[] = [];
+    const errors: string[] = [];
+    page.on('worker', (worker) => workers.push(worker.url()));
+    page.on('pageerror', (error) => errors.push(error.message));
     const query = '{ company { name } }';
     // The merchant's key, as a user would paste it into the headers pane.
     await page.setExtraHTTPHeaders({ authorization: `Bearer ${company.apiKey}` });
@@ -52,9 +57,36 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('pages in a browser, o
     const response = page.locator('.graphiql-response');
     await expect.poll(async () => (await response.innerText()).replace(/\s+/g, ' '), { timeout: 30_000 }).toContain('"name": "GraphiQL Studio"');
     await page.screenshot({ path: join(SHOTS, 'graphiql.png') });
+    await expect.poll(() => workers.map((w) => new URL(w).pathname.split('/').pop()).sort()).toEqual(expect.arrayContaining(['editor.worker.js', 'graphql.worker.js']));
+    expect(errors).toEqual([]);
     expect(outside).toEqual([]);
     await page.close();
   }, 120_000);
+
+  it("GraphiQL's page is small and its script, style and workers are files a browser caches", async () => {
+    const res = await fetch(`${url}/graphql`, { headers: { accept: 'text/html' } });
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    // The package's own renderer inlines 9 MB into every page.
+    expect(html.length).toBeLessThan(10_000);
+    const assets = [...html.matchAll(/(?:src|href)="(\/graphiql\/[^"]+)"/g), ...html.matchAll(/"(\/graphiql\/[^"]+\.worker\.js)"/g)].map((m) => m[1]);
+    expect(assets.filter((a) => a.endsWith('.worker.js'))).toHaveLength(3);
+    expect(assets.length).toBeGreaterThanOrEqual(6);
+    for (const asset of assets) {
+      const file = await fetch(`${url}${asset}`);
+      expect(file.status, asset).toBe(200);
+      expect(file.headers.get('cache-control'), asset).toContain('immutable');
+      expect((await file.arrayBuffer()).byteLength, asset).toBeGreaterThan(1000);
+    }
+    expect((await fetch(`${url}/graphiql/0.0.0/graphiql.js`)).status).toBe(404);
+    // Gzipped for a browser that takes it (a quarter of the 5 MB script), plain otherwise.
+    const script = assets.find((a) => a.endsWith('/graphiql.js'))!;
+    const plain = await fetch(`${url}${script}`, { headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    const zipped = await fetch(`${url}${script}`, { headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(zipped.headers.get('content-encoding')).toBe('gzip');
+    expect(await zipped.text()).toBe(await plain.text());
+  });
 
   it('the API reference at /docs lists the routes by contract group', async () => {
     const { page, outside } = await offlinePage();
@@ -65,6 +97,10 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('pages in a browser, o
     const text = await body.innerText();
     for (const group of ['Member session', 'Service booking', 'Content and events', 'Merchant']) expect(text).toContain(group);
     expect(text).toContain('Every answer is an envelope');
+    // The auth schemes, explained: what each credential is and how to get it.
+    for (const words of ['X-Company-Id', 'Customer token', 'Merchant API key', '/v6/dev/verify']) expect(text).toContain(words);
+    // Scalar's hosted extras are off: they would call Scalar's services.
+    for (const words of ['Ask AI', 'Generate MCP', 'Deploy']) expect(text).not.toContain(words);
     await page.screenshot({ path: join(SHOTS, 'api-reference.png') });
     expect(outside).toEqual([]);
     await page.close();
@@ -76,6 +112,12 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('pages in a browser, o
     const links = await page.locator('a').evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).href));
     for (const path of ['/graphql', '/docs', '/llms.txt', '/openapi/connect-v6.openapi.json', '/docs/booking.md']) expect(links).toContain(`${url}${path}`);
     for (const link of links) expect((await fetch(link, { headers: { accept: 'text/html' } })).status, link).toBe(200);
+    // Every guide in docs/ is linked here and from /llms.txt, a guide added later included.
+    const llms = await (await fetch(`${url}/llms.txt`)).text();
+    for (const guide of readdirSync(join(import.meta.dirname, '..', '..', 'docs')).filter((f) => f.endsWith('.md'))) {
+      expect(links, guide).toContain(`${url}/docs/${guide}`);
+      expect(llms, guide).toContain(`${url}/docs/${guide})`);
+    }
     await page.screenshot({ path: join(SHOTS, 'home.png') });
     expect(outside).toEqual([]);
     await page.close();
