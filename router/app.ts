@@ -17,6 +17,7 @@ import { createCors } from './cors.ts';
 import { docsRoute } from './docs.ts';
 import { assignRequestId, readBody, surfaceOf } from './edge.ts';
 import { createGateway, forwardedHeaders, inProcessExecutor } from './gateway.ts';
+import { moduleRoutes } from './module-routes.ts';
 import { MODULES, SUBGRAPH_PORTS } from './modules.ts';
 import { startPlatform, type Platform } from './platform.ts';
 
@@ -54,6 +55,7 @@ export async function createApp(config: Config, options: { topology?: 'embedded'
   const mcp = createMcpFacade(gateway, apiSchema, config, platform.runtime);
   const idempotentGraphql = idempotentGateway(gateway, platform.runtime, config.queryLimits);
   const cors = createCors(config, platform.runtime.db);
+  const subgraphRoutes = moduleRoutes(MODULES, topology === 'embedded' ? { kind: 'embedded', runtime: platform.runtime } : { kind: 'http', urls: Object.fromEntries(subgraphs.map((s) => [s.name, s.url])) });
   let ready = true;
 
   const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
@@ -82,6 +84,8 @@ export async function createApp(config: Config, options: { topology?: 'embedded'
         if (!to) return json(res, 400, { success: false, error: { code: 'BAD_USER_INPUT', message: 'to: is required', details: { field: 'to' } } });
         return json(res, 200, { success: true, data: { items: await recentMessages(platform.runtime.db.orm.em.fork(), to) } });
       }
+      // Subgraphs' own plain routes (commerce: payment webhooks, the sandbox's payment page).
+      if (await subgraphRoutes(req, res, path)) return;
       const doc = await docsRoute(path, config, req.headers['accept-encoding']);
       if (doc) {
         res.writeHead(200, { 'content-type': doc.type, ...(doc.cache ? { 'cache-control': doc.cache, vary: 'accept-encoding' } : {}), ...(doc.encoding ? { 'content-encoding': doc.encoding } : {}) });

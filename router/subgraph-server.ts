@@ -1,6 +1,8 @@
 import 'reflect-metadata';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
-import { ApolloServer } from '@apollo/server';
+import { ApolloServer, HeaderMap } from '@apollo/server';
 import {
   ApolloServerPluginCacheControlDisabled,
   ApolloServerPluginInlineTraceDisabled,
@@ -8,7 +10,6 @@ import {
   ApolloServerPluginSchemaReportingDisabled,
   ApolloServerPluginUsageReportingDisabled,
 } from '@apollo/server/plugin/disabled';
-import { startStandaloneServer } from '@apollo/server/standalone';
 import { GraphQLError } from 'graphql';
 import { loadConfig, type Config } from '../subgraphs/kernel/config.ts';
 import { RequestContext } from '../subgraphs/kernel/context.ts';
@@ -20,7 +21,10 @@ import { startPlatform } from './platform.ts';
 
 /**
  * One subgraph as its own process (distributed topology): Apollo Server over the subgraph schema,
- * the principal resolved from the headers the router forwards.
+ * the principal resolved from the headers the router forwards, and the subgraph's plain HTTP
+ * routes (kernel/module.ts, HttpRoutes) on the same port, which the router forwards to.
+ * A plain node:http server rather than Apollo's standalone one: only the router calls it (no CORS),
+ * and the plain routes need the raw request.
  */
 export async function startSubgraphServer(config: Config, module: SubgraphModule, port: number) {
   const platform = await startPlatform(config, [module]);
@@ -42,13 +46,52 @@ export async function startSubgraphServer(config: Config, module: SubgraphModule
       return masked ? { ...formatted, message: masked.message, extensions: { ...masked.extensions } } : formatted;
     },
   });
-  const { url } = await startStandaloneServer(server, {
-    listen: { port, host: process.env.HOST ?? '127.0.0.1' },
-    context: async ({ req }) => new RequestContext(platform.runtime, headerReader(req.headers)),
+  await server.start();
+  const http = module.http;
+  const httpServer = createServer(async (req, res) => {
+    const path = (req.url ?? '/').split('?')[0];
+    try {
+      if (http?.prefixes.some((prefix) => path.startsWith(prefix))) return void (await http.handle(platform.runtime, req, res, path));
+      await graphql(req, res);
+    } catch (error) {
+      console.error(`[subgraph ${module.name}] unhandled`, error);
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' }).end('{"errors":[{"message":"Internal server error"}]}');
+    }
   });
+  async function graphql(req: IncomingMessage, res: ServerResponse) {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req as AsyncIterable<Buffer>) chunks.push(chunk);
+    const text = Buffer.concat(chunks).toString('utf8');
+    let body: unknown;
+    try {
+      body = text ? JSON.parse(text) : undefined;
+    } catch {
+      return void res.writeHead(400, { 'content-type': 'application/json' }).end('{"errors":[{"message":"The body is not JSON"}]}');
+    }
+    const headers = new HeaderMap();
+    for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+    const search = req.url?.includes('?') ? req.url.slice(req.url.indexOf('?')) : '';
+    const answer = await server.executeHTTPGraphQLRequest({
+      httpGraphQLRequest: { method: req.method!.toUpperCase(), headers, search, body },
+      context: async () => new RequestContext(platform.runtime, headerReader(req.headers)),
+    });
+    for (const [name, value] of answer.headers) res.setHeader(name, value);
+    res.statusCode = answer.status ?? 200;
+    if (answer.body.kind === 'complete') return void res.end(answer.body.string);
+    for await (const chunk of answer.body.asyncIterator) res.write(chunk);
+    res.end();
+  }
+  httpServer.keepAliveTimeout = 5000;
+  await new Promise<void>((resolve) => httpServer.listen(port, process.env.HOST ?? '127.0.0.1', resolve));
+  const { address, port: bound } = httpServer.address() as AddressInfo;
+  const url = `http://${address.includes(':') ? `[${address}]` : address}:${bound}/`;
   return {
     url,
     async stop() {
+      await new Promise<void>((resolve) => {
+        httpServer.close(() => resolve());
+        httpServer.closeIdleConnections();
+      });
       await server.stop();
       await platform.stop();
     },

@@ -17,6 +17,8 @@ export const ERROR_STATUS = {
   CONFLICT: 409,
   SLOT_TAKEN: 409,
   CANCELLATION_NOT_ALLOWED: 409,
+  /** An order line asks for more than is in stock (`details: { field, line, variantId, available }`). */
+  INSUFFICIENT_STOCK: 409,
   /** A state change its state machine does not allow (`details: { from, to, allowed }`). */
   INVALID_STATE_TRANSITION: 409,
   /** The Idempotency-Key's first request is still running. */
@@ -43,6 +45,7 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
   CONFLICT: 'The request conflicts with the current data: a duplicate, or a resource not open for it (see the reason).',
   SLOT_TAKEN: 'The time slot was taken meanwhile (or has too few places left); fetch the available slots again.',
   CANCELLATION_NOT_ALLOWED: 'Past the cancellation policy’s cut-off; `details.cancellationPolicy` is the policy to show as it is.',
+  INSUFFICIENT_STOCK: 'An order line asks for more than is in stock; `details.field` names the line (`items[0]`), `details.available` says how many are left. Nothing was reserved.',
   INVALID_STATE_TRANSITION: 'The resource cannot move from its current state to the requested one; `details` has `from`, `to` and `allowed` (the states reachable from `from`).',
   IDEMPOTENCY_KEY_IN_USE: 'A request with this Idempotency-Key is still running; retry later.',
   IDEMPOTENCY_KEY_REUSED: 'This Idempotency-Key was used for a different request.',

@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { GraphQLSchema } from 'graphql';
 import type { EntitySchema } from '@mikro-orm/core';
 import type { ConstraintTable } from './constraints.ts';
@@ -8,6 +9,17 @@ import type { Runtime } from './runtime.ts';
 export interface Migration {
   name: string;
   statements: string[];
+}
+
+/**
+ * Plain HTTP routes a subgraph answers outside GraphQL (a payment provider's webhook, a hosted
+ * page): paths under its prefixes reach `handle` in the subgraph's own process, whichever
+ * topology runs (the router calls it in process when embedded, forwards the request when
+ * distributed), so only the subgraph touches its tables.
+ */
+export interface HttpRoutes {
+  prefixes: string[];
+  handle(runtime: Runtime, req: IncomingMessage, res: ServerResponse, path: string): Promise<unknown>;
 }
 
 /** What every subgraph exports from its index.ts. */
@@ -24,6 +36,8 @@ export interface SubgraphModule {
   jobs?: Record<string, JobDefinition>;
   /** What its constraints' violations mean to a client (constraint name → catalogue error). */
   constraints?: ConstraintTable;
+  /** Plain HTTP routes outside GraphQL (see HttpRoutes). */
+  http?: HttpRoutes;
   /** Work to do once the database is migrated and the queue runs (seeding, backfills). */
   onStart?(runtime: Runtime): Promise<void>;
 }

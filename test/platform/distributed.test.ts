@@ -80,6 +80,34 @@ describe.runIf(databaseUrl)('distributed topology', () => {
     expect(posts.body.data.items.map((p: any) => p.slug)).toEqual(['over-the-wire']);
   });
 
+  it('sells through the commerce subgraph process: a checkout, the sandbox page and webhooks forwarded to it', async () => {
+    const email = uniqueEmail('dist-shop');
+    const since = Date.now();
+    const request = await call('/v6/dev/signup', { email, organisationName: 'Distributed Shop', industry: 'retail', country: 'FR' });
+    const verify = await call('/v6/dev/verify', { requestId: request.body.data.requestId, code: await lastCode(email, since) });
+    const { companyId, apiKey } = verify.body.data;
+    const created = await call('/graphql', { query: 'mutation { createProduct(input: { name: "Mug", price: "12.50", status: active, trackInventory: true, stock: 2 }) { id } }' }, { authorization: `Bearer ${apiKey}` });
+    expect(created.body.errors).toBeUndefined();
+    const h = { 'x-company-id': companyId };
+    const listed = await call('/v6/customer-portal/shop/products', undefined, h);
+    expect(listed.body.data.items).toMatchObject([{ name: 'Mug', stockStatus: 'LOW_STOCK', price: { amount: '12.50', currency: 'EUR' } }]);
+    const order = await call('/v6/customer-portal/shop/orders', { items: [{ productId: created.body.data.createProduct.id, quantity: 2 }], customer: { name: 'Dee', email: uniqueEmail('dist-buyer') }, paymentMethodId: 'sandbox' }, h);
+    expect(order.status).toBe(201);
+    expect(order.body.data).toMatchObject({ status: 'PENDING_PAYMENT', total: { amount: '25.00', currency: 'EUR' } });
+    // The hosted page is commerce's route: the router forwards it to the commerce process.
+    const page = new URL(order.body.data.payment.nextAction.redirectUrl);
+    const html = await (await fetch(`${url}${page.pathname}`)).text();
+    expect(html).toContain('25.00 EUR');
+    const pressed = await fetch(`${url}${page.pathname}`, { method: 'POST', body: new URLSearchParams({ action: 'pay' }), redirect: 'manual' });
+    expect(pressed.status).toBe(200);
+    const status = await call(`/v6/customer-portal/shop/orders/${order.body.data.id}/payment-status?accessToken=${encodeURIComponent(order.body.data.accessToken)}`, undefined, h);
+    expect(status.body.data).toMatchObject({ orderStatus: 'PAID', paymentStatus: 'succeeded' });
+    // A webhook with a bad signature reaches commerce's check through the router.
+    const webhook = await fetch(`${url}/webhooks/payments/sandbox`, { method: 'POST', headers: { 'content-type': 'application/json', 'sandbox-signature': 't=1,v1=00' }, body: '{}' });
+    expect(webhook.status).toBe(400);
+    expect((await fetch(`${url}/webhooks/payments/nope`, { method: 'POST', body: '{}' })).status).toBe(404);
+  });
+
   it('answers a variable that does not coerce with 400 naming the field, as the embedded topology does', async () => {
     const email = uniqueEmail('dist-coerce');
     const since = Date.now();

@@ -16,6 +16,8 @@ import { statementsOf } from '../support/sql.ts';
  */
 
 const SMALL = 2;
+/** Lists that come from code, not the database: the payment methods are the configured providers. */
+const FROM_CODE = new Set(['GET /customer-portal/shop/payment-methods', 'list_payment_methods']);
 const LARGE = 12;
 const V6 = '/v6';
 
@@ -37,6 +39,9 @@ interface Shop {
   invitationToken: string;
   domain: string;
   date: string;
+  productId: string;
+  productSlug: string;
+  orderId: string;
 }
 
 /** The date slots and bookings are on: a fixed weekday a few days ahead. */
@@ -125,6 +130,41 @@ async function shop(n: number): Promise<Shop> {
   const domain = `shop-${n}-${Date.now()}.counted.example`;
   await callTool(merchant, 'add_storefront_domain', { domain });
 
+  // Commerce: n categories, brands, collections and active products (two variants each, in every
+  // collection), n shipping methods, and n orders of the signed-in customer.
+  const productCategories = [];
+  const brands = [];
+  const collections = [];
+  for (let i = 0; i < n; i++) {
+    productCategories.push(await callTool(merchant, 'create_product_category', { name: `Shelf ${i}` }));
+    brands.push(await callTool(merchant, 'create_brand', { name: `Maker ${i}` }));
+    collections.push(await callTool(merchant, 'create_collection', { name: `Season ${i}` }));
+  }
+  const products = [];
+  for (let i = 0; i < n; i++) {
+    products.push(
+      await callTool(merchant, 'create_product', {
+        name: `Mug ${i}`,
+        price: '12.50',
+        status: 'active',
+        categoryId: productCategories[i].id,
+        brandId: brands[i].id,
+        collectionIds: collections.map((c) => c.id),
+        variants: [
+          { options: [{ name: 'size', value: 'S' }], price: '12.50', stock: 50, trackInventory: true },
+          { options: [{ name: 'size', value: 'L' }], price: '14.50', stock: 50, trackInventory: true },
+        ],
+      }),
+    );
+  }
+  for (let i = 0; i < n; i++) await callTool(merchant, 'create_shipping_method', { name: `Courier ${i}`, kind: 'FLAT_RATE', price: '4.90' });
+  let orderId = '';
+  for (let i = 0; i < n; i++) {
+    const order = await http(`${P}/shop/orders`, { body: { items: [{ variantId: products[i].variants[0].id, quantity: 1 }, { variantId: products[i].variants[1].id, quantity: 2 }] }, headers: { ...h, ...bearer(customer.token) } });
+    expect(order.status, JSON.stringify(order.body)).toBe(201);
+    orderId ||= order.body.data.id;
+  }
+
   return {
     n,
     company,
@@ -142,6 +182,9 @@ async function shop(n: number): Promise<Shop> {
     invitationToken: invitation.token,
     domain,
     date: DATE,
+    productId: products[0].id,
+    productSlug: products[0].slug,
+    orderId,
   };
 }
 
@@ -156,6 +199,8 @@ const PATH_PARAMS: Record<string, (s: Shop) => string> = {
   'surveys/:slug': (s) => s.surveySlug,
   'menus/:location': () => 'header',
   'token/:token': (s) => s.invitationToken,
+  'products/:slug': (s) => s.productSlug,
+  'orders/:orderId': (s) => s.orderId,
 };
 
 /** Query strings of the routes whose field takes required arguments besides the path's. */
@@ -168,6 +213,8 @@ const QUERIES: Record<string, (s: Shop) => string> = {
 const TOOL_ARGS: Record<string, (s: Shop) => unknown> = {
   serviceId: (s) => s.serviceId,
   eventId: (s) => s.eventId,
+  productId: (s) => s.productId,
+  orderId: (s) => s.orderId,
   surveyId: (s) => s.surveyId,
   slug: (s) => s.postSlug,
   startDate: (s) => s.date,
@@ -249,7 +296,7 @@ describe('SQL statements of every read route and tool do not grow with the lists
     report(measured.filter((m) => m.name.startsWith('GET')));
     for (const m of measured) {
       expect.soft(m.statements[1], `${m.name}: ${m.statements[0]} statements for the small company, ${m.statements[1]} for the large`).toBe(m.statements[0]);
-      expect.soft(m.statements[0], `${m.name} reads something`).toBeGreaterThan(0);
+      if (!FROM_CODE.has(m.name)) expect.soft(m.statements[0], `${m.name} reads something`).toBeGreaterThan(0);
     }
     // The lists really differ in size: a fixture that stopped filling a list would prove nothing.
     for (const path of ['/services', '/services/:id/staff', '/services/:id/resources', '/services/:id/slots', '/bookings', '/cms/pages', '/cms/posts', '/cms/categories', '/cms/menus/:location', '/events']) {
@@ -284,6 +331,7 @@ describe('SQL statements of every read route and tool do not grow with the lists
     report(results);
     for (const m of results) {
       expect.soft(m.statements[1], `${m.name}: ${m.statements[0]} statements for the small company, ${m.statements[1]} for the large`).toBe(m.statements[0]);
+      if (FROM_CODE.has(m.name)) continue;
       expect.soft(m.statements[0], `${m.name} reads something`).toBeGreaterThan(0);
       if (m.name.startsWith('list_') || m.name === 'get_available_slots' || m.name === 'get_service_detail') {
         expect.soft(m.entries[1], `${m.name} lists more for the large company`).toBeGreaterThan(m.entries[0]);

@@ -48,5 +48,23 @@ const contentRoutes: RestRoute[] = [
   { method: 'POST', path: `${base}/contact`, field: 'Mutation.submitContactInquiry', tag: 'Forms, surveys, storefront', status: 201, summary: 'Send a contact inquiry' },
 ];
 
+/** Shop catalog: active products, categories, brands, collections (commerce). */
+const catalogRoutes: RestRoute[] = [
+  { method: 'GET', path: `${base}/shop/products`, field: 'Query.shopProducts', tag: 'Shop and commerce', summary: 'Active products (search, page, limit; categoryId, brandId, collectionId)' },
+  { method: 'GET', path: `${base}/shop/products/:slug`, field: 'Query.shopProduct', tag: 'Shop and commerce', summary: 'An active product with its variants and their availability' },
+  { method: 'GET', path: `${base}/shop/categories`, field: 'Query.shopCategories', tag: 'Shop and commerce', summary: 'Product categories' },
+  { method: 'GET', path: `${base}/shop/brands`, field: 'Query.shopBrands', tag: 'Shop and commerce', summary: 'Brands' },
+  { method: 'GET', path: `${base}/shop/collections`, field: 'Query.shopCollections', tag: 'Shop and commerce', summary: 'Collections' },
+];
+
+/** Shop checkout options, orders and payment status (commerce). */
+const orderRoutes: RestRoute[] = [
+  { method: 'GET', path: `${base}/shop/shipping-methods`, field: 'Query.shopShippingMethods', tag: 'Shop and commerce', summary: 'The active shipping methods' },
+  { method: 'GET', path: `${base}/shop/payment-methods`, field: 'Query.shopPaymentMethods', tag: 'Shop and commerce', summary: 'The active payment methods' },
+  { method: 'POST', path: `${base}/shop/orders`, field: 'Mutation.placeOrder', tag: 'Shop and commerce', status: 201, summary: 'Place an order (priced by the server; stock reserved; payment opened)' },
+  { method: 'GET', path: `${base}/shop/orders`, field: 'Query.myOrders', tag: 'Shop and commerce', summary: "The customer's orders, newest first" },
+  { method: 'GET', path: `${base}/shop/orders/:orderId/payment-status`, field: 'Query.orderPaymentStatus', tag: 'Shop and commerce', summary: "An order's payment status (guests give accessToken)" },
+];
+
 /** The customer portal v6 routes served so far (the contract's groups arrive with their subgraphs). */
-export const customerPortalRoutes: RestRoute[] = [...memberRoutes, ...bookingRoutes, ...contentRoutes];
+export const customerPortalRoutes: RestRoute[] = [...memberRoutes, ...bookingRoutes, ...contentRoutes, ...catalogRoutes, ...orderRoutes];

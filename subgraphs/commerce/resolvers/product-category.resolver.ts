@@ -1,0 +1,50 @@
+import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import { Requires } from '../../kernel/access.ts';
+import type { RequestContext } from '../../kernel/context.ts';
+import { ListArgs } from '../../kernel/pagination.ts';
+import * as categories from '../services/categories.ts';
+import { categoryNode, ProductCategoryInput, ProductCategoryNode, ProductCategoryPage } from './product-category.types.ts';
+
+/** Product categories: managed by the merchant, listed on the storefront. */
+@Resolver(() => ProductCategoryNode)
+export class ProductCategoryResolver {
+  @Requires('public')
+  @Query(() => ProductCategoryPage, { description: 'The shop\'s product categories.' })
+  async shopCategories(@Ctx() ctx: RequestContext, @Args(() => ListArgs) args: ListArgs) {
+    const page = await categories.listCategories(ctx, args);
+    return { ...page, items: page.items.map(categoryNode) };
+  }
+
+  @Requires('merchant')
+  @Query(() => ProductCategoryPage, { description: 'The company\'s product categories.' })
+  async productCategories(
+    @Ctx() ctx: RequestContext,
+    @Args(() => ListArgs) args: ListArgs,
+    @Arg('parentId', () => ID, { nullable: true, description: 'Only the categories directly inside this one.' }) parentId?: string,
+  ) {
+    const page = await categories.listCategories(ctx, { ...args, parentId });
+    return { ...page, items: page.items.map(categoryNode) };
+  }
+
+  @Requires('merchant')
+  @Mutation(() => ProductCategoryNode, { description: 'Creates a product category.' })
+  async createProductCategory(@Ctx() ctx: RequestContext, @Arg('input', () => ProductCategoryInput, { description: 'The category to create.' }) input: ProductCategoryInput) {
+    return categoryNode(await categories.createCategory(ctx, input));
+  }
+
+  @Requires('merchant')
+  @Mutation(() => ProductCategoryNode, { description: 'Changes the given fields of a product category.' })
+  async updateProductCategory(
+    @Ctx() ctx: RequestContext,
+    @Arg('categoryId', () => ID, { description: 'The category\'s id.' }) categoryId: string,
+    @Arg('input', () => ProductCategoryInput, { description: 'The fields to change; fields left out keep their value, null clears an optional one.' }) input: ProductCategoryInput,
+  ) {
+    return categoryNode(await categories.updateCategory(ctx, categoryId, input));
+  }
+
+  @Requires('merchant')
+  @Mutation(() => ProductCategoryNode, { description: 'Deletes an empty product category (409 while it has products or subcategories); returns it.' })
+  async deleteProductCategory(@Ctx() ctx: RequestContext, @Arg('categoryId', () => ID, { description: 'The category\'s id.' }) categoryId: string) {
+    return categoryNode(await categories.deleteCategory(ctx, categoryId));
+  }
+}

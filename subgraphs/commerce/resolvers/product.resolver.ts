@@ -1,0 +1,115 @@
+import { Arg, Args, Ctx, Directive, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Requires } from '../../kernel/access.ts';
+import type { RequestContext } from '../../kernel/context.ts';
+import { ListArgs } from '../../kernel/pagination.ts';
+import { Money } from '../../kernel/money.ts';
+import { tenantSettings } from '../../kernel/tenant.ts';
+import { Brand } from '../entities/brand.ts';
+import { ProductCategory } from '../entities/category.ts';
+import { collectionIdsOfProducts } from '../services/collections.ts';
+import * as inventory from '../services/inventory.ts';
+import * as catalog from '../services/products.ts';
+import { BrandNode, brandNode } from './brand.types.ts';
+import { categoryNode, ProductCategoryNode } from './product-category.types.ts';
+import {
+  ProductInput,
+  ProductListArgs,
+  ProductNode,
+  productNode,
+  ProductPage,
+  ProductVariantNode,
+  StockAdjustmentNode,
+  StockAdjustmentPage,
+  variantNode,
+} from './product.types.ts';
+
+/** Loads the variants of the products of one response in one statement. */
+export const variantsOf = (ctx: RequestContext, productId: string) =>
+  ctx.loader('commerce.productVariants', (ids: readonly string[]) => catalog.variantsOfProducts(ctx, ids)).load(productId);
+
+/** The products of the shop, as the merchant manages them. */
+@Resolver(() => ProductNode)
+export class ProductResolver {
+  @Requires('merchant')
+  @Query(() => ProductPage, { description: 'The company\'s products, newest first, in any state.' })
+  async products(@Ctx() ctx: RequestContext, @Args(() => ProductListArgs) args: ProductListArgs) {
+    const page = await catalog.listProducts(ctx, args, { activeOnly: false });
+    return { ...page, items: page.items.map(productNode) };
+  }
+
+  @Requires('merchant')
+  @Query(() => ProductNode, { description: 'One product with its variants and their stock.' })
+  async product(@Ctx() ctx: RequestContext, @Arg('productId', () => ID, { description: 'The product\'s id (from list_products).' }) productId: string) {
+    return productNode(await catalog.getProduct(ctx, { id: productId }));
+  }
+
+  @Requires('merchant')
+  @Query(() => StockAdjustmentPage, { description: 'The stock changes of a variant, newest first.' })
+  async stockAdjustments(
+    @Ctx() ctx: RequestContext,
+    @Arg('variantId', () => ID, { description: 'The variant\'s id (from get_product).' }) variantId: string,
+    @Args(() => ListArgs) args: ListArgs,
+  ) {
+    const page = await inventory.stockMovements(ctx, variantId, args);
+    return { ...page, items: page.items.map((m) => ({ id: m.id, variantId: m.variantId, delta: m.delta, stock: m.stockAfter, reason: m.reason, createdAt: m.createdAt })) };
+  }
+
+  @Requires('merchant')
+  @Mutation(() => ProductNode, { description: 'Creates a product with its variants (one default variant when none are given).' })
+  async createProduct(@Ctx() ctx: RequestContext, @Arg('input', () => ProductInput, { description: 'The product to create.' }) input: ProductInput) {
+    const { currency } = await tenantSettings(ctx);
+    return productNode(await catalog.createProduct(ctx, input, currency));
+  }
+
+  @Requires('merchant')
+  @Mutation(() => ProductNode, { description: 'Changes the given fields of a product; price, compare-at price, SKU and inventory tracking change its default variant.' })
+  async updateProduct(
+    @Ctx() ctx: RequestContext,
+    @Arg('productId', () => ID, { description: 'The product\'s id.' }) productId: string,
+    @Arg('input', () => ProductInput, { description: 'The fields to change; fields left out keep their value, null clears an optional one. Stock changes through adjustStock.' }) input: ProductInput,
+  ) {
+    return productNode(await catalog.updateProduct(ctx, productId, input));
+  }
+
+  @Requires('merchant')
+  @Mutation(() => StockAdjustmentNode, { description: 'Adds to or takes from a variant\'s stock, with a reason kept in its history; never below 0 (409).' })
+  async adjustStock(
+    @Ctx() ctx: RequestContext,
+    @Arg('variantId', () => ID, { description: 'The variant\'s id (from get_product).' }) variantId: string,
+    @Arg('delta', () => Int, { description: 'Units to add (positive) or take off (negative), between -1000000 and 1000000; not 0.' }) delta: number,
+    @Arg('reason', () => String, { description: 'Why, e.g. "delivery received" or "damaged"; kept in the history.' }) reason: string,
+  ) {
+    const { movement, stock } = await inventory.adjustStock(ctx, { variantId, delta, reason });
+    return { id: movement.id, variantId: movement.variantId, delta: movement.delta, stock, reason: movement.reason, createdAt: movement.createdAt };
+  }
+
+  // Cost analysis (router/limits.ts): most products have a handful of variants (a size run, a few colours).
+  @Directive('@listSize(assumedSize: 5)')
+  @FieldResolver(() => [ProductVariantNode], { description: 'Its variants; the default one first.' })
+  async variants(@Ctx() ctx: RequestContext, @Root() product: ProductNode) {
+    return (await variantsOf(ctx, product.id)).map(variantNode);
+  }
+
+  @FieldResolver(() => Money, { description: 'The default variant\'s price.' })
+  async price(@Ctx() ctx: RequestContext, @Root() product: ProductNode) {
+    const variants = (await variantsOf(ctx, product.id)).map(variantNode);
+    return (variants.find((v) => v.isDefault) ?? variants[0]).price;
+  }
+
+  @FieldResolver(() => ProductCategoryNode, { nullable: true })
+  async category(@Ctx() ctx: RequestContext, @Root() product: ProductNode) {
+    const row = product.categoryId ? await ctx.byId(ProductCategory, product.categoryId) : null;
+    return row ? categoryNode(row) : null;
+  }
+
+  @FieldResolver(() => BrandNode, { nullable: true })
+  async brand(@Ctx() ctx: RequestContext, @Root() product: ProductNode) {
+    const row = product.brandId ? await ctx.byId(Brand, product.brandId) : null;
+    return row ? brandNode(row) : null;
+  }
+
+  @FieldResolver(() => [ID], { description: 'The collections it is in.' })
+  async collectionIds(@Ctx() ctx: RequestContext, @Root() product: ProductNode) {
+    return ctx.loader('commerce.productCollections', (ids: readonly string[]) => collectionIdsOfProducts(ctx, ids)).load(product.id);
+  }
+}

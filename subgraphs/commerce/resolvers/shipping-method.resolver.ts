@@ -1,0 +1,50 @@
+import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import { Requires } from '../../kernel/access.ts';
+import type { RequestContext } from '../../kernel/context.ts';
+import { toMoney } from '../../kernel/money.ts';
+import * as shipping from '../services/shipping-methods.ts';
+import { CreateShippingMethodInput, ShippingMethodNode, UpdateShippingMethodInput } from './shipping-method.types.ts';
+
+export const shippingMethodNode = (m: shipping.ShippingMethodRow): ShippingMethodNode => ({
+  id: m.id,
+  name: m.name,
+  kind: m.kind,
+  price: toMoney(m.priceMinor, m.currency),
+  freeAbove: m.freeAboveMinor == null ? null : toMoney(m.freeAboveMinor, m.currency),
+  needsAddress: m.needsAddress,
+  active: m.active,
+  position: m.position,
+  createdAt: m.createdAt,
+  updatedAt: m.updatedAt,
+});
+
+@Resolver(() => ShippingMethodNode)
+export class ShippingMethodResolver {
+  @Requires('public')
+  @Query(() => [ShippingMethodNode], { description: 'The active shipping methods, in checkout order.' })
+  async shopShippingMethods(@Ctx() ctx: RequestContext) {
+    return (await shipping.listShippingMethods(ctx, true)).map(shippingMethodNode);
+  }
+
+  @Requires('merchant')
+  @Query(() => [ShippingMethodNode], { description: "The shop's shipping methods, inactive ones included." })
+  async shippingMethods(@Ctx() ctx: RequestContext) {
+    return (await shipping.listShippingMethods(ctx, false)).map(shippingMethodNode);
+  }
+
+  @Requires('merchant')
+  @Mutation(() => ShippingMethodNode, { description: 'Adds a shipping method: flat rate, free above an order amount, or local pickup.' })
+  async createShippingMethod(@Ctx() ctx: RequestContext, @Arg('input', () => CreateShippingMethodInput, { description: 'The shipping method to create.' }) input: CreateShippingMethodInput) {
+    return shippingMethodNode(await shipping.createShippingMethod(ctx, input));
+  }
+
+  @Requires('merchant')
+  @Mutation(() => ShippingMethodNode, { description: 'Changes a shipping method (active: false takes it off the checkout).' })
+  async updateShippingMethod(
+    @Ctx() ctx: RequestContext,
+    @Arg('shippingMethodId', () => ID, { description: 'The shipping method to change.' }) shippingMethodId: string,
+    @Arg('input', () => UpdateShippingMethodInput, { description: 'The fields to change; fields left out keep their value.' }) input: UpdateShippingMethodInput,
+  ) {
+    return shippingMethodNode(await shipping.updateShippingMethod(ctx, shippingMethodId, input));
+  }
+}

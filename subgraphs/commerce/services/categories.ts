@@ -1,0 +1,73 @@
+/** Product categories: the shop's sections, nested by parent. */
+import type { RequestContext } from '../../kernel/context.ts';
+import { badInput, conflict, notFound } from '../../kernel/errors.ts';
+import { isUuid, newId } from '../../kernel/ids.ts';
+import { likePattern, pageRequest } from '../../kernel/pagination.ts';
+import { optionalText, requireText } from '../../kernel/validation.ts';
+import { ProductCategory } from '../entities/category.ts';
+import { Product } from '../entities/product.ts';
+import { requireOwn } from './ids.ts';
+import { chooseSlug } from './slugs.ts';
+
+export interface CategoryInput {
+  name?: string | null;
+  slug?: string | null;
+  description?: string | null;
+  parentId?: string | null;
+}
+
+export async function createCategory(ctx: RequestContext, input: CategoryInput) {
+  const name = requireText('name', input.name, 100);
+  return ctx.transaction(async (tx) => {
+    const parentId = input.parentId ? await requireOwn(tx, ProductCategory, 'parentId', input.parentId, 'a product category') : null;
+    const slug = await chooseSlug(tx, ProductCategory, { explicit: input.slug, name });
+    return tx.em.create(ProductCategory, { id: newId(), name, slug, parentId, description: optionalText('description', input.description, 2000) ?? null });
+  });
+}
+
+export async function updateCategory(ctx: RequestContext, categoryId: string, input: CategoryInput) {
+  if (!isUuid(categoryId)) throw badInput('categoryId', 'must be a product category id');
+  return ctx.transaction(async (tx) => {
+    const category = await tx.em.findOne(ProductCategory, { id: categoryId });
+    if (!category) throw notFound('Product category');
+    if (input.name != null) category.name = requireText('name', input.name, 100);
+    if (input.slug != null) category.slug = await chooseSlug(tx, ProductCategory, { explicit: input.slug, name: category.name, exceptId: category.id });
+    if (input.description !== undefined) category.description = optionalText('description', input.description, 2000) ?? null;
+    if (input.parentId !== undefined) {
+      if (input.parentId === null) category.parentId = null;
+      else {
+        const parentId = await requireOwn(tx, ProductCategory, 'parentId', input.parentId, 'a product category');
+        // A category may not sit below itself: walk up from the new parent.
+        for (let at: string | null | undefined = parentId; at; at = (await tx.em.findOne(ProductCategory, { id: at }))?.parentId) {
+          if (at === category.id) throw badInput('parentId', 'would put the category inside itself');
+        }
+        category.parentId = parentId;
+      }
+    }
+    return category;
+  });
+}
+
+/** Deletes an empty category; one with products or subcategories is 409 (move or delete them first). */
+export async function deleteCategory(ctx: RequestContext, categoryId: string) {
+  if (!isUuid(categoryId)) throw badInput('categoryId', 'must be a product category id');
+  return ctx.transaction(async (tx) => {
+    const category = await tx.em.findOne(ProductCategory, { id: categoryId });
+    if (!category) throw notFound('Product category');
+    const products = await tx.em.count(Product, { categoryId });
+    const children = await tx.em.count(ProductCategory, { parentId: categoryId });
+    if (products || children) throw conflict(`The category still has ${products} products and ${children} subcategories; move them first`, { field: 'categoryId', products, subcategories: children });
+    tx.em.remove(category);
+    return { ...category };
+  });
+}
+
+export async function listCategories(ctx: RequestContext, args: { page?: number | null; limit?: number | null; search?: string | null; parentId?: string | null }) {
+  const req = pageRequest(args);
+  const where: Record<string, unknown> = req.search ? { name: { $ilike: likePattern(req.search) } } : {};
+  if (args.parentId != null) {
+    if (!isUuid(args.parentId)) throw badInput('parentId', 'must be a product category id');
+    where.parentId = args.parentId;
+  }
+  return ctx.page(ProductCategory, where, req, { name: 'asc', id: 'asc' });
+}

@@ -1,0 +1,419 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { LockMode } from '@mikro-orm/core';
+import type { RequestContext } from '../../kernel/context.ts';
+import { AppError, badInput, notFound } from '../../kernel/errors.ts';
+import { isUuid, newId } from '../../kernel/ids.ts';
+import { parseAmount, toMoney } from '../../kernel/money.ts';
+import { pageRequest } from '../../kernel/pagination.ts';
+import type { Row } from '../../kernel/reads.ts';
+import { COMPANY } from '../../kernel/tenancy.ts';
+import { tenantSettings } from '../../kernel/tenant.ts';
+import { checkInstant } from '../../kernel/time.ts';
+import { normalizeEmail, normalizePhone, optionalText, requireText } from '../../kernel/validation.ts';
+import { Order, OrderLine, type OrderChannel, type OrderStatus, type ShippingAddress } from '../entities/order.ts';
+import { Payment } from '../entities/payment.ts';
+import { ShippingMethod } from '../entities/shipping-method.ts';
+import { resolveItems, type OrderItem } from './catalog-lines.ts';
+import { findCustomer } from './customers.ts';
+import { notifyOrder } from './notify.ts';
+import { choosePaymentMethod, type PaymentMethodInfo } from './payment-methods.ts';
+import { cancelOpenPayments, openProviderPayment, paymentIntentOf, refundPayments } from './payments.ts';
+import { discountFor, lineMoney, orderMoney } from './pricing.ts';
+import { shopSettings } from './settings.ts';
+import { shippingCost } from './shipping-methods.ts';
+import { orderStates } from './states.ts';
+import { releaseStock, reserveStock } from './stock.ts';
+
+export type OrderRow = Row<Order>;
+
+/** The queue of the job that expires an unpaid order at the end of its payment window. */
+export const EXPIRE_ORDERS_QUEUE = 'commerce.expire-orders';
+
+export interface CheckoutInput {
+  items: OrderItem[];
+  customer?: { name?: string | null; email?: string | null; phone?: string | null } | null;
+  shippingMethodId?: string | null;
+  shippingAddress?: Partial<ShippingAddress> | null;
+  paymentMethodId?: string | null;
+  returnUrl?: string | null;
+  promotionCode?: string | null;
+}
+
+/** Who the order is for: a signed-in customer, a guest, or (POS) a customer the merchant names. */
+interface Buyer {
+  customerId: string | null;
+  name: string;
+  email: string | null;
+  phone: string | null;
+}
+
+export interface PlacedOrder {
+  order: OrderRow;
+  /** For guests: the token that reads the order's payment status (shown once). */
+  accessToken: string | null;
+}
+
+const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+function checkItems(items: unknown): OrderItem[] {
+  if (!Array.isArray(items) || !items.length) throw badInput('items', 'needs at least one line');
+  if (items.length > 50) throw badInput('items', 'must have at most 50 lines');
+  return items.map((item, i) => {
+    const field = `items[${i}]`;
+    const { productId, variantId, quantity } = (item ?? {}) as OrderItem;
+    if (!productId && !variantId) throw badInput(`${field}.productId`, 'or variantId is required');
+    if (productId != null && !isUuid(productId)) throw badInput(`${field}.productId`, 'must be a product id');
+    if (variantId != null && !isUuid(variantId)) throw badInput(`${field}.variantId`, 'must be a variant id');
+    if (!Number.isInteger(quantity) || quantity < 1 || quantity > 1000) throw badInput(`${field}.quantity`, 'must be 1 to 1000');
+    return { productId: productId ?? null, variantId: variantId ?? null, quantity };
+  });
+}
+
+function checkAddress(address: Partial<ShippingAddress> | null | undefined): ShippingAddress {
+  if (!address) throw badInput('shippingAddress', 'is required for this shipping method');
+  const country = requireText('shippingAddress.country', address.country, 2).toUpperCase();
+  if (!/^[A-Z]{2}$/.test(country)) throw badInput('shippingAddress.country', 'must be a two-letter country code');
+  return {
+    line1: requireText('shippingAddress.line1', address.line1, 200),
+    line2: optionalText('shippingAddress.line2', address.line2, 200) ?? null,
+    city: requireText('shippingAddress.city', address.city, 120),
+    postalCode: requireText('shippingAddress.postalCode', address.postalCode, 20),
+    region: optionalText('shippingAddress.region', address.region, 120) ?? null,
+    country,
+  };
+}
+
+function checkReturnUrl(url: string | null | undefined): string | null {
+  if (url == null || url === '') return null;
+  try {
+    const parsed = new URL(url);
+    if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') throw new Error();
+    return parsed.toString();
+  } catch {
+    throw badInput('returnUrl', 'must be an http(s) URL');
+  }
+}
+
+/** The storefront's buyer: the signed-in customer (facts from commerce's projection) or the guest's details. */
+async function storefrontBuyer(ctx: RequestContext, customer: CheckoutInput['customer']): Promise<Buyer> {
+  const p = ctx.principal;
+  const email = customer?.email ? normalizeEmail('customer.email', customer.email) : null;
+  const phone = customer?.phone ? normalizePhone('customer.phone', customer.phone) : null;
+  if (p.kind === 'customer') {
+    const known = await findCustomer(ctx, p.customerId);
+    const name = customer?.name ? requireText('customer.name', customer.name, 200) : known ? [known.name, known.lastName].filter(Boolean).join(' ') : 'Customer';
+    return { customerId: p.customerId, name, email: email ?? known?.email ?? p.verifiedEmail ?? null, phone: phone ?? known?.phone ?? p.verifiedPhone ?? null };
+  }
+  if (!customer) throw badInput('customer', 'is required without a customer token (name and an email or phone)');
+  const name = requireText('customer.name', customer.name, 200);
+  if (!email && !phone) throw badInput('customer.email', 'an email or a phone is needed for the order messages');
+  return { customerId: null, name, email, phone };
+}
+
+/** Checkout on the storefront (`POST /shop/orders`): a guest or the signed-in customer. */
+export async function placeOrder(ctx: RequestContext, input: CheckoutInput): Promise<PlacedOrder> {
+  const buyer = await storefrontBuyer(ctx, input.customer);
+  return createOrder(ctx, input, buyer, 'online');
+}
+
+/** An order the business places for one of its customers (`create_shop_order`, channel pos). */
+export async function placePosOrder(ctx: RequestContext, accountId: unknown, input: CheckoutInput): Promise<PlacedOrder> {
+  if (!isUuid(accountId)) throw badInput('accountId', 'must be a customer id');
+  const customer = await findCustomer(ctx, accountId);
+  if (!customer) throw badInput('accountId', 'is not a customer of this company');
+  const buyer = { customerId: customer.customerId, name: [customer.name, customer.lastName].filter(Boolean).join(' '), email: customer.email ?? null, phone: customer.phone ?? null };
+  return createOrder(ctx, { ...input, paymentMethodId: input.paymentMethodId ?? 'manual' }, buyer, 'pos');
+}
+
+async function createOrder(ctx: RequestContext, input: CheckoutInput, buyer: Buyer, channel: OrderChannel): Promise<PlacedOrder> {
+  const items = checkItems(input.items);
+  const method: PaymentMethodInfo = choosePaymentMethod(ctx, input.paymentMethodId);
+  const returnUrl = checkReturnUrl(input.returnUrl);
+  const promotionCode = optionalText('promotionCode', input.promotionCode, 64)?.toUpperCase() ?? null;
+  // Read before the transaction: settings come from the kernel's cache or connection.
+  const [{ currency }, settings] = await Promise.all([tenantSettings(ctx), shopSettings(ctx)]);
+  let shipping: Row<ShippingMethod> | null = null;
+  if (input.shippingMethodId != null) {
+    if (!isUuid(input.shippingMethodId)) throw badInput('shippingMethodId', 'must be a shipping method id');
+    shipping = await ctx.row(ShippingMethod, { id: input.shippingMethodId, active: true });
+    if (!shipping) throw badInput('shippingMethodId', 'is not an active shipping method of this shop');
+  }
+  const address = shipping?.needsAddress ? checkAddress(input.shippingAddress) : null;
+  const accessToken = `ord_${randomBytes(24).toString('base64url')}`;
+
+  const order = await ctx.transaction(async (tx) => {
+    const lines = await resolveItems(tx, items, currency);
+    await reserveStock(tx, lines);
+    const priced = lines.map((l) => ({ ...l, ...lineMoney(l, settings.pricesIncludeTax) }));
+    const subtotalMinor = priced.reduce((s, l) => s + l.totalMinor, 0);
+    const shippingMinor = shipping ? shippingCost(shipping, subtotalMinor) : 0;
+    const discountMinor = await discountFor(tx, { promotionCode, channel, subtotalMinor, currency });
+    const money = orderMoney(priced, shippingMinor, discountMinor, settings.pricesIncludeTax);
+    const free = money.totalMinor === 0;
+    const manual = method.kind === 'MANUAL';
+    // Taken last: the counter row is locked until commit, so the order number comes after the stock.
+    const [{ last_number: number }] = await tx.tenantSql<{ last_number: number }>`
+      insert into commerce.order_counter as c (company_id, last_number) values (${COMPANY}, 1)
+      on conflict (company_id) do update set last_number = c.last_number + 1 returning last_number`;
+    const now = tx.now();
+    const row = tx.em.create(Order, {
+      id: newId(),
+      number,
+      status: free ? 'PAID' : 'PENDING_PAYMENT',
+      channel,
+      customerId: buyer.customerId,
+      customerName: buyer.name,
+      customerEmail: buyer.email,
+      customerPhone: buyer.phone,
+      shippingMethodId: shipping?.id ?? null,
+      shippingAddress: address,
+      paymentMethodId: method.id,
+      promotionCode,
+      currency,
+      pricesIncludeTax: settings.pricesIncludeTax,
+      ...money,
+      refundedMinor: 0,
+      accessTokenHash: hashToken(accessToken),
+      // A provider payment has a window; a pay-at-the-venue order waits for the business.
+      expiresAt: free || manual ? null : new Date(now.getTime() + settings.paymentWindowMinutes * 60_000),
+      paidAt: free ? now : null,
+      fulfilledAt: null,
+      cancelledAt: null,
+      cancelReason: null,
+      // One instant: the payment window is measured from the order's creation.
+      createdAt: now,
+      updatedAt: now,
+    });
+    priced.forEach((l, position) =>
+      tx.em.create(OrderLine, {
+        id: newId(),
+        orderId: row.id,
+        position,
+        productId: l.productId,
+        variantId: l.variantId,
+        name: l.name,
+        variantName: l.variantName,
+        sku: l.sku,
+        quantity: l.quantity,
+        unitPriceMinor: l.unitPriceMinor,
+        taxRate: l.taxRate,
+        taxMinor: l.taxMinor,
+        totalMinor: l.totalMinor,
+        stockReserved: l.trackInventory,
+      }),
+    );
+    if (free) {
+      publishPaid(tx, row, priced);
+      await notifyOrder(tx, row, 'placed');
+      return row;
+    }
+    if (!manual) {
+      tx.em.create(Payment, {
+        id: newId(),
+        orderId: row.id,
+        registrationId: null,
+        provider: method.provider!,
+        providerPaymentId: null,
+        paymentMethodId: method.id,
+        status: 'requires_payment_method',
+        amountMinor: money.totalMinor,
+        refundedMinor: 0,
+        currency,
+        returnUrl,
+        nextActionUrl: null,
+      });
+      tx.runAt(EXPIRE_ORDERS_QUEUE, row.expiresAt ?? null, { companyId: tx.companyId, orderId: row.id });
+    }
+    await notifyOrder(tx, row, 'awaiting_payment');
+    return row;
+  });
+  // The provider is called once the order is committed (never inside a transaction: it is another
+  // system); a failure leaves the order to expire.
+  if (order.status === 'PENDING_PAYMENT' && method.kind === 'PROVIDER') await openProviderPayment(ctx, { orderId: order.id });
+  return { order: (await ctx.row(Order, { id: order.id }))!, accessToken: buyer.customerId ? null : accessToken };
+}
+
+export function publishPaid(tx: RequestContext, order: Pick<Order, 'id' | 'number' | 'customerId' | 'customerEmail' | 'channel' | 'totalMinor' | 'currency'>, lines: { productId: string; variantId: string; quantity: number; totalMinor: number }[]) {
+  tx.publish('commerce.order.paid', {
+    orderId: order.id,
+    number: order.number,
+    customerId: order.customerId ?? null,
+    customerEmail: order.customerEmail ?? null,
+    channel: order.channel,
+    totalMinor: order.totalMinor,
+    currency: order.currency,
+    lines: lines.map((l) => ({ productId: l.productId, variantId: l.variantId, quantity: l.quantity, totalMinor: l.totalMinor })),
+  });
+}
+
+// ---- Reads ---------------------------------------------------------------------------------------
+
+export async function findOrder(ctx: RequestContext, orderId: unknown, field = 'orderId'): Promise<OrderRow> {
+  if (!isUuid(orderId)) throw badInput(field, 'must be an order id');
+  const order = await ctx.row(Order, { id: orderId });
+  if (!order) throw notFound('Order');
+  return order;
+}
+
+/**
+ * An order whose payment status a storefront reads: the signed-in customer's own, or any order of
+ * the company with its access token. Anyone else's is not found.
+ */
+export async function findOrderForCaller(ctx: RequestContext, orderId: unknown, accessToken: string | null | undefined): Promise<OrderRow> {
+  if (!isUuid(orderId)) throw badInput('orderId', 'must be an order id');
+  const order = await ctx.row(Order, { id: orderId });
+  const p = ctx.principal;
+  const mine = order && p.kind === 'customer' && order.customerId === p.customerId;
+  const tokenFits = order && typeof accessToken === 'string' && accessToken.length > 0 && hashToken(accessToken) === order.accessTokenHash;
+  if (!order || !(mine || tokenFits)) throw notFound('Order');
+  return order;
+}
+
+export async function listOrders(
+  ctx: RequestContext,
+  args: { status?: OrderStatus | null; customerId?: string | null; from?: Date | null; to?: Date | null; page?: number | null; limit?: number | null; offset?: number | null },
+) {
+  const req = pageRequest(args);
+  const where: Record<string, unknown> = {};
+  if (args.status) where.status = args.status;
+  if (args.customerId != null) {
+    if (!isUuid(args.customerId)) throw badInput('customerId', 'must be a customer id');
+    where.customerId = args.customerId;
+  }
+  if (args.from || args.to) {
+    const range: Record<string, Date> = {};
+    if (args.from) range.$gte = checkInstant('from', args.from);
+    if (args.to) range.$lt = checkInstant('to', args.to);
+    if (args.from && args.to && args.from.getTime() >= args.to.getTime()) throw badInput('to', 'must be after from');
+    where.createdAt = range;
+  }
+  return ctx.page(Order, where, req, { createdAt: 'desc', id: 'desc' });
+}
+
+export function listMyOrders(ctx: RequestContext, args: { page?: number | null; limit?: number | null }) {
+  return ctx.page(Order, { customerId: ctx.customer.customerId }, pageRequest(args), { createdAt: 'desc', id: 'desc' });
+}
+
+/** Lines of many orders in one query, in each order's line order. */
+export async function orderLines(ctx: RequestContext, orderIds: readonly string[]) {
+  const rows = await ctx.rows(OrderLine, { orderId: { $in: [...orderIds] } }, { orderBy: { orderId: 'asc', position: 'asc' } });
+  return orderIds.map((id) => rows.filter((r) => r.orderId === id));
+}
+
+// ---- Merchant moves ------------------------------------------------------------------------------
+
+/** The order row, locked for this transaction, whose state may move to `to`; else INVALID_STATE_TRANSITION. */
+export async function lockOrder(tx: RequestContext, id: string, to: OrderStatus): Promise<Order> {
+  const row = await tx.em.findOne(Order, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+  if (!row) throw notFound('Order');
+  orderStates.assert(row.status, to);
+  return row;
+}
+
+/** Moves a PENDING_PAYMENT order to PAID (inside the paying transaction): the reserved stock is now sold. */
+export async function markPaidInTx(tx: RequestContext, order: Order): Promise<void> {
+  orderStates.assert(order.status, 'PAID');
+  order.status = 'PAID';
+  order.paidAt = tx.now();
+  order.expiresAt = null;
+  const lines = await tx.rows(OrderLine, { orderId: order.id }, { orderBy: { position: 'asc' } });
+  publishPaid(tx, order, lines);
+  await notifyOrder(tx, order, 'paid');
+}
+
+/** The merchant records a manual payment (pay at the venue, or cash at the counter). */
+export async function markOrderPaid(ctx: RequestContext, orderId: unknown) {
+  const { id } = await findOrder(ctx, orderId);
+  const order = await ctx.transaction(async (tx) => {
+    const row = await lockOrder(tx, id, 'PAID');
+    await markPaidInTx(tx, row);
+    return row;
+  });
+  // An open provider payment of that order is no longer wanted.
+  await cancelOpenPayments(ctx, { orderId: id });
+  return order;
+}
+
+export async function fulfilOrder(ctx: RequestContext, orderId: unknown) {
+  const { id } = await findOrder(ctx, orderId);
+  return ctx.transaction(async (tx) => {
+    const row = await lockOrder(tx, id, 'FULFILLED');
+    row.status = 'FULFILLED';
+    row.fulfilledAt = tx.now();
+    await notifyOrder(tx, row, 'fulfilled');
+    return row;
+  });
+}
+
+/**
+ * Ends an unpaid order: CANCELLED by the merchant or EXPIRED at the end of its payment window. Its
+ * reserved stock is released and its open payment canceled at the provider first, so a payment
+ * cannot succeed afterwards; a payment that succeeded meanwhile pays the order instead (then the
+ * move is refused as INVALID_STATE_TRANSITION).
+ */
+export async function endUnpaidOrder(ctx: RequestContext, orderId: string, to: 'CANCELLED' | 'EXPIRED', reason: string | null): Promise<Order | null> {
+  const current = await findOrder(ctx, orderId);
+  orderStates.assert(current.status, to);
+  if (to === 'EXPIRED' && (!current.expiresAt || current.expiresAt.getTime() > ctx.now().getTime())) return null;
+  await cancelOpenPayments(ctx, { orderId });
+  return ctx.transaction(async (tx) => {
+    const row = await lockOrder(tx, orderId, to);
+    row.status = to;
+    row.cancelledAt = tx.now();
+    row.cancelReason = reason;
+    row.expiresAt = null;
+    await releaseStock(tx, row.id);
+    tx.publish('commerce.order.cancelled', { orderId: row.id, number: row.number, customerId: row.customerId ?? null, status: to, reason });
+    await notifyOrder(tx, row, to === 'EXPIRED' ? 'expired' : 'cancelled');
+    return row;
+  });
+}
+
+export function cancelOrder(ctx: RequestContext, orderId: unknown, reason: string | null | undefined) {
+  if (!isUuid(orderId)) throw badInput('orderId', 'must be an order id');
+  return endUnpaidOrder(ctx, orderId, 'CANCELLED', optionalText('reason', reason, 500) ?? null) as Promise<Order>;
+}
+
+/**
+ * Refunds a paid order, in whole (no amount) or in part, through the provider that took the
+ * payment (a manual payment is refunded by the business itself and only recorded here). The
+ * refund is first recorded on the locked order, so concurrent refunds never exceed what was paid;
+ * if the provider then refuses it, the record is taken back and the answer is PAYMENT_FAILED.
+ */
+export async function refundOrder(ctx: RequestContext, orderId: unknown, amount: string | null | undefined) {
+  const { id, currency } = await findOrder(ctx, orderId);
+  const requested = amount == null ? null : parseAmount('amount', amount, currency);
+  if (requested !== null && requested <= 0) throw badInput('amount', 'must be more than 0');
+  const { refundMinor, before } = await ctx.transaction(async (tx) => {
+    const row = await tx.em.findOne(Order, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+    if (!row) throw notFound('Order');
+    const left = row.totalMinor - row.refundedMinor;
+    const refund = requested ?? left;
+    if (refund > left) throw badInput('amount', `must be at most ${toMoney(left, row.currency).amount}, what is left to refund`);
+    const to: OrderStatus = refund === left ? 'REFUNDED' : 'PARTIALLY_REFUNDED';
+    orderStates.assert(row.status, to);
+    if (refund <= 0) throw badInput('amount', 'nothing is left to refund');
+    const previous = { status: row.status, refundedMinor: row.refundedMinor };
+    row.refundedMinor += refund;
+    row.status = to;
+    return { refundMinor: refund, before: previous };
+  });
+  try {
+    await refundPayments(ctx, id, refundMinor);
+  } catch (error) {
+    await ctx.transaction(async (tx) => {
+      const row = await tx.em.findOneOrFail(Order, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+      row.refundedMinor -= refundMinor;
+      if (row.refundedMinor === before.refundedMinor) row.status = before.status;
+    });
+    throw error instanceof AppError ? error : new AppError('PAYMENT_FAILED', 'The provider refused the refund');
+  }
+  return ctx.transaction(async (tx) => {
+    const row = await tx.em.findOneOrFail(Order, { id }, { refresh: true });
+    tx.publish('commerce.order.refunded', { orderId: row.id, number: row.number, customerId: row.customerId ?? null, amountMinor: refundMinor, refundedMinor: row.refundedMinor, currency: row.currency, status: row.status as 'REFUNDED' | 'PARTIALLY_REFUNDED' });
+    await notifyOrder(tx, row, 'refunded', { refundMinor });
+    return row;
+  });
+}
+
+export { paymentIntentOf };

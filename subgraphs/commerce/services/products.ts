@@ -1,0 +1,214 @@
+/** Products and their variants: define and change them, find and list them. */
+import type { RequestContext } from '../../kernel/context.ts';
+import { badInput, notFound } from '../../kernel/errors.ts';
+import { isUuid, newId } from '../../kernel/ids.ts';
+import { parseAmount } from '../../kernel/money.ts';
+import { likePattern, pageRequest } from '../../kernel/pagination.ts';
+import type { Row } from '../../kernel/reads.ts';
+import { oneOf, optionalText, requireText } from '../../kernel/validation.ts';
+import { Brand } from '../entities/brand.ts';
+import { ProductCategory } from '../entities/category.ts';
+import { Collection, CollectionProduct } from '../entities/collection.ts';
+import { Product, PRODUCT_STATUSES, ProductVariant, type ProductStatus } from '../entities/product.ts';
+import { requireOwn, requireOwnAll } from './ids.ts';
+import { chooseSlug } from './slugs.ts';
+
+export type ProductRow = Row<Product>;
+export type VariantRow = Row<ProductVariant>;
+
+export const MAX_STOCK = 1_000_000;
+
+export interface VariantInput {
+  name?: string | null;
+  sku?: string | null;
+  price?: string | null;
+  compareAtPrice?: string | null;
+  stock?: number | null;
+  trackInventory?: boolean | null;
+  options?: { name: string; value: string }[] | null;
+}
+
+export interface ProductInput {
+  name?: string | null;
+  slug?: string | null;
+  description?: string | null;
+  images?: string[] | null;
+  categoryId?: string | null;
+  brandId?: string | null;
+  collectionIds?: string[] | null;
+  price?: string | null;
+  compareAtPrice?: string | null;
+  sku?: string | null;
+  stock?: number | null;
+  trackInventory?: boolean | null;
+  taxRate?: string | null;
+  status?: ProductStatus | null;
+  variants?: VariantInput[] | null;
+}
+
+export function wholeNumber(field: string, value: unknown, min: number, max: number): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) throw badInput(field, `must be a whole number from ${min} to ${max}`);
+  return value;
+}
+
+function taxRateOf(value: string): string {
+  const text = String(value).trim();
+  const match = /^(\d{1,3})(?:\.(\d{1,2}))?$/.exec(text);
+  if (!match || Number(text) > 100) throw badInput('taxRate', 'must be a percentage from 0 to 100 with at most 2 decimals, e.g. "20" or "7.5"');
+  return Number(text).toFixed(2);
+}
+
+function skuOf(field: string, value: unknown): string | null {
+  const sku = optionalText(field, value, 64);
+  if (sku && !/^[\p{L}\p{N}._\-/]+$/u.test(sku)) throw badInput(field, 'may hold letters, digits and . _ - / only');
+  return sku ?? null;
+}
+
+function imagesOf(value: string[]): string[] {
+  if (value.length > 20) throw badInput('images', 'may hold at most 20 images');
+  value.forEach((url, i) => {
+    if (typeof url !== 'string' || url.length > 2000 || !/^https?:\/\/\S+$/i.test(url)) throw badInput(`images[${i}]`, 'must be an http(s) URL');
+  });
+  return value;
+}
+
+function optionsOf(field: string, options: VariantInput['options']): Record<string, string> {
+  const out: Record<string, string> = {};
+  (options ?? []).forEach((o, i) => {
+    const name = requireText(`${field}[${i}].name`, o.name, 50);
+    if (Object.hasOwn(out, name) || ['__proto__', 'constructor', 'prototype'].includes(name)) throw badInput(`${field}[${i}].name`, 'is given twice or reserved');
+    out[name] = requireText(`${field}[${i}].value`, o.value, 100);
+  });
+  return out;
+}
+
+/** Validated prices of a create or update: a compare-at price is above the price it compares with. */
+function prices(field: string, input: { price?: string | null; compareAtPrice?: string | null }, currency: string, fallbackMinor?: number) {
+  const priceMinor = input.price != null ? parseAmount(`${field}price`, input.price, currency) : fallbackMinor;
+  const compareAtPriceMinor = input.compareAtPrice != null ? parseAmount(`${field}compareAtPrice`, input.compareAtPrice, currency) : null;
+  if (compareAtPriceMinor != null && priceMinor != null && compareAtPriceMinor <= priceMinor) throw badInput(`${field}compareAtPrice`, 'must be above the price');
+  return { priceMinor, compareAtPriceMinor };
+}
+
+async function applyProduct(tx: RequestContext, product: Product, input: ProductInput) {
+  if (input.name != null) product.name = requireText('name', input.name, 200);
+  if (input.description !== undefined) product.description = optionalText('description', input.description, 10_000) ?? null;
+  if (input.images != null) product.images = imagesOf(input.images);
+  if (input.taxRate != null) product.taxRate = taxRateOf(input.taxRate);
+  if (input.status != null) product.status = oneOf('status', input.status, PRODUCT_STATUSES);
+  if (input.categoryId !== undefined) product.categoryId = input.categoryId === null ? null : await requireOwn(tx, ProductCategory, 'categoryId', input.categoryId, 'a product category');
+  if (input.brandId !== undefined) product.brandId = input.brandId === null ? null : await requireOwn(tx, Brand, 'brandId', input.brandId, 'a brand');
+  if (input.collectionIds != null) {
+    const ids = await requireOwnAll(tx, Collection, 'collectionIds', input.collectionIds, 'collections');
+    tx.em.remove(await tx.em.find(CollectionProduct, { productId: product.id }));
+    for (const collectionId of ids) tx.em.create(CollectionProduct, { collectionId, productId: product.id });
+  }
+}
+
+/**
+ * Creates a product with its variants. Without `variants`, one default variant takes the
+ * product's price, SKU, stock and inventory tracking; with them, the first is the default.
+ */
+export async function createProduct(ctx: RequestContext, input: ProductInput, currency: string) {
+  const name = requireText('name', input.name, 200);
+  const variants = input.variants?.length ? input.variants : null;
+  if (variants && variants.length > 100) throw badInput('variants', 'may hold at most 100 variants');
+  if (!variants && input.price == null) throw badInput('price', 'is required');
+  const base = prices('', input, currency);
+  return ctx.transaction(async (tx) => {
+    const product = tx.em.create(Product, { id: newId(), name, slug: await chooseSlug(tx, Product, { explicit: input.slug, name }), images: [], status: 'draft', taxRate: '0.00' });
+    await applyProduct(tx, product, input);
+    const made = (variants ?? [{ sku: input.sku, stock: input.stock, trackInventory: input.trackInventory }]).map((v, i) => {
+      const field = variants ? `variants[${i}].` : '';
+      const own = variants ? prices(field, v, currency, base.priceMinor) : base;
+      if (own.priceMinor == null) throw badInput(`${field}price`, 'is required (or give the product a price)');
+      return tx.em.create(ProductVariant, {
+        id: newId(),
+        productId: product.id,
+        name: variants ? (optionalText(`${field}name`, v.name, 100) ?? null) : null,
+        sku: skuOf(`${field}sku`, v.sku),
+        priceMinor: own.priceMinor,
+        compareAtPriceMinor: own.compareAtPriceMinor ?? (variants ? base.compareAtPriceMinor : null),
+        currency,
+        stock: v.stock == null ? 0 : wholeNumber(`${field}stock`, v.stock, 0, MAX_STOCK),
+        trackInventory: v.trackInventory ?? input.trackInventory ?? v.stock != null,
+        isDefault: i === 0,
+        options: variants ? optionsOf(`${field}options`, v.options) : {},
+        position: i,
+      });
+    });
+    const skus = made.map((v) => v.sku?.toLowerCase()).filter(Boolean);
+    const dup = skus.findIndex((s, i) => skus.indexOf(s) !== i);
+    if (dup >= 0) throw badInput(variants ? `variants[${dup}].sku` : 'sku', 'is given twice');
+    return product;
+  });
+}
+
+/**
+ * Changes the given fields. Price, compare-at price, SKU and inventory tracking change the
+ * default variant; stock changes only through adjustStock (it keeps a history).
+ */
+export async function updateProduct(ctx: RequestContext, productId: string, input: ProductInput) {
+  if (!isUuid(productId)) throw badInput('productId', 'must be a product id');
+  return ctx.transaction(async (tx) => {
+    const product = await tx.em.findOne(Product, { id: productId });
+    if (!product) throw notFound('Product');
+    if (input.slug != null) product.slug = await chooseSlug(tx, Product, { explicit: input.slug, name: input.name ?? product.name, exceptId: product.id });
+    await applyProduct(tx, product, input);
+    if (input.price != null || input.compareAtPrice !== undefined || input.sku !== undefined || input.trackInventory != null) {
+      const variant = await tx.em.findOneOrFail(ProductVariant, { productId, isDefault: true });
+      const p = prices('', input, variant.currency, variant.priceMinor);
+      variant.priceMinor = p.priceMinor!;
+      if (input.compareAtPrice !== undefined) variant.compareAtPriceMinor = p.compareAtPriceMinor;
+      if (variant.compareAtPriceMinor != null && variant.compareAtPriceMinor <= variant.priceMinor) throw badInput('compareAtPrice', 'must be above the price');
+      if (input.sku !== undefined) variant.sku = skuOf('sku', input.sku);
+      if (input.trackInventory != null) variant.trackInventory = input.trackInventory;
+    }
+    return product;
+  });
+}
+
+/** A product to read; NOT_FOUND when absent or another company's (or not active, with `activeOnly`). */
+export async function getProduct(ctx: RequestContext, where: { id?: unknown; slug?: unknown }, options: { activeOnly?: boolean } = {}): Promise<ProductRow> {
+  if (where.id !== undefined && !isUuid(where.id)) throw badInput('productId', 'must be a product id');
+  if (where.slug !== undefined && (typeof where.slug !== 'string' || !where.slug)) throw badInput('slug', 'is required');
+  const product = await ctx.row(Product, { ...(where.id !== undefined ? { id: where.id } : { slug: where.slug }), ...(options.activeOnly ? { status: 'active' } : {}) });
+  if (!product) throw notFound('Product');
+  return product;
+}
+
+export interface ProductListArgs {
+  search?: string | null;
+  status?: ProductStatus | null;
+  categoryId?: string | null;
+  brandId?: string | null;
+  collectionId?: string | null;
+  page?: number | null;
+  limit?: number | null;
+  offset?: number | null;
+}
+
+export async function listProducts(ctx: RequestContext, args: ProductListArgs, options: { activeOnly: boolean }) {
+  const req = pageRequest(args);
+  const where: Record<string, unknown> = {};
+  if (options.activeOnly) where.status = 'active';
+  else if (args.status != null) where.status = oneOf('status', args.status, PRODUCT_STATUSES);
+  for (const field of ['categoryId', 'brandId'] as const) {
+    if (args[field] == null) continue;
+    if (!isUuid(args[field])) throw badInput(field, 'must be an id');
+    where[field] = args[field];
+  }
+  if (args.collectionId != null) {
+    if (!isUuid(args.collectionId)) throw badInput('collectionId', 'must be an id');
+    const links = await ctx.rows(CollectionProduct, { collectionId: args.collectionId });
+    where.id = { $in: links.map((l) => l.productId) };
+  }
+  if (req.search) where.$or = [{ name: { $ilike: likePattern(req.search) } }, { description: { $ilike: likePattern(req.search) } }];
+  return ctx.page(Product, where, req, { createdAt: 'desc', id: 'asc' });
+}
+
+/** The variants of many products at once, in one statement: the list's loader. */
+export async function variantsOfProducts(ctx: RequestContext, productIds: readonly string[]): Promise<VariantRow[][]> {
+  const rows = await ctx.rows(ProductVariant, { productId: { $in: [...productIds] } }, { orderBy: { position: 'asc', id: 'asc' } });
+  return productIds.map((id) => rows.filter((r) => r.productId === id));
+}

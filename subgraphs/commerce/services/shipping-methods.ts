@@ -1,0 +1,85 @@
+import type { RequestContext } from '../../kernel/context.ts';
+import { badInput, notFound } from '../../kernel/errors.ts';
+import { isUuid, newId } from '../../kernel/ids.ts';
+import { parseAmount } from '../../kernel/money.ts';
+import type { Row } from '../../kernel/reads.ts';
+import { tenantSettings } from '../../kernel/tenant.ts';
+import { oneOf, requireText } from '../../kernel/validation.ts';
+import { SHIPPING_KINDS, ShippingMethod, type ShippingKind } from '../entities/shipping-method.ts';
+
+export type ShippingMethodRow = Row<ShippingMethod>;
+
+export interface ShippingMethodInput {
+  name?: string | null;
+  kind?: ShippingKind | null;
+  price?: string | null;
+  freeAbove?: string | null;
+  needsAddress?: boolean | null;
+  active?: boolean | null;
+  position?: number | null;
+}
+
+function apply(method: ShippingMethod, input: ShippingMethodInput, currency: string) {
+  if (input.name != null) method.name = requireText('name', input.name, 120);
+  if (input.kind != null) method.kind = oneOf('kind', input.kind, SHIPPING_KINDS);
+  if (input.price != null) method.priceMinor = parseAmount('price', input.price, currency);
+  if (input.freeAbove !== undefined) method.freeAboveMinor = input.freeAbove == null ? null : parseAmount('freeAbove', input.freeAbove, currency);
+  if (input.needsAddress != null) method.needsAddress = input.needsAddress;
+  if (input.active != null) method.active = input.active;
+  if (input.position != null) {
+    if (!Number.isInteger(input.position) || input.position < 0 || input.position > 10000) throw badInput('position', 'must be 0 to 10000');
+    method.position = input.position;
+  }
+  // Pickup costs nothing and needs no address; a free-above rate needs its threshold.
+  if (method.kind === 'LOCAL_PICKUP') {
+    if (input.price != null && method.priceMinor !== 0) throw badInput('price', 'must be 0 for LOCAL_PICKUP');
+    method.priceMinor = 0;
+    method.freeAboveMinor = null;
+    if (input.needsAddress == null) method.needsAddress = false;
+  }
+  if (method.kind === 'FREE_ABOVE' && method.freeAboveMinor == null) throw badInput('freeAbove', 'is required for FREE_ABOVE');
+  if (method.kind === 'FLAT_RATE') method.freeAboveMinor = null;
+}
+
+export async function createShippingMethod(ctx: RequestContext, input: ShippingMethodInput) {
+  const name = requireText('name', input.name, 120);
+  const kind = oneOf('kind', input.kind, SHIPPING_KINDS);
+  if (kind !== 'LOCAL_PICKUP' && input.price == null) throw badInput('price', `is required for ${kind}`);
+  const { currency } = await tenantSettings(ctx);
+  return ctx.transaction(async (tx) => {
+    const method = tx.em.create(ShippingMethod, {
+      id: newId(),
+      name,
+      kind,
+      priceMinor: 0,
+      freeAboveMinor: null,
+      currency,
+      needsAddress: kind !== 'LOCAL_PICKUP',
+      active: true,
+      position: 0,
+    });
+    apply(method, input, currency);
+    return method;
+  });
+}
+
+export async function updateShippingMethod(ctx: RequestContext, id: unknown, input: ShippingMethodInput) {
+  if (!isUuid(id)) throw badInput('shippingMethodId', 'must be a shipping method id');
+  return ctx.transaction(async (tx) => {
+    const method = await tx.em.findOne(ShippingMethod, { id });
+    if (!method) throw notFound('Shipping method');
+    apply(method, input, method.currency);
+    return method;
+  });
+}
+
+export function listShippingMethods(ctx: RequestContext, activeOnly: boolean) {
+  return ctx.rows(ShippingMethod, activeOnly ? { active: true } : {}, { orderBy: { position: 'asc', name: 'asc', id: 'asc' } });
+}
+
+/** What a method costs for an order subtotal. */
+export function shippingCost(method: ShippingMethodRow, subtotalMinor: number): number {
+  if (method.kind === 'LOCAL_PICKUP') return 0;
+  if (method.kind === 'FREE_ABOVE' && method.freeAboveMinor != null && subtotalMinor >= method.freeAboveMinor) return 0;
+  return method.priceMinor;
+}

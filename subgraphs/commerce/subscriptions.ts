@@ -1,0 +1,10 @@
+import type { Subscriptions } from '../kernel/events.ts';
+import { forgetCustomer, upsertCustomer } from './services/customers.ts';
+
+/** Other subgraphs' events commerce handles (the orders' customer projection adds its handlers here). */
+export const commerceSubscriptions: Subscriptions = {
+  // Commerce's projection of its company's customers (orders name their customer from it).
+  'members.customer.created': (tx, event) => upsertCustomer(tx, event.payload, new Date(event.occurredAt)),
+  'members.customer.updated': (tx, event) => upsertCustomer(tx, event.payload, new Date(event.occurredAt)),
+  'members.customer.deleted': (tx, event) => forgetCustomer(tx, event.payload.customerId),
+};
