@@ -45,12 +45,18 @@ export interface PaymentSucceeded {
   provider: string;
 }
 
+/** A paid event registration's payment window ended unpaid: content frees its seats. */
+export interface RegistrationPaymentExpired {
+  registrationId: string;
+}
+
 declare module '../kernel/events.ts' {
   interface DomainEvents {
     'commerce.order.paid': OrderPaid;
     'commerce.order.refunded': OrderRefunded;
     'commerce.order.cancelled': OrderCancelled;
     'commerce.payment.succeeded': PaymentSucceeded;
+    'commerce.registration.payment-expired': RegistrationPaymentExpired;
   }
 }
 

@@ -1,10 +1,25 @@
 /**
- * The domain events content publishes: none yet (it consumes members' customer events, see
- * subscriptions.ts). When it publishes one, declare its name and payload type here, as
- * ../members/events.ts does (a consumer imports the payload type, never content's entities):
- *
- *     declare module '../kernel/events.ts' {
- *       interface DomainEvents { 'content.<aggregate>.<change>': Payload }
- *     }
+ * The domain events content publishes, declared as ../members/events.ts does (a consumer imports
+ * the payload type, never content's entities).
  */
-export {};
+
+/** A registration was made: what commerce needs to collect a paid one's amount. */
+export interface RegistrationCreated {
+  registrationId: string;
+  eventId: string;
+  eventTitle: string;
+  customerId: string | null;
+  email: string | null;
+  /** PENDING_PAYMENT for a paid event (seats held until paid or expired), CONFIRMED for a free one. */
+  status: 'CONFIRMED' | 'PENDING_PAYMENT';
+  /** Seats × the event's price, in minor units. */
+  amountMinor: number;
+  currency: string;
+  createdAt: string;
+}
+
+declare module '../kernel/events.ts' {
+  interface DomainEvents {
+    'content.registration.created': RegistrationCreated;
+  }
+}

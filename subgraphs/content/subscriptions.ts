@@ -1,5 +1,6 @@
 import type { Subscriptions } from '../kernel/events.ts';
 import { forgetCustomer, upsertCustomer } from './services/customers.ts';
+import { cancelUnpaidRegistration, confirmPaidRegistration } from './services/registration-payments.ts';
 
 /**
  * Other subgraphs' events content handles. Each handler runs in a transaction the kernel opened,
@@ -11,4 +12,10 @@ export const contentSubscriptions: Subscriptions = {
   'members.customer.created': (tx, event) => upsertCustomer(tx, event.payload, new Date(event.occurredAt)),
   'members.customer.updated': (tx, event) => upsertCustomer(tx, event.payload, new Date(event.occurredAt)),
   'members.customer.deleted': (tx, event) => forgetCustomer(tx, event.payload.customerId),
+  // A paid registration is settled by commerce: confirmed once its payment succeeds, cancelled
+  // (its seats freed) when its payment window ends unpaid.
+  'commerce.payment.succeeded': async (tx, event) => {
+    if (event.payload.registrationId) await confirmPaidRegistration(tx, event.payload.registrationId);
+  },
+  'commerce.registration.payment-expired': (tx, event) => cancelUnpaidRegistration(tx, event.payload.registrationId),
 };

@@ -104,6 +104,50 @@ describe('catalog through MCP', () => {
     expect((await callTool(merchant, 'list_product_categories')).items.map((c: any) => c.name)).toEqual(['Kitchen']);
   });
 
+  it('changes, adds and removes variants through update_product; the next variant becomes the default', async () => {
+    const { merchant } = await shop('Variant Shop');
+    const tee = await callTool(merchant, 'create_product', {
+      name: 'Tee',
+      price: '20',
+      status: 'active',
+      variants: [
+        { name: 'S', sku: 'TEE-S', stock: 3, options: [{ name: 'size', value: 'S' }] },
+        { name: 'M', sku: 'TEE-M', stock: 2, options: [{ name: 'size', value: 'M' }] },
+      ],
+    });
+    const [s, m] = tee.variants;
+    const changed = await callTool(merchant, 'update_product', {
+      productId: tee.id,
+      variants: [
+        { id: m.id, price: '22', compareAtPrice: '25', sku: 'TEE-M2' },
+        { name: 'L', sku: 'TEE-L', price: '24', stock: 4, options: [{ name: 'size', value: 'L' }] },
+      ],
+    });
+    expect(changed.variants.map((v: any) => [v.name, v.sku, v.price.amount, v.compareAtPrice?.amount ?? null, v.stock, v.isDefault])).toEqual([
+      ['S', 'TEE-S', '20.00', null, 3, true],
+      ['M', 'TEE-M2', '22.00', '25.00', 2, false],
+      ['L', 'TEE-L', '24.00', null, 4, false],
+    ]);
+    // Removing the default makes the next one the default (and the product's price).
+    const removed = await callTool(merchant, 'update_product', { productId: tee.id, removeVariantIds: [s.id] });
+    expect(removed.variants.map((v: any) => [v.name, v.isDefault])).toEqual([['M', true], ['L', false]]);
+    expect(removed.price.amount).toBe('22.00');
+    // Errors name the field; nothing is half-written.
+    const other = await callTool(merchant, 'create_product', { name: 'Cap', price: '9' });
+    expect((await toolError(merchant, 'update_product', { productId: tee.id, variants: [{ id: other.variants[0].id, price: '1' }] })).details.field).toBe('variants[0].id');
+    expect((await toolError(merchant, 'update_product', { productId: tee.id, variants: [{ id: m.id, stock: 9 }] })).details.field).toBe('variants[0].stock');
+    expect((await toolError(merchant, 'update_product', { productId: tee.id, variants: [{ name: 'XL' }] })).details.field).toBe('variants[0].price');
+    expect((await toolError(merchant, 'update_product', { productId: tee.id, variants: [{ id: m.id, compareAtPrice: '1' }] })).details.field).toBe('variants[0].compareAtPrice');
+    expect((await toolError(merchant, 'update_product', { productId: tee.id, removeVariantIds: [other.variants[0].id] })).details.field).toBe('removeVariantIds[0]');
+    const last = await toolError(merchant, 'update_product', { productId: tee.id, name: 'Renamed', removeVariantIds: removed.variants.map((v: any) => v.id) });
+    expect(last.details.field).toBe('removeVariantIds');
+    expect((await toolError(merchant, 'update_product', { productId: tee.id, variants: [{ name: 'Dup', price: '5', sku: 'TEE-L' }] })).details.field).toMatch(/sku/);
+    const after = await callTool(merchant, 'get_product', { productId: tee.id });
+    expect(after.name).toBe('Tee');
+    expect(after.variants.map((v: any) => v.name)).toEqual(['M', 'L']);
+    expect((await toolError(merchant, 'create_product', { name: 'Bad', price: '1', variants: [{ id: m.id }] })).details.field).toBe('variants[0].id');
+  });
+
   it('refuses bad input naming the field', async () => {
     const { merchant } = await shop('Strict Shop');
     const base = { name: 'Thing', price: '10' };

@@ -110,7 +110,7 @@ describe('the curl examples of the README and the guides', () => {
     }
   }
 
-  it('README: signup, customer sign-in, the booking walk-through and the content walk-through', async () => {
+  it('README: signup, customer sign-in, the booking, content and shop walk-throughs', async () => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
     const company: Company = await signupCompany('README Studio');
     // The README's walk-through company is the demo one, in New York.
@@ -139,9 +139,12 @@ describe('the curl examples of the README and the guides', () => {
     await callTool(agent, 'create_post', { type: 'post', title: 'Summer opening hours', blocks: [{ type: 'paragraph', data: { text: 'From June we open at 8.' } }] }).then((post) =>
       callTool(agent, 'update_post', { postId: post.id, status: 'published' }),
     );
+    // The shop walk-through's product, as its first tool call makes it.
+    const shopSteps = readme.slice(readme.indexOf('## Shop walk-through'), readme.indexOf('## Events, jobs and messages'));
+    const mug = await callTool(agent, 'create_product', JSON.parse(/create_product\s+(\{.*\})\s+→/.exec(shopSteps)![1]));
     await agent.close();
 
-    const env: Record<string, string> = { C: company.companyId, S: service.id };
+    const env: Record<string, string> = { C: company.companyId, S: service.id, PRODUCT: mug.id };
     let requestId = '';
     let since = Date.now();
     await runAll(

@@ -40,6 +40,7 @@ const contentRoutes: RestRoute[] = [
   { method: 'GET', path: `${base}/events`, field: 'Query.events', tag: 'Content and events', summary: 'Upcoming events (search, page, limit)' },
   { method: 'GET', path: `${base}/events/:slug`, field: 'Query.event', tag: 'Content and events', summary: 'An event' },
   { method: 'POST', path: `${base}/event-registrations`, field: 'Mutation.registerForEvent', tag: 'Content and events', status: 201, summary: 'Register for an event' },
+  { method: 'POST', path: `${base}/event-registrations/:id/payment-intent`, field: 'Mutation.createRegistrationPaymentIntent', tag: 'Content and events', summary: 'Pay a registration waiting for payment (commerce; content confirms it once paid)' },
   { method: 'GET', path: `${base}/event-registrations/:id/access`, field: 'Query.eventRegistrationAccess', tag: 'Content and events', summary: 'Whether a registration grants entry' },
   { method: 'GET', path: `${base}/surveys/:slug`, field: 'Query.survey', tag: 'Forms, surveys, storefront', summary: 'A published survey' },
   { method: 'GET', path: `${base}/surveys/token/:token`, field: 'Query.invitedSurvey', tag: 'Forms, surveys, storefront', summary: 'The survey of an invitation link' },

@@ -115,6 +115,7 @@ export class VariantOptionInput {
 
 @InputType()
 export class VariantInput {
+  @Field(() => ID, { nullable: true, description: 'update_product only: the variant to change (from get_product); without it a variant is added. Fields left out stay as they are; stock changes with adjust_stock.' }) id?: string;
   @Field(() => String, { nullable: true, description: 'The variant\'s name, e.g. "Large / Red".' }) name?: string;
   @Field(() => String, { nullable: true, description: 'Stock-keeping unit, unique in the shop (letters, digits, . _ - /).' }) sku?: string;
   @Field(() => Decimal, { nullable: true, description: 'Price in major units, e.g. "12.50"; the product\'s price when left out.' }) price?: string;
@@ -140,7 +141,8 @@ export class ProductInput {
   @Field(() => Boolean, { nullable: true, description: 'Whether sales are limited by stock (default true when stock is given).' }) trackInventory?: boolean;
   @Field(() => Decimal, { nullable: true, description: 'Tax rate in percent, 0 to 100, e.g. "20" (default 0).' }) taxRate?: string;
   @Field(() => ProductStatusEnum, { nullable: true, description: 'draft (default), active (sold) or archived.' }) status?: ProductStatus;
-  @Field(() => [VariantInput], { nullable: true, description: 'Variants (sizes, colours) when creating, at most 100; the first is the default. Without them the product has one default variant.' }) variants?: VariantInput[];
+  @Field(() => [VariantInput], { nullable: true, description: 'Variants (sizes, colours), at most 100 per product. Creating: the first is the default; without them the product has one default variant. Updating: each with an id changes that variant, each without one is added.' }) variants?: VariantInput[];
+  @Field(() => [ID], { nullable: true, description: 'update_product only: variants to remove (a product keeps at least one; when the default goes, the next one becomes the default).' }) removeVariantIds?: string[];
 }
 
 @ArgsType()

@@ -3,6 +3,7 @@ import type { Runtime } from '../../kernel/runtime.ts';
 import { COMPANY } from '../../kernel/tenancy.ts';
 import type { CustomerFacts } from '../../members/events.ts';
 import { CommerceCustomer } from '../entities/customer-projection.ts';
+import { readAllowingLag } from './lag.ts';
 
 /**
  * Records what members says of a customer, idempotently: a repeat changes nothing, and facts older
@@ -20,18 +21,9 @@ export async function forgetCustomer(tx: RequestContext, customerId: string): Pr
   await tx.tenantSql`delete from commerce.customer_projection where company_id = ${COMPANY} and customer_id = ${customerId}`;
 }
 
-/** Members' event about a customer who has just signed up may still be on its way: look again briefly. */
-const LAG_GRACE_MS = 1000;
-const LAG_POLL_MS = 50;
-
 /** The customer of the caller's company with this id, or null (outside a transaction: it waits for the subscriber's). */
 export async function findCustomer(ctx: RequestContext, customerId: string) {
-  const deadline = Date.now() + LAG_GRACE_MS;
-  for (;;) {
-    const found = await ctx.row(CommerceCustomer, { customerId: customerId.toLowerCase() });
-    if (found || Date.now() >= deadline) return found;
-    await new Promise((resolve) => setTimeout(resolve, LAG_POLL_MS));
-  }
+  return readAllowingLag(() => ctx.row(CommerceCustomer, { customerId: customerId.toLowerCase() }));
 }
 
 const BACKFILL = 'customer_projection';

@@ -65,6 +65,11 @@ export async function applyState(tx: RequestContext, paymentId: string, state: P
     currency: payment.currency,
     provider: payment.provider,
   });
+  if (payment.registrationId) {
+    // Content confirms the registration on the event above; the window is over.
+    await tx.tenantSql`update commerce.payable_registration set status = 'PAID'
+      where company_id = ${COMPANY} and registration_id = ${payment.registrationId} and status = 'PENDING_PAYMENT'`;
+  }
   if (payment.orderId) {
     const order = await tx.em.findOne(Order, { id: payment.orderId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
     // An order ended meanwhile had its intent canceled first; a payment that still got through is

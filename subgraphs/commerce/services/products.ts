@@ -17,8 +17,11 @@ export type ProductRow = Row<Product>;
 export type VariantRow = Row<ProductVariant>;
 
 export const MAX_STOCK = 1_000_000;
+export const MAX_VARIANTS = 100;
 
 export interface VariantInput {
+  /** update only: the variant to change. */
+  id?: string | null;
   name?: string | null;
   sku?: string | null;
   price?: string | null;
@@ -44,6 +47,7 @@ export interface ProductInput {
   taxRate?: string | null;
   status?: ProductStatus | null;
   variants?: VariantInput[] | null;
+  removeVariantIds?: string[] | null;
 }
 
 export function wholeNumber(field: string, value: unknown, min: number, max: number): number {
@@ -112,7 +116,10 @@ async function applyProduct(tx: RequestContext, product: Product, input: Product
 export async function createProduct(ctx: RequestContext, input: ProductInput, currency: string) {
   const name = requireText('name', input.name, 200);
   const variants = input.variants?.length ? input.variants : null;
-  if (variants && variants.length > 100) throw badInput('variants', 'may hold at most 100 variants');
+  if (variants && variants.length > MAX_VARIANTS) throw badInput('variants', `may hold at most ${MAX_VARIANTS} variants`);
+  const given = variants?.findIndex((v) => v.id != null) ?? -1;
+  if (given >= 0) throw badInput(`variants[${given}].id`, 'is for update_product: a new product has no variants yet');
+  if (input.removeVariantIds != null) throw badInput('removeVariantIds', 'is for update_product');
   if (!variants && input.price == null) throw badInput('price', 'is required');
   const base = prices('', input, currency);
   return ctx.transaction(async (tx) => {
@@ -146,7 +153,8 @@ export async function createProduct(ctx: RequestContext, input: ProductInput, cu
 
 /**
  * Changes the given fields. Price, compare-at price, SKU and inventory tracking change the
- * default variant; stock changes only through adjustStock (it keeps a history).
+ * default variant, `variants` and `removeVariantIds` the others (changeVariants); stock changes
+ * only through adjustStock (it keeps a history).
  */
 export async function updateProduct(ctx: RequestContext, productId: string, input: ProductInput) {
   if (!isUuid(productId)) throw badInput('productId', 'must be a product id');
@@ -155,6 +163,7 @@ export async function updateProduct(ctx: RequestContext, productId: string, inpu
     if (!product) throw notFound('Product');
     if (input.slug != null) product.slug = await chooseSlug(tx, Product, { explicit: input.slug, name: input.name ?? product.name, exceptId: product.id });
     await applyProduct(tx, product, input);
+    if (input.variants != null || input.removeVariantIds != null) await changeVariants(tx, product.id, input.variants ?? [], input.removeVariantIds ?? []);
     if (input.price != null || input.compareAtPrice !== undefined || input.sku !== undefined || input.trackInventory != null) {
       const variant = await tx.em.findOneOrFail(ProductVariant, { productId, isDefault: true });
       const p = prices('', input, variant.currency, variant.priceMinor);
@@ -166,6 +175,66 @@ export async function updateProduct(ctx: RequestContext, productId: string, inpu
     }
     return product;
   });
+}
+
+/**
+ * update_product's `variants` and `removeVariantIds`: a variant with an id changes (only the
+ * fields given), one without is added after the others; removed ones go (never the last). When
+ * the default variant is removed, the first one left becomes the default.
+ */
+async function changeVariants(tx: RequestContext, productId: string, changes: VariantInput[], removeIds: string[]) {
+  const existing = await tx.em.find(ProductVariant, { productId }, { orderBy: { position: 'asc' } });
+  const byId = new Map(existing.map((v) => [v.id, v]));
+  removeIds.forEach((id, i) => {
+    if (!byId.has(id)) throw badInput(`removeVariantIds[${i}]`, 'is not a variant of this product');
+  });
+  const removing = new Set(removeIds);
+  const added = changes.filter((v) => v.id == null).length;
+  if (existing.length - removing.size + added > MAX_VARIANTS) throw badInput('variants', `a product may have at most ${MAX_VARIANTS} variants`);
+  if (existing.length - removing.size + added < 1) throw badInput('removeVariantIds', 'a product keeps at least one variant');
+  const currency = existing[0].currency;
+  let position = Math.max(...existing.map((v) => v.position)) + 1;
+  changes.forEach((v, i) => {
+    const field = `variants[${i}].`;
+    if (v.id == null) {
+      const own = prices(field, v, currency);
+      if (own.priceMinor == null) throw badInput(`${field}price`, 'is required for a new variant');
+      tx.em.create(ProductVariant, {
+        id: newId(),
+        productId,
+        name: optionalText(`${field}name`, v.name, 100) ?? null,
+        sku: skuOf(`${field}sku`, v.sku),
+        priceMinor: own.priceMinor,
+        compareAtPriceMinor: own.compareAtPriceMinor,
+        currency,
+        stock: v.stock == null ? 0 : wholeNumber(`${field}stock`, v.stock, 0, MAX_STOCK),
+        trackInventory: v.trackInventory ?? v.stock != null,
+        isDefault: false,
+        options: optionsOf(`${field}options`, v.options),
+        position: position++,
+      });
+      return;
+    }
+    const variant = byId.get(v.id);
+    if (!variant || removing.has(v.id)) throw badInput(`${field}id`, 'is not a variant of this product (or is being removed)');
+    if (v.stock != null) throw badInput(`${field}stock`, 'changes with adjust_stock, which keeps a history');
+    const own = prices(field, v, currency, variant.priceMinor);
+    variant.priceMinor = own.priceMinor!;
+    if (v.compareAtPrice !== undefined) variant.compareAtPriceMinor = own.compareAtPriceMinor;
+    if (variant.compareAtPriceMinor != null && variant.compareAtPriceMinor <= variant.priceMinor) throw badInput(`${field}compareAtPrice`, 'must be above the price');
+    if (v.name !== undefined) variant.name = optionalText(`${field}name`, v.name, 100) ?? null;
+    if (v.sku !== undefined) variant.sku = skuOf(`${field}sku`, v.sku);
+    if (v.trackInventory != null) variant.trackInventory = v.trackInventory;
+    if (v.options != null) variant.options = optionsOf(`${field}options`, v.options);
+  });
+  if (!removing.size) return;
+  for (const id of removing) tx.em.remove(byId.get(id)!);
+  // At most one default per product (a unique index): the old one goes before another takes its place.
+  await tx.em.flush();
+  if (removing.has(existing.find((v) => v.isDefault)!.id)) {
+    const next = await tx.em.findOneOrFail(ProductVariant, { productId }, { orderBy: { position: 'asc' } });
+    next.isDefault = true;
+  }
 }
 
 /** A product to read; NOT_FOUND when absent or another company's (or not active, with `activeOnly`). */

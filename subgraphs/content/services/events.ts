@@ -172,6 +172,18 @@ export async function register(ctx: RequestContext, input: RegistrationInput) {
       amountMinor: event.priceMinor * quantity,
       currency: event.currency,
     });
+    // Commerce collects a paid registration's amount (and ends its payment window) from this.
+    tx.publish('content.registration.created', {
+      registrationId: registration.id,
+      eventId: event.id,
+      eventTitle: event.title,
+      customerId: registration.customerId ?? null,
+      email,
+      status: paid ? 'PENDING_PAYMENT' : 'CONFIRMED',
+      amountMinor: registration.amountMinor,
+      currency: registration.currency,
+      createdAt: tx.now().toISOString(),
+    });
     const to = email ?? phone;
     if (to) enqueueMessage(tx, {
       companyId: tx.companyId,

@@ -1,0 +1,127 @@
+/**
+ * Payment of a paid event registration (content's). Content tells commerce what is owed when a
+ * registration is made (`content.registration.created`); commerce opens the payment, and its
+ * success is announced as `commerce.payment.succeeded`, on which content confirms the
+ * registration. Commerce never writes content's tables, nor content commerce's. Commerce owns the
+ * payment window: when it ends unpaid, `commerce.registration.payment-expired` tells content to
+ * free the seats.
+ */
+import { RequestContext } from '../../kernel/context.ts';
+import { badInput, conflict, notFound } from '../../kernel/errors.ts';
+import { isUuid, newId } from '../../kernel/ids.ts';
+import { COMPANY } from '../../kernel/tenancy.ts';
+import type { RegistrationCreated } from '../../content/events.ts';
+import { Payment } from '../entities/payment.ts';
+import { PayableRegistration } from '../entities/registration-projection.ts';
+import { choosePaymentMethod } from './payment-methods.ts';
+import { cancelOpenPayments, openProviderPayment, syncPayment } from './payments.ts';
+import { readAllowingLag } from './lag.ts';
+import { shopSettings } from './settings.ts';
+
+export const REGISTRATION_WINDOW_QUEUE = 'commerce.registration-window';
+
+/** Records a registration content made (idempotent); a paid one gets its payment window. */
+export async function recordRegistration(tx: RequestContext, facts: RegistrationCreated): Promise<void> {
+  const { paymentWindowMinutes } = await shopSettings(tx);
+  const created = new Date(facts.createdAt);
+  const due = new Date(created.getTime() + paymentWindowMinutes * 60_000);
+  const fresh = await tx.tenantSql`insert into commerce.payable_registration
+      (company_id, registration_id, event_id, event_title, customer_id, email, amount_minor, currency, status, created_at, payment_due_at)
+    values (${COMPANY}, ${facts.registrationId}, ${facts.eventId}, ${facts.eventTitle}, ${facts.customerId}, ${facts.email}, ${facts.amountMinor}, ${facts.currency}, ${facts.status}, ${created}, ${due})
+    on conflict do nothing returning registration_id`;
+  if (fresh.length && facts.status === 'PENDING_PAYMENT') tx.runAt(REGISTRATION_WINDOW_QUEUE, due, { companyId: tx.companyId, registrationId: facts.registrationId });
+}
+
+/**
+ * `POST /event-registrations/{id}/payment-intent`: the payment of a PENDING_PAYMENT registration's
+ * amount through a provider. An open intent of the registration is given back rather than a second
+ * one; a registration already paid is 409.
+ */
+export async function registrationPaymentIntent(ctx: RequestContext, registrationId: unknown, input: { paymentMethodId?: string | null; returnUrl?: string | null }) {
+  if (!isUuid(registrationId)) throw badInput('id', 'must be a registration id');
+  const method = choosePaymentMethod(ctx, input.paymentMethodId);
+  if (method.kind !== 'PROVIDER') throw badInput('paymentMethodId', 'must be a provider payment method (a registration is paid online)');
+  let returnUrl: string | null = null;
+  if (input.returnUrl) {
+    try {
+      const url = new URL(input.returnUrl);
+      if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error();
+      returnUrl = url.toString();
+    } catch {
+      throw badInput('returnUrl', 'must be an http(s) URL');
+    }
+  }
+  const registration = await readAllowingLag(() => ctx.row(PayableRegistration, { registrationId }));
+  if (!registration) throw notFound('Registration');
+  const payments = await ctx.rows(Payment, { registrationId: registration.registrationId }, { orderBy: { createdAt: 'desc' } });
+  if (payments.some((p) => p.status === 'succeeded')) throw conflict('This registration is paid', { field: 'id' });
+  if (registration.status !== 'PENDING_PAYMENT' || registration.paymentDueAt.getTime() <= ctx.now().getTime()) throw conflict('This registration does not wait for payment', { field: 'id' });
+  // One open payment at a time (a registration must not be paid twice): the same method resumes
+  // it; another method cancels it first (one that succeeded meanwhile makes this a 409 below).
+  const open = payments.find((p) => p.status !== 'canceled' && p.providerPaymentId);
+  if (open && open.paymentMethodId === method.id && open.returnUrl === returnUrl) {
+    await syncPayment(ctx, open);
+    return (await ctx.row(Payment, { id: open.id }))!;
+  }
+  if (open) {
+    await cancelOpenPayments(ctx, { registrationId: registration.registrationId });
+    if ((await ctx.row(Payment, { id: open.id }))?.status === 'succeeded') throw conflict('This registration is paid', { field: 'id' });
+  }
+  const payment = await ctx.transaction(async (tx) =>
+    tx.em.create(Payment, {
+      id: newId(),
+      orderId: null,
+      registrationId: registration.registrationId,
+      provider: method.provider!,
+      providerPaymentId: null,
+      paymentMethodId: method.id,
+      status: 'requires_payment_method',
+      amountMinor: registration.amountMinor,
+      refundedMinor: 0,
+      currency: registration.currency,
+      returnUrl,
+      nextActionUrl: null,
+    }),
+  );
+  await openProviderPayment(ctx, { paymentId: payment.id }, `Registration: ${registration.eventTitle}`);
+  return (await ctx.row(Payment, { id: payment.id }))!;
+}
+
+/**
+ * The end of a registration's payment window (a job at its due time): unless paid, its open
+ * payments are canceled at the provider and content is told to free the seats. Before the due
+ * time, or once settled, it changes nothing.
+ */
+export async function endRegistrationWindow(ctx: RequestContext, registrationId: string): Promise<boolean> {
+  const registration = await ctx.row(PayableRegistration, { registrationId });
+  if (!registration || registration.status !== 'PENDING_PAYMENT' || registration.paymentDueAt.getTime() > ctx.now().getTime()) return false;
+  await cancelOpenPayments(ctx, { registrationId });
+  return ctx.transaction(async (tx) => {
+    // A payment that got through before its cancel pays the registration after all.
+    const paid = await tx.rows(Payment, { registrationId, status: 'succeeded' }, { fields: ['id'] });
+    const moved = await tx.tenantSql`update commerce.payable_registration set status = ${paid.length ? 'PAID' : 'EXPIRED'}
+      where company_id = ${COMPANY} and registration_id = ${registrationId} and status = 'PENDING_PAYMENT' returning registration_id`;
+    if (moved.length && !paid.length) tx.publish('commerce.registration.payment-expired', { registrationId });
+    return moved.length > 0 && !paid.length;
+  });
+}
+
+/**
+ * The job: one registration's window (sent with runAt at its due time), or, on its schedule, a
+ * sweep of the due registrations of one company or of all (a backstop for a lost job).
+ */
+export async function runRegistrationWindows(ctx: RequestContext, data: Record<string, unknown>): Promise<number> {
+  if (typeof data.registrationId === 'string') return (await endRegistrationWindow(ctx, data.registrationId)) ? 1 : 0;
+  const due =
+    typeof data.companyId === 'string'
+      ? await ctx.tenantSql<{ company_id: string; registration_id: string }>`select company_id, registration_id from commerce.payable_registration
+          where company_id = ${COMPANY} and status = 'PENDING_PAYMENT' and payment_due_at <= ${ctx.now()} order by payment_due_at limit 500`
+      : await ctx.sql<{ company_id: string; registration_id: string }>(
+          `select company_id, registration_id from commerce.payable_registration where status = 'PENDING_PAYMENT' and payment_due_at <= ? order by payment_due_at limit 500`,
+          [ctx.now()],
+          { acrossTenants: true },
+        );
+  let ended = 0;
+  for (const row of due) if (await endRegistrationWindow(RequestContext.system(ctx.runtime, row.company_id), row.registration_id)) ended++;
+  return ended;
+}
