@@ -37,11 +37,12 @@ export function visitSchemas(schema: JsonSchema, visit: (node: JsonSchema, descr
 }
 
 /**
- * A parameter that holds a one-time code (`code`: six digits, from an email). Not every `…Code`:
- * a postal code or a promotion code given as a number is more likely a mistake than digits meant
- * (a postal code's leading zero is lost), and is refused as any other string parameter is.
+ * A parameter that holds a one-time code: named `code` and described as one ("The 6-digit one-time
+ * code…"). Not every code: a postal code, or a promotion code (also named `code` in
+ * create_promotion), given as a number is more likely a mistake than digits meant (a leading zero
+ * is lost), and is refused as any other string parameter is.
  */
-const CODE_NAME = /^code$/;
+const isOneTimeCode = (name: string, branches: JsonSchema[]) => name === 'code' && branches.some((b) => typeof b.description === 'string' && /one-time/i.test(b.description));
 
 /**
  * An agent often writes a code of digits as a JSON number (`891064`). Where a code parameter wants
@@ -54,7 +55,7 @@ export function digitsAsStrings(schema: JsonSchema | undefined, value: unknown, 
   if (!schema || value === null || value === undefined) return value;
   const branches = Array.isArray(schema.anyOf) ? (schema.anyOf as JsonSchema[]) : [schema];
   if (typeof value === 'number') {
-    const wantsString = CODE_NAME.test(name) && branches.some((b) => b.type === 'string' && !b.format && !b.enum) && !branches.some((b) => b.type === 'number' || b.type === 'integer');
+    const wantsString = isOneTimeCode(name, branches) && branches.some((b) => b.type === 'string' && !b.format && !b.enum) && !branches.some((b) => b.type === 'number' || b.type === 'integer');
     return wantsString && Number.isSafeInteger(value) && value >= 0 ? String(value) : value;
   }
   const object = branches.find((b) => b.properties);

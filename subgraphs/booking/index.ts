@@ -9,6 +9,7 @@ import { StaffMember } from './entities/staff-member.ts';
 import { bookingConstraints } from './constraints.ts';
 import { booking0001 } from './migrations/0001_booking.ts';
 import { booking0002 } from './migrations/0002_availability_unique.ts';
+import { booking0003 } from './migrations/0003_promotions.ts';
 import { bookingReferences } from './references.ts';
 // Resolvers register their root fields as their modules load: this order is the order of the
 // Query and Mutation fields in the printed SDL (schema/booking.graphql).
@@ -27,7 +28,7 @@ export const booking: SubgraphModule = {
   name: 'booking',
   schema: 'booking',
   entities: [ServiceCategory, Service, ServiceStaff, ServiceResource, StaffMember, Resource, AvailabilityRule, Booking, BookingEvent],
-  migrations: [booking0001, booking0002],
+  migrations: [booking0001, booking0002, booking0003],
   constraints: bookingConstraints,
   buildSchema: () =>
     buildFederatedSchema({

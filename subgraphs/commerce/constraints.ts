@@ -13,5 +13,6 @@ export const commerceConstraints: ConstraintTable = {
   shipping_method_name_uniq: { code: 'CONFLICT', field: 'name', message: 'A shipping method with this name exists' },
   // Order numbers come from a per-company counter row; a clash means two numberings raced.
   shop_order_number_uniq: { code: 'CONFLICT', message: 'The order number is already used, try again' },
+  promotion_code_uniq: { code: 'CONFLICT', field: 'code', message: 'A promotion with this code exists' },
   product_variant_stock_check: { code: 'CONFLICT', field: 'delta', message: 'Stock cannot go below zero' },
 };

@@ -8,6 +8,7 @@ import { Product, ProductVariant, StockMovement } from './entities/product.ts';
 import { CommerceCustomer } from './entities/customer-projection.ts';
 import { Order, OrderCounter, OrderLine } from './entities/order.ts';
 import { Payment } from './entities/payment.ts';
+import { Promotion, PromotionUsage } from './entities/promotion.ts';
 import { PayableRegistration } from './entities/registration-projection.ts';
 import { ShippingMethod } from './entities/shipping-method.ts';
 import { ShopSettings } from './entities/shop-settings.ts';
@@ -16,6 +17,7 @@ import { commerceJobs } from './jobs.ts';
 import { commerce0001 } from './migrations/0001_catalog.ts';
 import { commerce0002 } from './migrations/0002_orders.ts';
 import { commerce0003 } from './migrations/0003_registration_payments.ts';
+import { commerce0004 } from './migrations/0004_promotions.ts';
 import { commerceReferences } from './references.ts';
 // Resolvers register their root fields as their modules load: this order is the order of the
 // Query and Mutation fields in the printed SDL (schema/commerce.graphql).
@@ -28,22 +30,23 @@ import { ShippingMethodResolver } from './resolvers/shipping-method.resolver.ts'
 import { PaymentMethodResolver } from './resolvers/payment-method.resolver.ts';
 import { OrderResolver } from './resolvers/order.resolver.ts';
 import { RegistrationPaymentResolver } from './resolvers/registration-payment.resolver.ts';
+import { PromotionResolver } from './resolvers/promotion.resolver.ts';
 import { backfillCustomers } from './services/customers.ts';
 import { paymentRoutes } from './services/payments/routes.ts';
 import { commerceSubscriptions } from './subscriptions.ts';
 
-/** The shop: catalog (products, variants, stock, categories, brands, collections); orders and payments, paid event registrations' included. */
+/** The shop: catalog (products, variants, stock, categories, brands, collections); orders and payments, paid event registrations' included; promotion codes. */
 export const commerce: SubgraphModule = {
   name: 'commerce',
   schema: 'commerce',
   entities: [ProductCategory, Brand, Collection, CollectionProduct, Product, ProductVariant, StockMovement,
-    ShippingMethod, ShopSettings, Order, OrderLine, OrderCounter, Payment, WebhookEvent, CommerceCustomer, PayableRegistration],
-  migrations: [commerce0001, commerce0002, commerce0003],
+    ShippingMethod, ShopSettings, Order, OrderLine, OrderCounter, Payment, WebhookEvent, CommerceCustomer, PayableRegistration, Promotion, PromotionUsage],
+  migrations: [commerce0001, commerce0002, commerce0003, commerce0004],
   constraints: commerceConstraints,
   buildSchema: () =>
     buildFederatedSchema({
       resolvers: [ShopProductResolver, ProductResolver, ProductCategoryResolver, BrandResolver, CollectionResolver,
-        ShippingMethodResolver, PaymentMethodResolver, OrderResolver, RegistrationPaymentResolver],
+        ShippingMethodResolver, PaymentMethodResolver, OrderResolver, RegistrationPaymentResolver, PromotionResolver],
       references: commerceReferences,
     }),
   subscriptions: commerceSubscriptions,

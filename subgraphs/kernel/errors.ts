@@ -19,6 +19,8 @@ export const ERROR_STATUS = {
   CANCELLATION_NOT_ALLOWED: 409,
   /** An order line asks for more than is in stock (`details: { field, line, variantId, available }`). */
   INSUFFICIENT_STOCK: 409,
+  /** A promotion code that does not apply to the order (`details: { field: 'promotionCode', errorCode }`). */
+  PROMOTION_INVALID: 400,
   /** A state change its state machine does not allow (`details: { from, to, allowed }`). */
   INVALID_STATE_TRANSITION: 409,
   /** The Idempotency-Key's first request is still running. */
@@ -46,6 +48,7 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
   SLOT_TAKEN: 'The time slot was taken meanwhile (or has too few places left); fetch the available slots again.',
   CANCELLATION_NOT_ALLOWED: 'Past the cancellation policy’s cut-off; `details.cancellationPolicy` is the policy to show as it is.',
   INSUFFICIENT_STOCK: 'An order line asks for more than is in stock; `details.field` names the line (`items[0]`), `details.available` says how many are left. Nothing was reserved.',
+  PROMOTION_INVALID: 'The promotion code does not apply; `details.errorCode` says why, as validate_promotion does (PROMOTION_NOT_FOUND, INACTIVE, NOT_STARTED, EXPIRED, CHANNEL_NOT_ENABLED, MINIMUM_NOT_MET, USAGE_LIMIT_REACHED, CUSTOMER_LIMIT_REACHED). Nothing was written: order without the code, or with another.',
   INVALID_STATE_TRANSITION: 'The resource cannot move from its current state to the requested one; `details` has `from`, `to` and `allowed` (the states reachable from `from`).',
   IDEMPOTENCY_KEY_IN_USE: 'A request with this Idempotency-Key is still running; retry later.',
   IDEMPOTENCY_KEY_REUSED: 'This Idempotency-Key was used for a different request.',
@@ -65,6 +68,7 @@ export const ERROR_REASONS = {
   EVENT_CANCELLED: { code: 'CONFLICT', description: 'The event is cancelled: it takes no registrations.' },
   EVENT_UNAVAILABLE: { code: 'CONFLICT', description: 'The event is not open for registration.' },
   EVENT_ENDED: { code: 'CONFLICT', description: 'The event is over.' },
+  INSUFFICIENT_POINTS: { code: 'CONFLICT', description: 'The customer’s points balance does not cover the debit (a redemption or a negative adjustment); nothing was taken.' },
   SOLD_OUT: { code: 'CONFLICT', description: 'Not enough places left for the quantity asked; `details.placesLeft` says how many remain.' },
 } as const satisfies Record<string, { code: ErrorCode; description: string }>;
 
@@ -90,6 +94,10 @@ export function reasonError(reason: ErrorReason, message: string, details: Error
 /** 400 naming the offending field, so a client can point at it. */
 export const badInput = (field: string, message: string, details: ErrorDetails = {}) =>
   new AppError('BAD_USER_INPUT', `${field}: ${message}`, { field, ...details });
+
+/** A promotion code that does not apply (commerce's orders and booking's bookings answer it alike). */
+export const promotionInvalid = (errorCode: string) =>
+  new AppError('PROMOTION_INVALID', `promotionCode: the code does not apply (${errorCode})`, { field: 'promotionCode', errorCode });
 
 export const notFound = (what: string) => new AppError('NOT_FOUND', `${what} not found`);
 export const conflict = (message: string, details: ErrorDetails = {}) => new AppError('CONFLICT', message, details);

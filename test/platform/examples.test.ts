@@ -142,6 +142,9 @@ describe('the curl examples of the README and the guides', () => {
     // The shop walk-through's product, as its first tool call makes it.
     const shopSteps = readme.slice(readme.indexOf('## Shop walk-through'), readme.indexOf('## Events, jobs and messages'));
     const mug = await callTool(agent, 'create_product', JSON.parse(/create_product\s+(\{.*\})\s+→/.exec(shopSteps)![1]));
+    await callTool(agent, 'create_promotion', JSON.parse(/create_promotion\s+(\{.*\})\n/.exec(shopSteps)![1]));
+    const validation = /validate_promotion\s+(\{.*\})\s+→ \{ "isValid": (\w+), "discountAmount": \{ "amount": "([\d.]+)"/.exec(shopSteps)!;
+    expect(await callTool(agent, 'validate_promotion', JSON.parse(validation[1]))).toMatchObject({ isValid: validation[2] === 'true', discountAmount: { amount: validation[3] }, errorCode: null });
     await agent.close();
 
     const env: Record<string, string> = { C: company.companyId, S: service.id, PRODUCT: mug.id };

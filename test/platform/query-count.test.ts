@@ -40,6 +40,7 @@ interface Shop {
   domain: string;
   date: string;
   productId: string;
+  promotionId: string;
   productSlug: string;
   orderId: string;
 }
@@ -158,6 +159,8 @@ async function shop(n: number): Promise<Shop> {
     );
   }
   for (let i = 0; i < n; i++) await callTool(merchant, 'create_shipping_method', { name: `Courier ${i}`, kind: 'FLAT_RATE', price: '4.90' });
+  const promotions = [];
+  for (let i = 0; i < n; i++) promotions.push(await callTool(merchant, 'create_promotion', { name: `Promo ${i}`, code: `PROMO${i}`, type: 'percentage', value: '10', bookingEnabled: true, onlineEnabled: true, posEnabled: true, usageLimit: 100 }));
   let orderId = '';
   for (let i = 0; i < n; i++) {
     const order = await http(`${P}/shop/orders`, { body: { items: [{ variantId: products[i].variants[0].id, quantity: 1 }, { variantId: products[i].variants[1].id, quantity: 2 }] }, headers: { ...h, ...bearer(customer.token) } });
@@ -185,6 +188,7 @@ async function shop(n: number): Promise<Shop> {
     productId: products[0].id,
     productSlug: products[0].slug,
     orderId,
+    promotionId: promotions[0].id,
   };
 }
 
@@ -215,6 +219,7 @@ const TOOL_ARGS: Record<string, (s: Shop) => unknown> = {
   eventId: (s) => s.eventId,
   productId: (s) => s.productId,
   orderId: (s) => s.orderId,
+  promotionId: (s) => s.promotionId,
   surveyId: (s) => s.surveyId,
   slug: (s) => s.postSlug,
   startDate: (s) => s.date,

@@ -30,9 +30,12 @@ export async function graphql<T = any>(query: string, variables: Record<string, 
   return http<{ data?: T; errors?: { message: string; extensions?: Record<string, any> }[] }>('/graphql', { method: 'POST', body: { query, variables }, headers });
 }
 
-/** The newest delivered message to an address, waiting briefly for the outbox dispatcher. */
+/**
+ * The newest delivered message to an address, waiting for the outbox dispatcher (up to 15 s: on a
+ * loaded machine with every test worker's queue busy, a delivery can take seconds).
+ */
 export async function lastMessage(to: string, since = 0): Promise<{ subject: string; body: string; channel: string }> {
-  for (let i = 0; i < 100; i++) {
+  for (const deadline = Date.now() + 15_000; Date.now() < deadline; ) {
     const res = await http(`/dev/outbox?to=${encodeURIComponent(to)}`);
     const items = res.body.data.items.filter((m: any) => new Date(m.createdAt).getTime() >= since);
     if (items.length) return items[0];

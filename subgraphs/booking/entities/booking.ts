@@ -35,6 +35,9 @@ export const Booking = tenantEntity({
     status: p.text().$type<BookingStatus>(),
     priceMinor: p.bigint('number'),
     currency: p.character().length(3),
+    /** The promotion code it was booked with (upper-case), and what it took off the price of all participants. */
+    promotionCode: p.text().nullable(),
+    discountMinor: p.bigint('number'),
     source: p.text().$type<'customer' | 'guest' | 'merchant'>(),
     cancellationReason: p.text().nullable(),
     cancelledAt: p.datetime().nullable(),
@@ -50,6 +53,7 @@ export const Booking = tenantEntity({
   ],
   checks: [
     { name: 'booking_participants_check', expression: 'participants >= 1' },
+    { name: 'booking_discount_minor_check', expression: 'discount_minor >= 0' },
     { name: 'booking_status_check', expression: "status in ('CONFIRMED', 'CANCELLED', 'COMPLETED', 'NO_SHOW')" },
     { name: 'booking_check', expression: 'starts_at < ends_at and block_start <= starts_at and block_end >= ends_at' },
     {

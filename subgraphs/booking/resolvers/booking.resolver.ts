@@ -76,7 +76,7 @@ export class BookingResolver {
   @Mutation(() => BookingNode, { description: 'Books a slot for a customer; SLOT_TAKEN (409) when it was taken meanwhile.' })
   async createBooking(@Ctx() ctx: RequestContext, @Arg('input', () => CreateBookingInput, { description: 'The booking to make.' }) input: CreateBookingInput) {
     const { customer } = input;
-    const request = { serviceId: input.serviceId, start: input.slotTime, participants: input.participants, staffId: input.staffId, resourceId: input.resourceId };
+    const request = { serviceId: input.serviceId, start: input.slotTime, participants: input.participants, staffId: input.staffId, resourceId: input.resourceId, promotionCode: input.promotionCode };
     return inCallerWords(bookings.createBooking(ctx, { ...request, customerName: customer.name, customerEmail: customer.email, customerPhone: customer.phone }, 'merchant'), AGENT);
   }
 
@@ -154,7 +154,17 @@ export class BookingResolver {
     return toMoney(booking.priceMinor * booking.participants, booking.currency);
   }
 
-  @FieldResolver(() => RefundNode, { nullable: true, description: 'For a cancelled booking: whether and how much is refunded.' })
+  @FieldResolver(() => Money, { description: 'What the promotion code took off the price (0 without one).' })
+  discount(@Root() booking: bookings.BookingRow) {
+    return toMoney(booking.discountMinor, booking.currency);
+  }
+
+  @FieldResolver(() => Money, { description: 'What the customer pays: the price less the discount.' })
+  amountDue(@Root() booking: bookings.BookingRow) {
+    return toMoney(bookings.amountDue(booking), booking.currency);
+  }
+
+  @FieldResolver(() => RefundNode, { nullable: true, description: 'For a cancelled booking: whether and how much of the amount due is refunded.' })
   refund(@Root() booking: bookings.BookingRow) {
     return bookings.refundOf(booking);
   }

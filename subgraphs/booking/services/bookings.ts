@@ -8,9 +8,10 @@ import { likePattern, pageRequest } from '../../kernel/pagination.ts';
 import { COMPANY } from '../../kernel/tenancy.ts';
 import { tenantSettings } from '../../kernel/tenant.ts';
 import { addDays, checkInstant, parseDate, wallClock, zonedInstantAfter } from '../../kernel/time.ts';
-import { normalizeEmail, normalizePhone, requireText } from '../../kernel/validation.ts';
+import { normalizeEmail, normalizePhone, optionalText, requireText } from '../../kernel/validation.ts';
 import { Booking, BookingEvent, type BookingStatus } from '../entities/booking.ts';
 import type { Row } from '../../kernel/reads.ts';
+import { releaseBookingPromotion, takeBookingPromotion } from './promotions.ts';
 import { getService, type ServiceRow } from './services.ts';
 import { computeSlots, occurrenceKey, type Slot } from './slots.ts';
 import { bookingStates } from './states.ts';
@@ -36,6 +37,8 @@ export interface BookingRequest {
   resourceId?: string | null;
   /** Guests must leave a phone number. */
   requirePhone?: boolean;
+  /** A promotion code (booking channel), in any case. */
+  promotionCode?: string | null;
 }
 
 /** A move of a booking to another time; errors name these fields. */
@@ -90,6 +93,7 @@ export async function createBooking(ctx: RequestContext, req: BookingRequest, ac
     throw badInput('end', `must be ${service.durationMinutes} minutes after the start`);
   }
   const name = requireText('customerName', req.customerName, 120);
+  const promotionCode = optionalText('promotionCode', req.promotionCode, 64)?.trim().toUpperCase() || null;
   if (req.requirePhone && !req.customerPhone) throw badInput('customerPhone', 'is required');
   const email = req.customerEmail ? normalizeEmail('customerEmail', req.customerEmail) : null;
   const phone = req.customerPhone ? normalizePhone('customerPhone', req.customerPhone) : null;
@@ -102,8 +106,13 @@ export async function createBooking(ctx: RequestContext, req: BookingRequest, ac
 
   const booking = await ctx.transaction(async (tx) => {
     await lockSeats(tx, service, key, participants, null);
+    const bookingId = newId();
+    // The code's use is taken in this transaction: a refusal books nothing.
+    const discountMinor = promotionCode
+      ? await takeBookingPromotion(tx, { code: promotionCode, amountMinor: service.priceMinor * participants, customerKey: customerId ?? email ?? phone, bookingId })
+      : 0;
     const row = tx.em.create(Booking, {
-      id: newId(),
+      id: bookingId,
       serviceId: service.id,
       staffId,
       resourceId,
@@ -120,6 +129,8 @@ export async function createBooking(ctx: RequestContext, req: BookingRequest, ac
       status: 'CONFIRMED',
       priceMinor: service.priceMinor,
       currency: service.currency,
+      promotionCode,
+      discountMinor,
       source: actor,
     });
     tx.em.create(BookingEvent, { id: newId(), bookingId: row.id, type: 'CREATED', toStart: slot.start, actor });
@@ -193,6 +204,7 @@ export async function cancelBooking(ctx: RequestContext, booking: BookingRow, re
     const row = await lockBooking(tx, booking.id, 'CANCELLED');
     enforcePolicy(tx, service, row, 'cancel');
     Object.assign(row, { status: 'CANCELLED', cancelledAt: tx.now(), cancellationReason: note, refundPercent: service.cancellationPolicy.refundPercent });
+    await releaseBookingPromotion(tx, row.id);
     tx.em.create(BookingEvent, { id: newId(), bookingId: row.id, type: 'CANCELLED', fromStart: row.startsAt, note, actor });
     await notify(tx, row, service, 'cancelled');
     return row;
@@ -263,9 +275,12 @@ export async function markOutcome(ctx: RequestContext, booking: BookingRow, outc
   });
 }
 
+/** What the booking costs after its promotion's discount. */
+export const amountDue = (booking: Pick<BookingRow, 'priceMinor' | 'participants' | 'discountMinor'>) => booking.priceMinor * booking.participants - booking.discountMinor;
+
 export function refundOf(booking: BookingRow) {
   if (booking.status !== 'CANCELLED' || booking.refundPercent == null) return null;
-  const total = booking.priceMinor * booking.participants;
+  const total = amountDue(booking);
   return { eligible: booking.refundPercent > 0 && total > 0, percent: booking.refundPercent, amount: toMoney(percentOf(amount(total, booking.currency), booking.refundPercent).minor, booking.currency) };
 }
 

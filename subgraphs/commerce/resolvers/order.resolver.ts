@@ -110,7 +110,7 @@ export class OrderResolver {
     @Ctx() ctx: RequestContext,
     @Arg('accountId', () => ID, { description: 'The customer (a customer id of this company).' }) accountId: string,
     @Arg('items', () => [OrderItemInput], { description: 'Order lines: productId or variantId, and quantity.' }) items: OrderItemInput[],
-    @Arg('promotionCode', () => String, { nullable: true, description: 'A promotion code (applied once promotions are available).' }) promotionCode?: string,
+    @Arg('promotionCode', () => String, { nullable: true, description: 'A promotion code (any case): its discount is computed by the server and shown on the order; one that does not apply is 400 PROMOTION_INVALID with details.errorCode.' }) promotionCode?: string,
     @Arg('shippingMethodId', () => ID, { nullable: true, description: 'A shipping method; none for an order handed over at once.' }) shippingMethodId?: string,
     @Arg('shippingAddress', () => ShippingAddressInput, { nullable: true, description: 'Required when the shipping method needs an address.' }) shippingAddress?: ShippingAddressInput,
     @Arg('paymentMethodId', () => String, { nullable: true, description: 'Payment method id (default manual: the business marks it paid).' }) paymentMethodId?: string,

@@ -150,5 +150,5 @@ export class PlaceOrderInput {
   @Field(() => ShippingAddressInput, { nullable: true, description: 'Required when the shipping method needs an address.' }) shippingAddress?: ShippingAddressInput;
   @Field(() => String, { nullable: true, description: 'A payment method id (GET /shop/payment-methods); default the first one.' }) paymentMethodId?: string;
   @Field(() => String, { nullable: true, description: "Where the provider's payment page returns the customer." }) returnUrl?: string;
-  @Field(() => String, { nullable: true, description: 'A promotion code (applied once promotions are available).' }) promotionCode?: string;
+  @Field(() => String, { nullable: true, description: 'A promotion code (any case): its discount is computed by the server and shown on the order; one that does not apply is 400 PROMOTION_INVALID with details.errorCode.' }) promotionCode?: string;
 }

@@ -73,7 +73,7 @@ export async function resolveItems(tx: RequestContext, items: OrderItem[], curre
       quantity: item.quantity,
       unitPriceMinor: Number(row.price_minor),
       currency,
-      taxRate: String(row.tax_rate ?? '0'),
+      taxRate: Number(row.tax_rate ?? 0).toFixed(2),
       trackInventory: row.track_inventory,
     };
   });

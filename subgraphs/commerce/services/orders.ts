@@ -18,7 +18,8 @@ import { findCustomer } from './customers.ts';
 import { notifyOrder } from './notify.ts';
 import { choosePaymentMethod, type PaymentMethodInfo } from './payment-methods.ts';
 import { cancelOpenPayments, openProviderPayment, paymentIntentOf, refundPayments } from './payments.ts';
-import { discountFor, lineMoney, orderMoney } from './pricing.ts';
+import { lineMoney, orderMoney } from './pricing.ts';
+import { releasePromotion, takePromotion } from './promotions.ts';
 import { shopSettings } from './settings.ts';
 import { shippingCost } from './shipping-methods.ts';
 import { orderStates } from './states.ts';
@@ -129,7 +130,7 @@ async function createOrder(ctx: RequestContext, input: CheckoutInput, buyer: Buy
   const items = checkItems(input.items);
   const method: PaymentMethodInfo = choosePaymentMethod(ctx, input.paymentMethodId);
   const returnUrl = checkReturnUrl(input.returnUrl);
-  const promotionCode = optionalText('promotionCode', input.promotionCode, 64)?.toUpperCase() ?? null;
+  const promotionCode = optionalText('promotionCode', input.promotionCode, 64)?.trim().toUpperCase() || null;
   // Read before the transaction: settings come from the kernel's cache or connection.
   const [{ currency }, settings] = await Promise.all([tenantSettings(ctx), shopSettings(ctx)]);
   let shipping: Row<ShippingMethod> | null = null;
@@ -146,9 +147,13 @@ async function createOrder(ctx: RequestContext, input: CheckoutInput, buyer: Buy
     await reserveStock(tx, lines);
     const priced = lines.map((l) => ({ ...l, ...lineMoney(l, settings.pricesIncludeTax) }));
     const subtotalMinor = priced.reduce((s, l) => s + l.totalMinor, 0);
-    const shippingMinor = shipping ? shippingCost(shipping, subtotalMinor) : 0;
-    const discountMinor = await discountFor(tx, { promotionCode, channel, subtotalMinor, currency });
-    const money = orderMoney(priced, shippingMinor, discountMinor, settings.pricesIncludeTax);
+    const orderId = newId();
+    let shippingMinor = shipping ? shippingCost(shipping, subtotalMinor) : 0;
+    // The code's use is taken here, in the order's transaction (a refusal writes nothing).
+    const customerKey = buyer.customerId ?? buyer.email?.toLowerCase() ?? buyer.phone ?? null;
+    const promotion = promotionCode ? await takePromotion(tx, { code: promotionCode, channel, amountMinor: subtotalMinor, shippingMinor, customerKey, orderId }) : null;
+    if (promotion?.type === 'free_shipping') shippingMinor = 0;
+    const money = orderMoney(priced, shippingMinor, promotion?.discountMinor ?? 0, settings.pricesIncludeTax);
     const free = money.totalMinor === 0;
     const manual = method.kind === 'MANUAL';
     // Taken last: the counter row is locked until commit, so the order number comes after the stock.
@@ -157,7 +162,7 @@ async function createOrder(ctx: RequestContext, input: CheckoutInput, buyer: Buy
       on conflict (company_id) do update set last_number = c.last_number + 1 returning last_number`;
     const now = tx.now();
     const row = tx.em.create(Order, {
-      id: newId(),
+      id: orderId,
       number,
       status: free ? 'PAID' : 'PENDING_PAYMENT',
       channel,
@@ -363,6 +368,7 @@ export async function endUnpaidOrder(ctx: RequestContext, orderId: string, to: '
     row.cancelReason = reason;
     row.expiresAt = null;
     await releaseStock(tx, row.id);
+    await releasePromotion(tx, row.id);
     tx.publish('commerce.order.cancelled', { orderId: row.id, number: row.number, customerId: row.customerId ?? null, status: to, reason });
     await notifyOrder(tx, row, to === 'EXPIRED' ? 'expired' : 'cancelled');
     return row;

@@ -1,9 +1,8 @@
 /**
  * An order's money, computed by the server from catalog prices: line totals, tax per line at its
  * product's rate (prices include tax or not, a company setting), shipping, the discount (from the
- * promotions hook) and the total. All in integer minor units of one currency.
+ * order's promotion code, services/promotions.ts) and the total. All in integer minor units of one currency.
  */
-import type { RequestContext } from '../../kernel/context.ts';
 
 export interface PricedLine {
   unitPriceMinor: number;
@@ -46,23 +45,14 @@ export interface OrderMoney {
 }
 
 /**
- * Totals: the subtotal is the sum of line totals (gross when prices include tax, net otherwise);
- * tax is added to the total only when prices exclude it. The discount never takes the total below
- * the shipping cost.
+ * Totals: the subtotal is the sum of line totals (gross when prices include tax, net otherwise).
+ * A discount comes off the subtotal (never more than it) and lowers the tax in proportion, as a
+ * discount spread over every line would; tax is added to the total only when prices exclude it.
  */
 export function orderMoney(lines: LineMoney[], shippingMinor: number, discountMinor: number, pricesIncludeTax: boolean): OrderMoney {
   const subtotalMinor = lines.reduce((s, l) => s + l.totalMinor, 0);
-  const taxMinor = lines.reduce((s, l) => s + l.taxMinor, 0);
-  const goods = subtotalMinor + (pricesIncludeTax ? 0 : taxMinor);
-  const discount = Math.min(discountMinor, goods);
-  return { subtotalMinor, shippingMinor, taxMinor, discountMinor: discount, totalMinor: goods - discount + shippingMinor };
-}
-
-/**
- * The discount of an order: zero until promotions arrive. The promotions issue fills this in (it
- * gets the code, the channel and the priced lines, and answers an amount or a 400 naming
- * `promotionCode`).
- */
-export async function discountFor(_ctx: RequestContext, _order: { promotionCode: string | null; channel: 'online' | 'pos'; subtotalMinor: number; currency: string }): Promise<number> {
-  return 0;
+  const lineTax = lines.reduce((s, l) => s + l.taxMinor, 0);
+  const discount = Math.min(discountMinor, subtotalMinor);
+  const taxMinor = discount && subtotalMinor ? Number(roundDiv(BigInt(lineTax) * BigInt(subtotalMinor - discount), BigInt(subtotalMinor))) : lineTax;
+  return { subtotalMinor, shippingMinor, taxMinor, discountMinor: discount, totalMinor: subtotalMinor - discount + (pricesIncludeTax ? 0 : taxMinor) + shippingMinor };
 }

@@ -28,5 +28,5 @@ export class OrganisationSignupInput {
 @InputType()
 export class OrganisationVerifyInput {
   @Field(() => ID, { description: 'The requestId returned by register_organisation_request.' }) requestId!: string;
-  @Field(() => String, { description: 'The 6-digit code from the email, as a string ("012345").' }) code!: string;
+  @Field(() => String, { description: 'The 6-digit one-time code from the email, as a string ("012345").' }) code!: string;
 }

@@ -1,0 +1,222 @@
+/**
+ * Promotion codes: defined by the merchant, validated for an amount and a channel, and taken by an
+ * order (or a booking) in its own transaction. A use is taken by a conditional update of the
+ * promotion's counter (never read-then-write), so concurrent orders never pass `usageLimit`; a
+ * cancelled or expired order gives its use back. Taking and giving back are database functions
+ * (migrations/0004), so booking takes a use in its own transaction without touching these tables.
+ */
+import { LockMode } from '@mikro-orm/core';
+import type { RequestContext } from '../../kernel/context.ts';
+import { badInput, notFound, promotionInvalid } from '../../kernel/errors.ts';
+import { isUuid, newId } from '../../kernel/ids.ts';
+import { parseAmount, toMoney } from '../../kernel/money.ts';
+import { pageRequest } from '../../kernel/pagination.ts';
+import type { Row } from '../../kernel/reads.ts';
+import { COMPANY } from '../../kernel/tenancy.ts';
+import { tenantSettings } from '../../kernel/tenant.ts';
+import { checkInstant } from '../../kernel/time.ts';
+import { oneOf, optionalText, requireText } from '../../kernel/validation.ts';
+import { Promotion, PROMOTION_CHANNELS, PROMOTION_TYPES, type PromotionChannel, type PromotionType } from '../entities/promotion.ts';
+
+export type PromotionRow = Row<Promotion>;
+
+/** Why a code does not apply, checked in this order. */
+export const PROMOTION_ERROR_CODES = [
+  'PROMOTION_NOT_FOUND',
+  'INACTIVE',
+  'NOT_STARTED',
+  'EXPIRED',
+  'CHANNEL_NOT_ENABLED',
+  'MINIMUM_NOT_MET',
+  'USAGE_LIMIT_REACHED',
+  'CUSTOMER_LIMIT_REACHED',
+] as const;
+export type PromotionErrorCode = (typeof PROMOTION_ERROR_CODES)[number];
+
+export interface PromotionInput {
+  name?: string | null;
+  code?: string | null;
+  type?: PromotionType | null;
+  value?: string | null;
+  bookingEnabled?: boolean | null;
+  onlineEnabled?: boolean | null;
+  posEnabled?: boolean | null;
+  startsAt?: Date | null;
+  endsAt?: Date | null;
+  usageLimit?: number | null;
+  perCustomerLimit?: number | null;
+  minimumAmount?: string | null;
+  description?: string | null;
+}
+
+/** Codes are compared trimmed and upper-cased: "summer10 " is SUMMER10. */
+export function normalizeCode(field: string, value: unknown): string {
+  const code = requireText(field, value, 40).trim().toUpperCase();
+  if (!/^[A-Z0-9][A-Z0-9_-]{1,39}$/.test(code)) throw badInput(field, 'must be 2 to 40 letters, digits, - or _');
+  return code;
+}
+
+function limitOf(field: string, value: number | null | undefined): number | null {
+  if (value == null) return null;
+  if (!Number.isInteger(value) || value < 1 || value > 1_000_000) throw badInput(field, 'must be a whole number from 1 to 1000000, or null for no limit');
+  return value;
+}
+
+/** The value of a type: percent off ("15", "12.5") or an amount off in the company currency. */
+function valueOf(type: PromotionType, value: string | null | undefined, currency: string): { percent: string | null; amountMinor: number | null } {
+  if (type === 'free_shipping') return { percent: null, amountMinor: null };
+  if (value == null || String(value).trim() === '') throw badInput('value', `is required for a ${type} promotion`);
+  if (type === 'percentage') {
+    const text = String(value).trim();
+    if (!/^\d{1,3}(\.\d{1,2})?$/.test(text) || Number(text) < 1 || Number(text) > 100) throw badInput('value', 'must be a percentage from 1 to 100 (at most 2 decimals), e.g. "15"');
+    return { percent: Number(text).toFixed(2), amountMinor: null };
+  }
+  const amountMinor = parseAmount('value', value, currency);
+  if (amountMinor <= 0) throw badInput('value', 'must be an amount above 0, e.g. "5.00"');
+  return { percent: null, amountMinor };
+}
+
+function apply(promotion: Promotion, input: PromotionInput, creating: boolean) {
+  if (input.name != null || creating) promotion.name = requireText('name', input.name, 200);
+  if (input.code != null || creating) promotion.code = normalizeCode('code', input.code);
+  if (input.description !== undefined) promotion.description = optionalText('description', input.description, 2000) ?? null;
+  const type = input.type != null ? oneOf('type', input.type, PROMOTION_TYPES) : promotion.type;
+  if (creating || input.type != null || input.value != null) {
+    if (!creating && input.type != null && input.type !== promotion.type && input.value == null && type !== 'free_shipping') throw badInput('value', 'is required when the type changes');
+    const value = valueOf(type, input.value ?? (type === promotion.type ? (promotion.percent ?? (promotion.amountMinor != null ? toMoney(promotion.amountMinor, promotion.currency).amount : null)) : null), promotion.currency);
+    promotion.type = type;
+    promotion.percent = value.percent;
+    promotion.amountMinor = value.amountMinor;
+  }
+  for (const field of ['bookingEnabled', 'onlineEnabled', 'posEnabled'] as const) {
+    if (input[field] != null) promotion[field] = input[field]!;
+    else if (creating) throw badInput(field, 'is required (true or false)');
+  }
+  if (input.startsAt !== undefined) promotion.startsAt = input.startsAt === null ? null : checkInstant('startsAt', input.startsAt);
+  if (input.endsAt !== undefined) promotion.endsAt = input.endsAt === null ? null : checkInstant('endsAt', input.endsAt);
+  if (promotion.startsAt && promotion.endsAt && promotion.endsAt.getTime() <= promotion.startsAt.getTime()) throw badInput('endsAt', 'must be after startsAt');
+  if (input.usageLimit !== undefined) {
+    promotion.usageLimit = limitOf('usageLimit', input.usageLimit);
+    if (promotion.usageLimit != null && promotion.usageLimit < promotion.usedCount) throw badInput('usageLimit', `must be at least the ${promotion.usedCount} use(s) already taken`);
+  }
+  if (input.perCustomerLimit !== undefined) promotion.perCustomerLimit = limitOf('perCustomerLimit', input.perCustomerLimit);
+  if (input.minimumAmount !== undefined) promotion.minimumAmountMinor = input.minimumAmount == null ? null : parseAmount('minimumAmount', input.minimumAmount, promotion.currency);
+  if (!promotion.bookingEnabled && !promotion.onlineEnabled && !promotion.posEnabled) throw badInput('bookingEnabled', 'at least one channel (booking, online, pos) must be enabled');
+}
+
+export async function createPromotion(ctx: RequestContext, input: PromotionInput): Promise<Promotion> {
+  const { currency } = await tenantSettings(ctx);
+  return ctx.transaction(async (tx) => {
+    const promotion = tx.em.create(Promotion, {
+      id: newId(),
+      name: '',
+      code: '',
+      description: null,
+      type: 'percentage',
+      percent: null,
+      amountMinor: null,
+      currency,
+      bookingEnabled: false,
+      onlineEnabled: false,
+      posEnabled: false,
+      startsAt: null,
+      endsAt: null,
+      usageLimit: null,
+      perCustomerLimit: null,
+      minimumAmountMinor: null,
+      usedCount: 0,
+      active: true,
+    });
+    apply(promotion, input, true);
+    return promotion;
+  });
+}
+
+async function lockPromotion(tx: RequestContext, promotionId: unknown): Promise<Promotion> {
+  if (!isUuid(promotionId)) throw badInput('promotionId', 'must be a promotion id');
+  const promotion = await tx.em.findOne(Promotion, { id: promotionId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+  if (!promotion) throw notFound('Promotion');
+  return promotion;
+}
+
+export async function updatePromotion(ctx: RequestContext, promotionId: unknown, input: PromotionInput & { active?: boolean | null }): Promise<Promotion> {
+  return ctx.transaction(async (tx) => {
+    const promotion = await lockPromotion(tx, promotionId);
+    apply(promotion, input, false);
+    if (input.active != null) promotion.active = input.active;
+    return promotion;
+  });
+}
+
+/** Takes a code out of use (existing orders keep their discount). Deactivating twice is harmless. */
+export async function deactivatePromotion(ctx: RequestContext, promotionId: unknown): Promise<Promotion> {
+  return ctx.transaction(async (tx) => {
+    const promotion = await lockPromotion(tx, promotionId);
+    promotion.active = false;
+    return promotion;
+  });
+}
+
+export async function getPromotion(ctx: RequestContext, promotionId: unknown): Promise<PromotionRow> {
+  if (!isUuid(promotionId)) throw badInput('promotionId', 'must be a promotion id');
+  const promotion = await ctx.row(Promotion, { id: promotionId });
+  if (!promotion) throw notFound('Promotion');
+  return promotion;
+}
+
+export async function listPromotions(ctx: RequestContext, args: { active?: boolean | null; page?: number | null; limit?: number | null; offset?: number | null }) {
+  return ctx.page(Promotion, args.active != null ? { active: args.active } : {}, pageRequest(args), { createdAt: 'desc', id: 'desc' });
+}
+
+// ---- Validation and use --------------------------------------------------------------------------
+
+interface Checked {
+  error_code: PromotionErrorCode | null;
+  promotion_id: string | null;
+  promotion_type: PromotionType | null;
+  /** Off the amount, half up in minor units, never more than it; 0 for free shipping (off the shipping line instead). */
+  discount_minor: string | number;
+}
+
+/**
+ * `validate_promotion`: an answer for any code, valid or not (an invalid code is not an error).
+ * The same checks as a use (commerce.take_promotion), as a dry run: nothing is used up.
+ */
+export async function validatePromotion(ctx: RequestContext, args: { promotionCode: unknown; channel: unknown; amount: string }) {
+  const channel = oneOf('channel', args.channel, PROMOTION_CHANNELS);
+  const { currency } = await tenantSettings(ctx);
+  const amountMinor = parseAmount('amount', args.amount, currency);
+  const code = requireText('promotionCode', args.promotionCode, 64).trim().toUpperCase();
+  const [checked] = await ctx.tenantSql<Checked>`
+    select * from commerce.take_promotion(${COMPANY}, ${code}, ${channel}, ${amountMinor}, ${null}, ${null}, ${null}, ${null}, ${0}, ${ctx.now()}, true)`;
+  const promotion = checked.promotion_id ? await ctx.row(Promotion, { id: checked.promotion_id }) : null;
+  return { isValid: checked.error_code === null, discountAmount: toMoney(Number(checked.discount_minor), currency), errorCode: checked.error_code, promotion };
+}
+
+export interface TakenPromotion {
+  promotionId: string;
+  type: PromotionType;
+  /** Off the goods; 0 for free shipping, which zeroes the shipping line instead. */
+  discountMinor: number;
+}
+
+/**
+ * Takes one use of a code for an order, inside the order's transaction, through
+ * `commerce.take_promotion` (migrations/0004: the checks validate_promotion reports, the per-customer limit,
+ * the conditional update of the counter). Any refusal is 400 PROMOTION_INVALID with the
+ * `errorCode`, and the order is not written.
+ */
+export async function takePromotion(
+  tx: RequestContext,
+  use: { code: string; channel: PromotionChannel; amountMinor: number; shippingMinor: number; customerKey: string | null; orderId: string },
+): Promise<TakenPromotion> {
+  const [taken] = await tx.tenantSql<Checked>`
+    select * from commerce.take_promotion(${COMPANY}, ${use.code}, ${use.channel}, ${use.amountMinor}, ${use.customerKey}, ${newId()}, ${use.orderId}, ${null}, ${use.shippingMinor}, ${tx.now()})`;
+  if (taken.error_code) throw promotionInvalid(taken.error_code);
+  return { promotionId: taken.promotion_id!, type: taken.promotion_type!, discountMinor: Number(taken.discount_minor) };
+}
+
+/** Gives back the use an order took (it was cancelled or expired), once. */
+export async function releasePromotion(tx: RequestContext, orderId: string): Promise<void> {
+  await tx.tenantSql`select commerce.release_promotion(${COMPANY}, ${orderId}, ${null}, ${tx.now()})`;
+}
