@@ -1,10 +1,22 @@
 /**
- * The domain events booking publishes: none yet. When it publishes one, declare its name and
- * payload type here, as ../members/events.ts does (a consumer imports the payload type, never
- * booking's entities):
- *
- *     declare module '../kernel/events.ts' {
- *       interface DomainEvents { 'booking.<aggregate>.<change>': Payload }
- *     }
+ * The domain events booking publishes, declared as ../members/events.ts does (a consumer imports
+ * the payload type, never booking's entities).
  */
-export {};
+
+/** A booking was marked COMPLETED: loyalty awards points for it. */
+export interface BookingCompleted {
+  bookingId: string;
+  serviceId: string;
+  serviceName: string;
+  customerId: string | null;
+  /** The price of all participants less the promotion's discount, in minor units. */
+  amountDueMinor: number;
+  currency: string;
+  startsAt: string;
+}
+
+declare module '../kernel/events.ts' {
+  interface DomainEvents {
+    'booking.completed': BookingCompleted;
+  }
+}

@@ -22,6 +22,8 @@ export interface OrderRefunded {
   amountMinor: number;
   /** Refunded so far, this refund included. */
   refundedMinor: number;
+  /** The order's total, so a consumer can take back its share. */
+  totalMinor: number;
   currency: string;
   status: 'REFUNDED' | 'PARTIALLY_REFUNDED';
 }

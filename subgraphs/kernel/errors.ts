@@ -69,6 +69,12 @@ export const ERROR_REASONS = {
   EVENT_UNAVAILABLE: { code: 'CONFLICT', description: 'The event is not open for registration.' },
   EVENT_ENDED: { code: 'CONFLICT', description: 'The event is over.' },
   INSUFFICIENT_POINTS: { code: 'CONFLICT', description: 'The customer’s points balance does not cover the debit (a redemption or a negative adjustment); nothing was taken.' },
+  OFFER_NOT_ACTIVE: { code: 'CONFLICT', description: 'The gift is not offered now (not active, not started or ended).' },
+  OUT_OF_STOCK: { code: 'CONFLICT', description: 'The gift has too few left for the quantity asked; `details.stock` says how many remain.' },
+  LIMIT_REACHED: { code: 'CONFLICT', description: 'The customer has had this gift as often as `details.limitPerCustomer` allows.' },
+  TIER_REQUIRED: { code: 'CONFLICT', description: 'The gift needs a membership tier the customer has not reached (`details.tier`).' },
+  ALREADY_CLAIMED: { code: 'CONFLICT', description: 'The gift claim link was used already.' },
+  CLAIM_EXPIRED: { code: 'CONFLICT', description: 'The gift claim link has expired (links last 30 days).' },
   SOLD_OUT: { code: 'CONFLICT', description: 'Not enough places left for the quantity asked; `details.placesLeft` says how many remain.' },
 } as const satisfies Record<string, { code: ErrorCode; description: string }>;
 

@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { lastCode } from '../support/client.ts';
 import { callTool, mcpClient } from '../support/mcp.ts';
-import { signupCompany, type Company } from '../support/fixtures.ts';
+import { signInCustomer, signupCompany, type Company } from '../support/fixtures.ts';
 import { testServer } from '../support/server.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -110,7 +110,7 @@ describe('the curl examples of the README and the guides', () => {
     }
   }
 
-  it('README: signup, customer sign-in, the booking, content and shop walk-throughs', async () => {
+  it('README: signup, customer sign-in, the booking, content, shop and loyalty walk-throughs', async () => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
     const company: Company = await signupCompany('README Studio');
     // The README's walk-through company is the demo one, in New York.
@@ -145,9 +145,13 @@ describe('the curl examples of the README and the guides', () => {
     await callTool(agent, 'create_promotion', JSON.parse(/create_promotion\s+(\{.*\})\n/.exec(shopSteps)![1]));
     const validation = /validate_promotion\s+(\{.*\})\s+→ \{ "isValid": (\w+), "discountAmount": \{ "amount": "([\d.]+)"/.exec(shopSteps)!;
     expect(await callTool(agent, 'validate_promotion', JSON.parse(validation[1]))).toMatchObject({ isValid: validation[2] === 'true', discountAmount: { amount: validation[3] }, errorCode: null });
+    // The loyalty walk-through's gift, as its tool call makes it.
+    const loyaltySteps = readme.slice(readme.indexOf('## Loyalty walk-through'), readme.indexOf('## Events, jobs and messages'));
+    const gift = await callTool(agent, 'create_gift_offer', JSON.parse(/create_gift_offer\s+(\{.*\})\s+→/.exec(loyaltySteps)![1]));
     await agent.close();
 
-    const env: Record<string, string> = { C: company.companyId, S: service.id, PRODUCT: mug.id };
+    const customer = await signInCustomer(company.companyId);
+    const env: Record<string, string> = { C: company.companyId, S: service.id, PRODUCT: mug.id, GIFT: gift.id, CUSTOMER_TOKEN: customer.token };
     let requestId = '';
     let since = Date.now();
     await runAll(

@@ -41,6 +41,8 @@ interface Shop {
   date: string;
   productId: string;
   promotionId: string;
+  customerId: string;
+  giftId: string;
   productSlug: string;
   orderId: string;
 }
@@ -161,6 +163,11 @@ async function shop(n: number): Promise<Shop> {
   for (let i = 0; i < n; i++) await callTool(merchant, 'create_shipping_method', { name: `Courier ${i}`, kind: 'FLAT_RATE', price: '4.90' });
   const promotions = [];
   for (let i = 0; i < n; i++) promotions.push(await callTool(merchant, 'create_promotion', { name: `Promo ${i}`, code: `PROMO${i}`, type: 'percentage', value: '10', bookingEnabled: true, onlineEnabled: true, posEnabled: true, usageLimit: 100 }));
+  for (let i = 0; i < n; i++) await callTool(merchant, 'create_membership_tier', { name: `Tier ${i}`, threshold: i * 100 });
+  for (let i = 0; i < n; i++) await callTool(merchant, 'adjust_points', { customerId: customer.customerId, points: 10, reason: `Gift ${i}` });
+  const gifts = [];
+  for (let i = 0; i < n; i++) gifts.push(await callTool(merchant, 'create_gift_offer', { title: `Gift ${i}`, pointsCost: 1, stock: 100, status: 'active' }));
+  for (let i = 0; i < n; i++) expect((await http(`${P}/gifts/offers/${gifts[i].id}/redeem`, { body: {}, headers: { ...h, ...bearer(customer.token) } })).status).toBe(201);
   let orderId = '';
   for (let i = 0; i < n; i++) {
     const order = await http(`${P}/shop/orders`, { body: { items: [{ variantId: products[i].variants[0].id, quantity: 1 }, { variantId: products[i].variants[1].id, quantity: 2 }] }, headers: { ...h, ...bearer(customer.token) } });
@@ -173,6 +180,7 @@ async function shop(n: number): Promise<Shop> {
     company,
     merchant,
     customerToken: customer.token,
+    customerId: customer.customerId,
     serviceId,
     bookingId,
     postSlug,
@@ -189,6 +197,7 @@ async function shop(n: number): Promise<Shop> {
     productSlug: products[0].slug,
     orderId,
     promotionId: promotions[0].id,
+    giftId: gifts[0].id,
   };
 }
 
@@ -205,6 +214,7 @@ const PATH_PARAMS: Record<string, (s: Shop) => string> = {
   'token/:token': (s) => s.invitationToken,
   'products/:slug': (s) => s.productSlug,
   'orders/:orderId': (s) => s.orderId,
+  'offers/:id': (s) => s.giftId,
 };
 
 /** Query strings of the routes whose field takes required arguments besides the path's. */
@@ -220,6 +230,7 @@ const TOOL_ARGS: Record<string, (s: Shop) => unknown> = {
   productId: (s) => s.productId,
   orderId: (s) => s.orderId,
   promotionId: (s) => s.promotionId,
+  customerId: (s) => s.customerId,
   surveyId: (s) => s.surveyId,
   slug: (s) => s.postSlug,
   startDate: (s) => s.date,

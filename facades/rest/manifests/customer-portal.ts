@@ -67,5 +67,15 @@ const orderRoutes: RestRoute[] = [
   { method: 'GET', path: `${base}/shop/orders/:orderId/payment-status`, field: 'Query.orderPaymentStatus', tag: 'Shop and commerce', summary: "An order's payment status (guests give accessToken)" },
 ];
 
+/** Loyalty: membership tiers, gift offers, redemptions and claims. */
+const loyaltyRoutes: RestRoute[] = [
+  { method: 'GET', path: `${base}/membership-tiers`, field: 'Query.membershipTiers', tag: 'Loyalty and offers', summary: 'The membership tiers, lowest threshold first' },
+  { method: 'GET', path: `${base}/gifts/offers`, field: 'Query.shopGiftOffers', tag: 'Loyalty and offers', summary: 'The gifts offered now (with a customer token: whether each can be redeemed)' },
+  { method: 'GET', path: `${base}/gifts/offers/:id`, field: 'Query.shopGiftOffer', tag: 'Loyalty and offers', summary: 'One gift offered now' },
+  { method: 'POST', path: `${base}/gifts/offers/:id/redeem`, field: 'Mutation.redeemGiftOffer', tag: 'Loyalty and offers', status: 201, summary: 'Spend points on a gift' },
+  { method: 'POST', path: `${base}/gifts/claim`, field: 'Mutation.claimGift', tag: 'Loyalty and offers', status: 201, summary: 'Claim a gift with a claim token, or a free gift when signed in' },
+  { method: 'GET', path: `${base}/gifts/redemptions`, field: 'Query.myRedemptions', tag: 'Loyalty and offers', summary: "The signed-in customer's gifts, newest first" },
+];
+
 /** The customer portal v6 routes served so far (the contract's groups arrive with their subgraphs). */
-export const customerPortalRoutes: RestRoute[] = [...memberRoutes, ...bookingRoutes, ...contentRoutes, ...catalogRoutes, ...orderRoutes];
+export const customerPortalRoutes: RestRoute[] = [...memberRoutes, ...bookingRoutes, ...contentRoutes, ...catalogRoutes, ...orderRoutes, ...loyaltyRoutes];

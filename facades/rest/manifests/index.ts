@@ -9,7 +9,7 @@ export type { RestRoute };
 export const ROUTES: RestRoute[] = [...customerPortalRoutes, ...merchantRoutes, ...devRoutes];
 
 /**
- * Fields REST never selects: relations into another resource's lists, which a REST client
- * reads through that resource's own route (a customer's bookings: GET /bookings).
+ * Fields REST never selects: relations into another resource, which a REST client reads through
+ * that resource's own routes (a customer's bookings: GET /bookings; their points: the gift routes).
  */
-export const HIDDEN_FIELDS = new Set(['Customer.bookings']);
+export const HIDDEN_FIELDS = new Set(['Customer.bookings', 'Customer.loyalty']);

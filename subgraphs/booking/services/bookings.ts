@@ -271,6 +271,10 @@ export async function markOutcome(ctx: RequestContext, booking: BookingRow, outc
     const row = await lockBooking(tx, booking.id, outcome);
     row.status = outcome;
     tx.em.create(BookingEvent, { id: newId(), bookingId: row.id, type: 'STATUS_CHANGED', note: outcome, actor: 'merchant' });
+    if (outcome === 'COMPLETED') {
+      const service = await getService(tx, row.serviceId, 'serviceId');
+      tx.publish('booking.completed', { bookingId: row.id, serviceId: row.serviceId, serviceName: service.name, customerId: row.customerId ?? null, amountDueMinor: amountDue(row), currency: row.currency, startsAt: row.startsAt.toISOString() });
+    }
     return row;
   });
 }

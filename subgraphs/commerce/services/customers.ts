@@ -3,7 +3,7 @@ import type { Runtime } from '../../kernel/runtime.ts';
 import { COMPANY } from '../../kernel/tenancy.ts';
 import type { CustomerFacts } from '../../members/events.ts';
 import { CommerceCustomer } from '../entities/customer-projection.ts';
-import { readAllowingLag } from './lag.ts';
+import { readAllowingLag } from '../../kernel/projections.ts';
 
 /**
  * Records what members says of a customer, idempotently: a repeat changes nothing, and facts older

@@ -416,7 +416,7 @@ export async function refundOrder(ctx: RequestContext, orderId: unknown, amount:
   }
   return ctx.transaction(async (tx) => {
     const row = await tx.em.findOneOrFail(Order, { id }, { refresh: true });
-    tx.publish('commerce.order.refunded', { orderId: row.id, number: row.number, customerId: row.customerId ?? null, amountMinor: refundMinor, refundedMinor: row.refundedMinor, currency: row.currency, status: row.status as 'REFUNDED' | 'PARTIALLY_REFUNDED' });
+    tx.publish('commerce.order.refunded', { orderId: row.id, number: row.number, customerId: row.customerId ?? null, amountMinor: refundMinor, refundedMinor: row.refundedMinor, totalMinor: row.totalMinor, currency: row.currency, status: row.status as 'REFUNDED' | 'PARTIALLY_REFUNDED' });
     await notifyOrder(tx, row, 'refunded', { refundMinor });
     return row;
   });

@@ -15,7 +15,7 @@ import { Payment } from '../entities/payment.ts';
 import { PayableRegistration } from '../entities/registration-projection.ts';
 import { choosePaymentMethod } from './payment-methods.ts';
 import { cancelOpenPayments, openProviderPayment, syncPayment } from './payments.ts';
-import { readAllowingLag } from './lag.ts';
+import { readAllowingLag } from '../../kernel/projections.ts';
 import { shopSettings } from './settings.ts';
 
 export const REGISTRATION_WINDOW_QUEUE = 'commerce.registration-window';

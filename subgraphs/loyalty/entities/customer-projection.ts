@@ -1,0 +1,15 @@
+import { p } from '@mikro-orm/core';
+import { companyIdColumn, tenantEntity } from '../../kernel/tenancy.ts';
+
+/** Which customers the company has: kept from members' events (../subscriptions.ts), never members' table. */
+export const LoyaltyCustomer = tenantEntity({
+  name: 'LoyaltyCustomer',
+  schema: 'loyalty',
+  tableName: 'customer_projection',
+  properties: {
+    companyId: companyIdColumn().primary(),
+    customerId: p.uuid().primary(),
+    updatedAt: p.datetime(),
+  },
+});
+export type LoyaltyCustomer = InstanceType<typeof LoyaltyCustomer.class>;

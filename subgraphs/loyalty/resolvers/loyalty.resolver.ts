@@ -1,0 +1,102 @@
+import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Requires } from '../../kernel/access.ts';
+import type { RequestContext } from '../../kernel/context.ts';
+import type { Row } from '../../kernel/reads.ts';
+import { LedgerEntry } from '../entities/ledger-entry.ts';
+import * as accounts from '../services/accounts.ts';
+import * as rules from '../services/rules.ts';
+import * as tiers from '../services/tiers.ts';
+import { CustomerLoyaltyNode, CustomerRef, LedgerEntryNode, LoyaltyNode, LoyaltyRulesInput, LoyaltyRulesNode, MembershipTierInput, MembershipTierNode } from './loyalty.types.ts';
+
+export const tierNode = (t: tiers.TierRow | null): MembershipTierNode | null =>
+  t && { id: t.id, name: t.name, threshold: t.threshold, benefits: t.benefits, sortOrder: t.sortOrder, color: t.color ?? null, createdAt: t.createdAt, updatedAt: t.updatedAt };
+
+export const entryNode = (e: Omit<Row<LedgerEntry>, 'companyId'>): LedgerEntryNode => ({
+  id: e.id,
+  customerId: e.customerId,
+  type: e.type,
+  points: e.points,
+  balanceAfter: e.balanceAfter,
+  reason: e.reason,
+  sourceType: e.sourceType,
+  sourceId: e.sourceId ?? null,
+  remaining: e.remaining ?? null,
+  expiresAt: e.expiresAt ?? null,
+  createdAt: e.createdAt,
+});
+
+const loyaltyNode = (s: accounts.Standing): LoyaltyNode => ({ balance: s.balance, lifetimeEarned: s.lifetimeEarned, tier: tierNode(s.tier), expiringSoon: s.expiringSoon, nextExpiry: s.nextExpiry });
+
+/** Earn rules, tiers and customers' points. */
+@Resolver()
+export class LoyaltyResolver {
+  @Requires('public')
+  @Query(() => [MembershipTierNode], { description: "The company's membership tiers, lowest threshold first." })
+  async membershipTiers(@Ctx() ctx: RequestContext) {
+    return (await tiers.listTiers(ctx)).map(tierNode);
+  }
+
+  @Requires('merchant')
+  @Query(() => LoyaltyRulesNode, { description: 'How customers earn points (the defaults until set_loyalty_rules).' })
+  async loyaltyRules(@Ctx() ctx: RequestContext) {
+    return rules.rulesOf(ctx);
+  }
+
+  @Requires('merchant')
+  @Query(() => CustomerLoyaltyNode, { description: "A customer's points, tier and ledger." })
+  async customerLoyalty(
+    @Ctx() ctx: RequestContext,
+    @Arg('customerId', () => ID, { description: 'The customer (from list_customers).' }) customerId: string,
+    @Arg('page', () => Int, { nullable: true, description: 'Ledger page number, at least 1 (default 1).' }) page?: number,
+    @Arg('limit', () => Int, { nullable: true, description: 'Ledger entries per page, between 1 and 100 (default 20).' }) limit?: number,
+  ): Promise<CustomerLoyaltyNode> {
+    const id = await accounts.requireCustomer(ctx, customerId);
+    const [[standing], ledger] = await Promise.all([accounts.standings(ctx, [id]), accounts.ledgerPage(ctx, id, { page, limit })]);
+    return { customerId: id, ...loyaltyNode(standing), ledger: { ...ledger, items: ledger.items.map(entryNode) } };
+  }
+
+  @Requires('merchant')
+  @Mutation(() => LoyaltyRulesNode, { description: 'Sets how customers earn points; fields left out keep their value.' })
+  async setLoyaltyRules(@Ctx() ctx: RequestContext, @Arg('input', () => LoyaltyRulesInput, { description: 'The rules to change.' }) input: LoyaltyRulesInput) {
+    return rules.setRules(ctx, input);
+  }
+
+  @Requires('merchant')
+  @Mutation(() => MembershipTierNode, { description: 'Creates a membership tier (409 CONFLICT naming name or threshold when the company has one).' })
+  async createMembershipTier(@Ctx() ctx: RequestContext, @Arg('input', () => MembershipTierInput, { description: 'The tier to create.' }) input: MembershipTierInput) {
+    return tierNode(await tiers.createTier(ctx, input));
+  }
+
+  @Requires('merchant')
+  @Mutation(() => MembershipTierNode, { description: "Changes a membership tier; customers' tiers follow at once (they come from lifetime points)." })
+  async updateMembershipTier(
+    @Ctx() ctx: RequestContext,
+    @Arg('tierId', () => ID, { description: 'The tier to change.' }) tierId: string,
+    @Arg('input', () => MembershipTierInput, { description: 'The fields to change.' }) input: MembershipTierInput,
+  ) {
+    return tierNode(await tiers.updateTier(ctx, tierId, input));
+  }
+
+  @Requires('merchant')
+  @Mutation(() => LedgerEntryNode, { description: "Adds or takes points by hand (the entry's balanceAfter is the new balance); a balance never goes below zero (409 CONFLICT, reason INSUFFICIENT_POINTS)." })
+  async adjustPoints(
+    @Ctx() ctx: RequestContext,
+    @Arg('customerId', () => ID, { description: 'The customer.' }) customerId: string,
+    @Arg('points', () => Int, { description: 'Points to add (positive) or take (negative), not 0. Between -10000000 and 10000000.' }) points: number,
+    @Arg('reason', () => String, { description: 'Why, kept in the ledger (e.g. "Birthday gift").' }) reason: string,
+  ) {
+    const written = await accounts.adjustPoints(ctx, { customerId, points, reason });
+    return entryNode((await ctx.row(LedgerEntry, { id: written.entryId }))!);
+  }
+}
+
+/** members' Customer gains its points here; the router joins the two subgraphs. */
+@Resolver(() => CustomerRef)
+export class CustomerLoyaltyResolver {
+  @FieldResolver(() => LoyaltyNode, { description: "The customer's points and tier (merchants, or the customer themself)." })
+  async loyalty(@Ctx() ctx: RequestContext, @Root() customer: CustomerRef) {
+    accounts.mayRead(ctx, customer.id);
+    const standing = await ctx.loader('loyalty.standing', (ids: readonly string[]) => accounts.standings(ctx, ids)).load(customer.id);
+    return loyaltyNode(standing);
+  }
+}

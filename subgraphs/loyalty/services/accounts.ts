@@ -1,0 +1,69 @@
+/** A customer's points as merchants and the customer see them; the merchant's adjustment. */
+import type { RequestContext } from '../../kernel/context.ts';
+import { badInput, forbidden } from '../../kernel/errors.ts';
+import { isUuid, newId } from '../../kernel/ids.ts';
+import { pageRequest } from '../../kernel/pagination.ts';
+import { requireText } from '../../kernel/validation.ts';
+import { COMPANY } from '../../kernel/tenancy.ts';
+import { LoyaltyAccount } from '../entities/account.ts';
+import { LedgerEntry } from '../entities/ledger-entry.ts';
+import { isCustomer } from './customers.ts';
+import { credit, debit } from './ledger.ts';
+import { listTiers, tierFor, type TierRow } from './tiers.ts';
+
+/** Points that expire within this many days count as "expiring soon". */
+export const EXPIRING_SOON_DAYS = 30;
+
+export interface Standing {
+  customerId: string;
+  balance: number;
+  lifetimeEarned: number;
+  tier: TierRow | null;
+  expiringSoon: number;
+  nextExpiry: Date | null;
+}
+
+/** Many customers' standing in three statements (accounts, tiers, lots expiring soon). */
+export async function standings(ctx: RequestContext, customerIds: readonly string[]): Promise<Standing[]> {
+  const soon = new Date(ctx.now().getTime() + EXPIRING_SOON_DAYS * 86_400_000);
+  const [accounts, tiers, expiring] = await Promise.all([
+    ctx.rows(LoyaltyAccount, { customerId: { $in: [...customerIds] } }),
+    listTiers(ctx),
+    ctx.tenantSql<{ customer_id: string; points: string | number; next: Date | null }>`select customer_id, coalesce(sum(remaining) filter (where expires_at <= ${soon}), 0) as points, min(expires_at) as next
+      from loyalty.ledger_entry where company_id = ${COMPANY} and customer_id in (${[...customerIds]}) and remaining > 0 group by customer_id`,
+  ]);
+  return customerIds.map((customerId) => {
+    const account = accounts.find((a) => a.customerId === customerId);
+    const lots = expiring.find((e) => e.customer_id === customerId);
+    const lifetimeEarned = account?.lifetimeEarned ?? 0;
+    return { customerId, balance: account?.balance ?? 0, lifetimeEarned, tier: tierFor(tiers, lifetimeEarned), expiringSoon: Number(lots?.points ?? 0), nextExpiry: lots?.next ? new Date(lots.next) : null };
+  });
+}
+
+/** A customer's own standing, or a merchant's view of any of theirs. */
+export function mayRead(ctx: RequestContext, customerId: string): void {
+  const p = ctx.principal;
+  if (p.kind === 'merchant' || (p.kind === 'customer' && p.customerId === customerId)) return;
+  throw forbidden("Only the merchant or the customer may see a customer's points");
+}
+
+export async function requireCustomer(ctx: RequestContext, customerId: unknown): Promise<string> {
+  if (!isUuid(customerId)) throw badInput('customerId', 'must be a customer id');
+  if (!(await isCustomer(ctx, customerId))) throw badInput('customerId', 'is not a customer of this company');
+  return customerId.toLowerCase();
+}
+
+/** A page of a customer's ledger, newest first. */
+export function ledgerPage(ctx: RequestContext, customerId: string, args: { page?: number | null; limit?: number | null }) {
+  return ctx.page(LedgerEntry, { customerId }, pageRequest(args), { createdAt: 'desc', id: 'desc' });
+}
+
+/** adjust_points: a positive or negative correction by the merchant; never below a zero balance. */
+export async function adjustPoints(ctx: RequestContext, input: { customerId: unknown; points: number; reason: unknown }) {
+  const customerId = await requireCustomer(ctx, input.customerId);
+  if (!Number.isInteger(input.points) || input.points === 0 || Math.abs(input.points) > 10_000_000) throw badInput('points', 'must be a whole number of points, not 0, between -10000000 and 10000000');
+  const reason = requireText('reason', input.reason, 500);
+  const change = { customerId, points: Math.abs(input.points), reason, sourceType: 'merchant' as const, sourceId: null, key: `adjust:${newId()}` };
+  const written = await ctx.transaction((tx) => (input.points > 0 ? credit(tx, 'ADJUST', change, null) : debit(tx, 'ADJUST', change)));
+  return written!;
+}

@@ -1,0 +1,264 @@
+/**
+ * Gift offers and their redemptions. A redemption runs in one transaction: the offer row is locked
+ * (redemptions of one offer take turns), the per-customer limit is counted, stock is taken by a
+ * conditional update and the points by the ledger's conditional debit, so neither stock nor a
+ * balance ever goes below zero however many redemptions race.
+ */
+import { LockMode } from '@mikro-orm/core';
+import type { RequestContext } from '../../kernel/context.ts';
+import { badInput, conflict, notFound, reasonError } from '../../kernel/errors.ts';
+import { isUuid, newId } from '../../kernel/ids.ts';
+import { pageRequest } from '../../kernel/pagination.ts';
+import type { Row } from '../../kernel/reads.ts';
+import { COMPANY } from '../../kernel/tenancy.ts';
+import { checkInstant } from '../../kernel/time.ts';
+import { randomToken, sha256 } from '../../kernel/tokens.ts';
+import { oneOf, optionalText, requireText } from '../../kernel/validation.ts';
+import { GIFT_STATUSES, GiftClaim, GiftOffer, Redemption, type GiftStatus, type RedemptionStatus } from '../entities/gift.ts';
+import { MembershipTier } from '../entities/tier.ts';
+import { standings } from './accounts.ts';
+import { credit, debit } from './ledger.ts';
+
+export type OfferRow = Row<GiftOffer>;
+export type RedemptionRow = Row<Redemption>;
+
+export const MAX_QUANTITY = 10;
+const CLAIM_DAYS = 30;
+
+export interface OfferInput {
+  title?: string | null;
+  description?: string | null;
+  imageUrl?: string | null;
+  pointsCost?: number | null;
+  stock?: number | null;
+  limitPerCustomer?: number | null;
+  startsAt?: Date | null;
+  endsAt?: Date | null;
+  minTierId?: string | null;
+  status?: GiftStatus | null;
+}
+
+const whole = (field: string, value: number, min: number, max: number) => {
+  if (!Number.isInteger(value) || value < min || value > max) throw badInput(field, `must be a whole number from ${min} to ${max}`);
+  return value;
+};
+
+async function apply(tx: RequestContext, offer: GiftOffer, input: OfferInput, creating: boolean) {
+  if (input.title != null || creating) offer.title = requireText('title', input.title, 200);
+  if (input.description !== undefined) offer.description = optionalText('description', input.description, 5000) ?? null;
+  if (input.imageUrl !== undefined) {
+    const url = optionalText('imageUrl', input.imageUrl, 2000) ?? null;
+    if (url && !/^https?:\/\/\S+$/i.test(url)) throw badInput('imageUrl', 'must be an http(s) URL');
+    offer.imageUrl = url;
+  }
+  if (input.pointsCost != null || creating) offer.pointsCost = whole('pointsCost', input.pointsCost as number, 0, 10_000_000);
+  if (input.stock !== undefined) offer.stock = input.stock === null ? null : whole('stock', input.stock, 0, 10_000_000);
+  if (input.limitPerCustomer !== undefined) offer.limitPerCustomer = input.limitPerCustomer === null ? null : whole('limitPerCustomer', input.limitPerCustomer, 1, 1000);
+  if (input.startsAt !== undefined) offer.startsAt = input.startsAt === null ? null : checkInstant('startsAt', input.startsAt);
+  if (input.endsAt !== undefined) offer.endsAt = input.endsAt === null ? null : checkInstant('endsAt', input.endsAt);
+  if (offer.startsAt && offer.endsAt && offer.endsAt.getTime() <= offer.startsAt.getTime()) throw badInput('endsAt', 'must be after startsAt');
+  if (input.minTierId !== undefined) {
+    if (input.minTierId !== null && (!isUuid(input.minTierId) || !(await tx.row(MembershipTier, { id: input.minTierId })))) throw badInput('minTierId', 'is not a membership tier of this company');
+    offer.minTierId = input.minTierId;
+  }
+  if (input.status != null) offer.status = oneOf('status', input.status, GIFT_STATUSES);
+}
+
+export async function createOffer(ctx: RequestContext, input: OfferInput): Promise<GiftOffer> {
+  return ctx.transaction(async (tx) => {
+    const offer = tx.em.create(GiftOffer, { id: newId(), title: '', pointsCost: 0, status: 'draft', description: null, imageUrl: null, stock: null, limitPerCustomer: null, startsAt: null, endsAt: null, minTierId: null });
+    await apply(tx, offer, input, true);
+    return offer;
+  });
+}
+
+export async function updateOffer(ctx: RequestContext, offerId: unknown, input: OfferInput): Promise<GiftOffer> {
+  if (!isUuid(offerId)) throw badInput('offerId', 'must be a gift offer id');
+  return ctx.transaction(async (tx) => {
+    const offer = await tx.em.findOne(GiftOffer, { id: offerId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+    if (!offer) throw notFound('Gift offer');
+    await apply(tx, offer, input, false);
+    return offer;
+  });
+}
+
+export function listOffers(ctx: RequestContext, args: { status?: GiftStatus | null; page?: number | null; limit?: number | null; offset?: number | null }) {
+  return ctx.page(GiftOffer, args.status ? { status: args.status } : {}, pageRequest(args), { createdAt: 'desc', id: 'desc' });
+}
+
+/** Whether an offer is open now (active and within its dates). */
+const isOpen = (offer: Pick<OfferRow, 'status' | 'startsAt' | 'endsAt'>, now: Date) =>
+  offer.status === 'active' && (!offer.startsAt || offer.startsAt.getTime() <= now.getTime()) && (!offer.endsAt || offer.endsAt.getTime() > now.getTime());
+
+/** The storefront's offers: open ones, in the order they were made. */
+export async function openOffers(ctx: RequestContext): Promise<OfferRow[]> {
+  const now = ctx.now();
+  return (await ctx.rows(GiftOffer, { status: 'active' }, { orderBy: { pointsCost: 'asc', id: 'asc' } })).filter((o) => isOpen(o, now));
+}
+
+export async function openOffer(ctx: RequestContext, offerId: unknown): Promise<OfferRow> {
+  if (!isUuid(offerId)) throw badInput('id', 'must be a gift offer id');
+  const offer = await ctx.row(GiftOffer, { id: offerId });
+  if (!offer || !isOpen(offer, ctx.now())) throw notFound('Gift offer');
+  return offer;
+}
+
+export type UnavailableReason = 'INSUFFICIENT_POINTS' | 'TIER_REQUIRED' | 'LIMIT_REACHED' | 'OUT_OF_STOCK';
+
+/** For a signed-in customer: whether each offer can be redeemed now, why not, and the points still needed. */
+export async function availability(ctx: RequestContext, customerId: string, offers: readonly OfferRow[]): Promise<{ reason: UnavailableReason | null; pointsShort: number }[]> {
+  if (!offers.length) return [];
+  const [[standing], taken, tiers] = await Promise.all([
+    standings(ctx, [customerId]),
+    ctx.tenantSql<{ offer_id: string; n: string | number }>`select offer_id, sum(quantity) as n from loyalty.redemption
+      where company_id = ${COMPANY} and customer_id = ${customerId} and status <> 'CANCELLED' and offer_id in (${offers.map((o) => o.id)}) group by offer_id`,
+    ctx.rows(MembershipTier, {}),
+  ]);
+  const reasonFor = (o: OfferRow): UnavailableReason | null => {
+    if (o.stock === 0) return 'OUT_OF_STOCK';
+    const used = Number(taken.find((t) => t.offer_id === o.id)?.n ?? 0);
+    if (o.limitPerCustomer != null && used >= o.limitPerCustomer) return 'LIMIT_REACHED';
+    const minimum = o.minTierId ? tiers.find((t) => t.id === o.minTierId) : null;
+    if (minimum && standing.lifetimeEarned < minimum.threshold) return 'TIER_REQUIRED';
+    if (standing.balance < o.pointsCost) return 'INSUFFICIENT_POINTS';
+    return null;
+  };
+  return offers.map((o) => ({ reason: reasonFor(o), pointsShort: Math.max(0, o.pointsCost - standing.balance) }));
+}
+
+/** A code to show at the counter: 8 characters without look-alikes. */
+function counterCode(): string {
+  const alphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+  return Array.from(randomToken(8)).map((c) => alphabet[c.charCodeAt(0) % alphabet.length]).join('').slice(0, 8);
+}
+
+/**
+ * Gives `quantity` of an offer to a customer in `tx`: the offer locked, open and within the
+ * customer's tier; the per-customer limit; stock by a conditional update; the points by the
+ * ledger's debit. Any refusal rolls the whole transaction back.
+ */
+async function give(tx: RequestContext, offerId: string, customerId: string | null, quantity: number, options: { free: boolean; claimId?: string }): Promise<Redemption> {
+  const offer = await tx.em.findOne(GiftOffer, { id: offerId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+  if (!offer) throw notFound('Gift offer');
+  if (!isOpen(offer, tx.now())) throw reasonError('OFFER_NOT_ACTIVE', 'This gift is not offered now');
+  if (customerId && offer.minTierId) {
+    const tier = await tx.row(MembershipTier, { id: offer.minTierId });
+    const [standing] = await standings(tx, [customerId]);
+    if (tier && standing.lifetimeEarned < tier.threshold) throw reasonError('TIER_REQUIRED', `This gift needs the ${tier.name} tier`, { tier: tier.name });
+  }
+  if (customerId && offer.limitPerCustomer != null) {
+    const [{ n }] = await tx.tenantSql<{ n: string | number }>`select coalesce(sum(quantity), 0) as n from loyalty.redemption
+      where company_id = ${COMPANY} and offer_id = ${offerId} and customer_id = ${customerId} and status <> 'CANCELLED'`;
+    if (Number(n) + quantity > offer.limitPerCustomer) throw reasonError('LIMIT_REACHED', `At most ${offer.limitPerCustomer} per customer`, { limitPerCustomer: offer.limitPerCustomer });
+  }
+  if (offer.stock != null) {
+    const taken = await tx.tenantSql`update loyalty.gift_offer set stock = stock - ${quantity}, updated_at = ${tx.now()}
+      where company_id = ${COMPANY} and id = ${offerId} and stock >= ${quantity} returning id`;
+    if (!taken.length) throw reasonError('OUT_OF_STOCK', offer.stock ? `Only ${offer.stock} left` : 'This gift is out of stock', { stock: offer.stock });
+  }
+  const id = newId();
+  const points = options.free ? 0 : offer.pointsCost * quantity;
+  if (points > 0) await debit(tx, 'REDEEM', { customerId: customerId!, points, reason: `Gift: ${offer.title}${quantity > 1 ? ` × ${quantity}` : ''}`, sourceType: 'redemption', sourceId: id, key: `redemption:${id}` });
+  return tx.em.create(Redemption, { id, offerId, customerId, quantity, points, code: counterCode(), status: 'ISSUED', claimId: options.claimId ?? null, createdAt: tx.now(), usedAt: null, cancelledAt: null });
+}
+
+/** `POST /gifts/offers/{id}/redeem`: the signed-in customer spends points on a gift. */
+export async function redeem(ctx: RequestContext, offerId: unknown, quantity: number | null | undefined): Promise<Redemption> {
+  const customerId = ctx.customer.customerId;
+  if (!isUuid(offerId)) throw badInput('id', 'must be a gift offer id');
+  const q = quantity ?? 1;
+  whole('quantity', q, 1, MAX_QUANTITY);
+  return ctx.transaction((tx) => give(tx, offerId, customerId, q, { free: false }));
+}
+
+/** `issue_gift_claims`: single-use claim tokens for links and campaigns (returned once; only hashes are kept). */
+export async function issueClaims(ctx: RequestContext, input: { offerId: unknown; count?: number | null; recipients?: string[] | null }) {
+  if (!isUuid(input.offerId)) throw badInput('offerId', 'must be a gift offer id');
+  const recipients = input.recipients?.length ? input.recipients.map((r, i) => requireText(`recipients[${i}]`, r, 200)) : null;
+  if (recipients && recipients.length > 500) throw badInput('recipients', 'may hold at most 500');
+  if (!recipients && input.count == null) throw badInput('count', 'or recipients is required');
+  const count = recipients ? recipients.length : whole('count', input.count!, 1, 500);
+  return ctx.transaction(async (tx) => {
+    const offer = await tx.row(GiftOffer, { id: input.offerId as string });
+    if (!offer) throw notFound('Gift offer');
+    const expiresAt = new Date(tx.now().getTime() + CLAIM_DAYS * 86_400_000);
+    return Array.from({ length: count }, (_, i) => {
+      const token = `gft_${randomToken(24)}`;
+      tx.em.create(GiftClaim, { id: newId(), offerId: offer.id, tokenHash: sha256(token), recipient: recipients?.[i] ?? null, expiresAt, claimedAt: null, createdAt: tx.now() });
+      return { token, recipient: recipients?.[i] ?? null, expiresAt };
+    });
+  });
+}
+
+/**
+ * `POST /gifts/claim`: a claim token (valid without signing in; a customer token attaches the gift
+ * to the customer), or an offer that costs no points for the signed-in customer.
+ */
+export async function claim(ctx: RequestContext, input: { claimToken?: string | null; offerId?: string | null }): Promise<Redemption> {
+  const p = ctx.principal;
+  const customerId = p.kind === 'customer' ? p.customerId : null;
+  if (input.claimToken) {
+    const hash = sha256(String(input.claimToken));
+    return ctx.transaction(async (tx) => {
+      const [found] = await tx.tenantSql<{ id: string; offer_id: string; expires_at: Date; claimed_at: Date | null }>`select id, offer_id, expires_at, claimed_at
+        from loyalty.gift_claim where company_id = ${COMPANY} and token_hash = ${hash} for update`;
+      if (!found) throw notFound('Gift claim');
+      if (found.claimed_at) throw reasonError('ALREADY_CLAIMED', 'This gift was already claimed');
+      if (new Date(found.expires_at).getTime() <= tx.now().getTime()) throw reasonError('CLAIM_EXPIRED', 'This gift link has expired');
+      await tx.tenantSql`update loyalty.gift_claim set claimed_at = ${tx.now()} where company_id = ${COMPANY} and id = ${found.id}`;
+      return give(tx, found.offer_id, customerId, 1, { free: true, claimId: found.id });
+    });
+  }
+  if (!input.offerId) throw badInput('claimToken', 'or offerId is required');
+  if (!customerId) throw badInput('offerId', 'needs a signed-in customer (or give claimToken)');
+  if (!isUuid(input.offerId)) throw badInput('offerId', 'must be a gift offer id');
+  const offer = await openOffer(ctx, input.offerId).catch(() => null);
+  if (!offer) throw notFound('Gift offer');
+  if (offer.pointsCost > 0) throw badInput('offerId', 'costs points: redeem it instead');
+  return ctx.transaction((tx) => give(tx, offer.id, customerId, 1, { free: true }));
+}
+
+export function myRedemptions(ctx: RequestContext, args: { page?: number | null; limit?: number | null }) {
+  return ctx.page(Redemption, { customerId: ctx.customer.customerId }, pageRequest(args), { createdAt: 'desc', id: 'desc' });
+}
+
+export function listRedemptions(ctx: RequestContext, args: { status?: RedemptionStatus | null; customerId?: string | null; offerId?: string | null; page?: number | null; limit?: number | null; offset?: number | null }) {
+  const where: Record<string, unknown> = {};
+  if (args.status) where.status = args.status;
+  for (const field of ['customerId', 'offerId'] as const) {
+    if (args[field] == null) continue;
+    if (!isUuid(args[field])) throw badInput(field, 'must be an id');
+    where[field] = args[field];
+  }
+  return ctx.page(Redemption, where, pageRequest(args), { createdAt: 'desc', id: 'desc' });
+}
+
+/** `mark_redemption_used`: the gift was handed over at the counter (by its code). */
+export async function markUsed(ctx: RequestContext, code: unknown): Promise<Redemption> {
+  const text = requireText('code', code, 20).trim().toUpperCase();
+  return ctx.transaction(async (tx) => {
+    const redemption = await tx.em.findOne(Redemption, { code: text }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+    if (!redemption) throw notFound('Redemption');
+    if (redemption.status !== 'ISSUED') throw conflict(`This gift is ${redemption.status === 'USED' ? 'already used' : 'cancelled'}`, { field: 'code', status: redemption.status });
+    redemption.status = 'USED';
+    redemption.usedAt = tx.now();
+    return redemption;
+  });
+}
+
+/** `cancel_redemption`: an issued gift taken back; its points and stock return. */
+export async function cancelRedemption(ctx: RequestContext, redemptionId: unknown): Promise<Redemption> {
+  if (!isUuid(redemptionId)) throw badInput('redemptionId', 'must be a redemption id');
+  return ctx.transaction(async (tx) => {
+    const redemption = await tx.em.findOne(Redemption, { id: redemptionId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+    if (!redemption) throw notFound('Redemption');
+    if (redemption.status !== 'ISSUED') throw conflict(`This gift is ${redemption.status === 'USED' ? 'already used' : 'cancelled'}`, { field: 'redemptionId', status: redemption.status });
+    redemption.status = 'CANCELLED';
+    redemption.cancelledAt = tx.now();
+    await tx.tenantSql`update loyalty.gift_offer set stock = stock + ${redemption.quantity}, updated_at = ${tx.now()} where company_id = ${COMPANY} and id = ${redemption.offerId} and stock is not null`;
+    if (redemption.points > 0 && redemption.customerId) {
+      await credit(tx, 'REVERSAL', { customerId: redemption.customerId, points: redemption.points, reason: 'Gift cancelled', sourceType: 'redemption', sourceId: redemption.id, key: `redemption:${redemption.id}:cancel` }, null);
+    }
+    return redemption;
+  });
+}
