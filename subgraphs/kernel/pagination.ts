@@ -18,6 +18,19 @@ export class ListArgs {
   limit?: number;
 }
 
+/** The list arguments of a merchant list without search: page (from 1) or offset, and limit. */
+@ArgsType()
+export class PageArgs {
+  @Field(() => Int, { nullable: true, description: 'Page number, at least 1 (default 1).' })
+  page?: number;
+
+  @Field(() => Int, { nullable: true, description: `Items per page, between 1 and ${MAX_LIMIT} (default ${DEFAULT_LIMIT}).` })
+  limit?: number;
+
+  @Field(() => Int, { nullable: true, description: 'Items to skip, at least 0 (instead of page).' })
+  offset?: number;
+}
+
 export interface PageRequest {
   page: number;
   limit: number;

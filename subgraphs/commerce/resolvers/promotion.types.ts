@@ -1,7 +1,7 @@
 /** GraphQL shapes of promotions and of a code's validation. */
 import { ArgsType, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { Money } from '../../kernel/money.ts';
-import { PageOf } from '../../kernel/pagination.ts';
+import { PageArgs, PageOf } from '../../kernel/pagination.ts';
 import { DateTime, Decimal } from '../../kernel/scalars.ts';
 import { stateEnum } from '../../kernel/states.ts';
 import type { PromotionChannel, PromotionType } from '../entities/promotion.ts';
@@ -99,9 +99,6 @@ export class UpdatePromotionInput {
 }
 
 @ArgsType()
-export class PromotionListArgs {
+export class PromotionListArgs extends PageArgs {
   @Field(() => Boolean, { nullable: true, description: 'Only active (true) or deactivated (false) promotions.' }) active?: boolean;
-  @Field(() => Int, { nullable: true, description: 'Page number, at least 1 (default 1).' }) page?: number;
-  @Field(() => Int, { nullable: true, description: 'Items per page, between 1 and 100 (default 20).' }) limit?: number;
-  @Field(() => Int, { nullable: true, description: 'Items to skip, at least 0 (instead of page).' }) offset?: number;
 }

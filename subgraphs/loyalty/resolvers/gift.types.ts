@@ -1,6 +1,6 @@
 /** GraphQL shapes of gift offers, redemptions and claim tokens, and their inputs. */
 import { ArgsType, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
-import { PageOf } from '../../kernel/pagination.ts';
+import { PageArgs, PageOf } from '../../kernel/pagination.ts';
 import { DateTime } from '../../kernel/scalars.ts';
 import { stateEnum } from '../../kernel/states.ts';
 import type { GiftStatus, RedemptionStatus } from '../entities/gift.ts';
@@ -100,19 +100,13 @@ export class ClaimInput {
 }
 
 @ArgsType()
-export class GiftOfferListArgs {
+export class GiftOfferListArgs extends PageArgs {
   @Field(() => GiftStatusEnum, { nullable: true, description: 'Only gifts in this state.' }) status?: GiftStatus;
-  @Field(() => Int, { nullable: true, description: 'Page number, at least 1 (default 1).' }) page?: number;
-  @Field(() => Int, { nullable: true, description: 'Items per page, between 1 and 100 (default 20).' }) limit?: number;
-  @Field(() => Int, { nullable: true, description: 'Items to skip, at least 0 (instead of page).' }) offset?: number;
 }
 
 @ArgsType()
-export class RedemptionListArgs {
+export class RedemptionListArgs extends PageArgs {
   @Field(() => RedemptionStatusEnum, { nullable: true, description: 'Only redemptions in this state.' }) status?: RedemptionStatus;
   @Field(() => ID, { nullable: true, description: "Only this customer's." }) customerId?: string;
   @Field(() => ID, { nullable: true, description: 'Only of this gift.' }) offerId?: string;
-  @Field(() => Int, { nullable: true, description: 'Page number, at least 1 (default 1).' }) page?: number;
-  @Field(() => Int, { nullable: true, description: 'Items per page, between 1 and 100 (default 20).' }) limit?: number;
-  @Field(() => Int, { nullable: true, description: 'Items to skip, at least 0 (instead of page).' }) offset?: number;
 }
