@@ -49,7 +49,7 @@ export async function seed(base: string, label: string): Promise<Seeded> {
   }
   const postCategoryId = (await gql('mutation { createContentCategory(input: { name: "News" }) { id } }')).createContentCategory.id;
   for (let i = 0; i < POSTS; i++) {
-    await gql('mutation($t: String!, $c: ID) { createPost(input: { title: $t, status: published, categoryId: $c, blocks: [{ type: "paragraph", data: { text: "Hello" } }] }) { id } }', {
+    await gql('mutation($t: String!, $c: ID) { createPost(input: { title: $t, status: published, categoryId: $c, blocks: [{ type: paragraph, data: { text: "Hello" } }] }) { id } }', {
       t: `Post ${i}`,
       c: postCategoryId,
     });

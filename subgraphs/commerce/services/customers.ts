@@ -1,9 +1,9 @@
-import { RequestContext } from '../../kernel/context.ts';
+import type { RequestContext } from '../../kernel/context.ts';
 import type { Runtime } from '../../kernel/runtime.ts';
 import { COMPANY } from '../../kernel/tenancy.ts';
 import type { CustomerFacts } from '../../members/events.ts';
 import { CommerceCustomer } from '../entities/customer-projection.ts';
-import { readAllowingLag } from '../../kernel/projections.ts';
+import { backfillFromMembers, readAllowingLag } from '../../kernel/projections.ts';
 
 /**
  * Records what members says of a customer, idempotently: a repeat changes nothing, and facts older
@@ -26,28 +26,13 @@ export async function findCustomer(ctx: RequestContext, customerId: string) {
   return readAllowingLag(() => ctx.row(CommerceCustomer, { customerId: customerId.toLowerCase() }));
 }
 
-const BACKFILL = 'customer_projection';
-
-/**
- * Once per database: copies the customers that existed before commerce kept its projection (later
- * changes arrive as events, subscribed to before this runs). The one place commerce reads members'
- * table, at start; an advisory lock makes processes starting together take turns.
- */
-export async function backfillCustomers(runtime: Runtime): Promise<boolean> {
-  return RequestContext.system(runtime, null).transaction(async (tx) => {
-    await tx.sql(`select pg_advisory_xact_lock(hashtext('commerce.backfill'))`);
-    const claimed = await tx.sql('insert into commerce.backfill (name, done_at) values (?, ?) on conflict (name) do nothing returning name', [BACKFILL, tx.now()]);
-    if (!claimed.length) return false;
-    const [{ present }] = await tx.sql<{ present: boolean }>('select to_regclass(?) is not null as present', ['members.customer']);
-    if (present) {
-      await tx.sql(
-        `insert into commerce.customer_projection (company_id, customer_id, name, last_name, email, phone, updated_at)
-         select company_id, id, name, last_name, email, phone, updated_at from members.customer
-         on conflict (company_id, customer_id) do nothing`,
-        [],
-        { acrossTenants: true },
-      );
-    }
-    return true;
-  });
-}
+/** Customers that existed before commerce kept its projection (kernel/projections.ts). */
+export const backfillCustomers = (runtime: Runtime) =>
+  backfillFromMembers(
+    runtime,
+    'commerce',
+    'customer_projection',
+    `insert into commerce.customer_projection (company_id, customer_id, name, last_name, email, phone, updated_at)
+     select company_id, id, name, last_name, email, phone, updated_at from members.customer
+     on conflict (company_id, customer_id) do nothing`,
+  );

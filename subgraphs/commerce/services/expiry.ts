@@ -1,7 +1,7 @@
 /** The end of an unpaid order's payment window: EXPIRED, its stock released (a scheduled job). */
-import { RequestContext } from '../../kernel/context.ts';
+import type { RequestContext } from '../../kernel/context.ts';
 import { AppError } from '../../kernel/errors.ts';
-import { COMPANY } from '../../kernel/tenancy.ts';
+import { sweepDue } from '../../kernel/sweeps.ts';
 import { endUnpaidOrder } from './orders.ts';
 
 /** Expires one order if it is still unpaid and its window has passed; a paid or ended order is left alone. */
@@ -23,16 +23,10 @@ export async function expireOrder(ctx: RequestContext, orderId: string): Promise
  */
 export async function runExpiry(ctx: RequestContext, data: Record<string, unknown>): Promise<number> {
   if (typeof data.orderId === 'string') return (await expireOrder(ctx, data.orderId)) ? 1 : 0;
-  const due =
-    typeof data.companyId === 'string'
-      ? await ctx.tenantSql<{ company_id: string; id: string }>`select company_id, id from commerce.shop_order
-          where company_id = ${COMPANY} and status = 'PENDING_PAYMENT' and expires_at <= ${ctx.now()} order by expires_at limit 500`
-      : await ctx.sql<{ company_id: string; id: string }>(
-          `select company_id, id from commerce.shop_order where status = 'PENDING_PAYMENT' and expires_at <= ? order by expires_at limit 500`,
-          [ctx.now()],
-          { acrossTenants: true },
-        );
-  let expired = 0;
-  for (const row of due) if (await expireOrder(RequestContext.system(ctx.runtime, row.company_id), row.id)) expired++;
-  return expired;
+  return sweepDue<{ company_id: string; id: string }>(
+    ctx,
+    data,
+    { select: "select company_id, id from commerce.shop_order where status = 'PENDING_PAYMENT' and expires_at <= ?", orderBy: 'expires_at', limit: 500 },
+    (scoped, row) => expireOrder(scoped, row.id),
+  );
 }

@@ -6,7 +6,8 @@
  * payment window: when it ends unpaid, `commerce.registration.payment-expired` tells content to
  * free the seats.
  */
-import { RequestContext } from '../../kernel/context.ts';
+import type { RequestContext } from '../../kernel/context.ts';
+import { sweepDue } from '../../kernel/sweeps.ts';
 import { badInput, conflict, notFound } from '../../kernel/errors.ts';
 import { isUuid, newId } from '../../kernel/ids.ts';
 import { COMPANY } from '../../kernel/tenancy.ts';
@@ -112,16 +113,10 @@ export async function endRegistrationWindow(ctx: RequestContext, registrationId:
  */
 export async function runRegistrationWindows(ctx: RequestContext, data: Record<string, unknown>): Promise<number> {
   if (typeof data.registrationId === 'string') return (await endRegistrationWindow(ctx, data.registrationId)) ? 1 : 0;
-  const due =
-    typeof data.companyId === 'string'
-      ? await ctx.tenantSql<{ company_id: string; registration_id: string }>`select company_id, registration_id from commerce.payable_registration
-          where company_id = ${COMPANY} and status = 'PENDING_PAYMENT' and payment_due_at <= ${ctx.now()} order by payment_due_at limit 500`
-      : await ctx.sql<{ company_id: string; registration_id: string }>(
-          `select company_id, registration_id from commerce.payable_registration where status = 'PENDING_PAYMENT' and payment_due_at <= ? order by payment_due_at limit 500`,
-          [ctx.now()],
-          { acrossTenants: true },
-        );
-  let ended = 0;
-  for (const row of due) if (await endRegistrationWindow(RequestContext.system(ctx.runtime, row.company_id), row.registration_id)) ended++;
-  return ended;
+  return sweepDue<{ company_id: string; registration_id: string }>(
+    ctx,
+    data,
+    { select: "select company_id, registration_id from commerce.payable_registration where status = 'PENDING_PAYMENT' and payment_due_at <= ?", orderBy: 'payment_due_at', limit: 500 },
+    (scoped, row) => endRegistrationWindow(scoped, row.registration_id),
+  );
 }

@@ -1,4 +1,5 @@
-import { RequestContext } from '../../kernel/context.ts';
+import type { RequestContext } from '../../kernel/context.ts';
+import { backfillFromMembers } from '../../kernel/projections.ts';
 import type { Runtime } from '../../kernel/runtime.ts';
 import { COMPANY } from '../../kernel/tenancy.ts';
 import type { CustomerFacts } from '../../members/events.ts';
@@ -49,33 +50,15 @@ export async function notCustomers(ctx: RequestContext, ids: string[]): Promise<
   return missing;
 }
 
-const BACKFILL = 'customer_projection';
-
-/**
- * Once per database: copies the customers that existed before content kept its projection (their
- * later changes arrive as events, which content subscribed to before this runs). The one place
- * content reads members' table, at start. A row in content.backfill says it is done; an advisory
- * lock makes processes starting together take turns, so it runs once. Rows already projected
- * from events are left as they are.
- */
-export async function backfillCustomers(runtime: Runtime): Promise<boolean> {
-  return RequestContext.system(runtime, null).transaction(async (tx) => {
-    await tx.sql(`select pg_advisory_xact_lock(hashtext('content.backfill'))`);
-    const claimed = await tx.sql('insert into content.backfill (name, done_at) values (?, ?) on conflict (name) do nothing returning name', [BACKFILL, tx.now()]);
-    if (!claimed.length) return false;
-    // A subgraph process whose database holds no members tables has no customers to copy.
-    const [{ present }] = await tx.sql<{ present: boolean }>('select to_regclass(?) is not null as present', ['members.customer']);
-    if (present) {
-      await tx.sql(
-        `insert into content.customer_projection
-           (company_id, customer_id, name, last_name, email, phone, email_verified, phone_verified, updated_at)
-         select company_id, id, name, last_name, email, phone, email_verified_at is not null, phone_verified_at is not null, updated_at
-           from members.customer
-         on conflict (company_id, customer_id) do nothing`,
-        [],
-        { acrossTenants: true },
-      );
-    }
-    return true;
-  });
-}
+/** Customers that existed before content kept its projection (kernel/projections.ts). */
+export const backfillCustomers = (runtime: Runtime) =>
+  backfillFromMembers(
+    runtime,
+    'content',
+    'customer_projection',
+    `insert into content.customer_projection
+       (company_id, customer_id, name, last_name, email, phone, email_verified, phone_verified, updated_at)
+     select company_id, id, name, last_name, email, phone, email_verified_at is not null, phone_verified_at is not null, updated_at
+       from members.customer
+     on conflict (company_id, customer_id) do nothing`,
+  );

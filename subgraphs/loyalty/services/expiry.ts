@@ -1,5 +1,6 @@
 /** Earned points expire by lots: a daily job writes an EXPIRE entry for each lot past its date. */
-import { RequestContext } from '../../kernel/context.ts';
+import type { RequestContext } from '../../kernel/context.ts';
+import { sweepDue } from '../../kernel/sweeps.ts';
 import { COMPANY } from '../../kernel/tenancy.ts';
 import { debit } from './ledger.ts';
 
@@ -16,24 +17,16 @@ interface DueLot {
  * racing this one) changes nothing. Answers how many lots expired.
  */
 export async function expirePoints(ctx: RequestContext, data: Record<string, unknown>): Promise<number> {
-  const due =
-    typeof data.companyId === 'string'
-      ? await ctx.tenantSql<DueLot>`select company_id, id, customer_id, remaining from loyalty.ledger_entry
-          where company_id = ${COMPANY} and remaining > 0 and expires_at <= ${ctx.now()} order by expires_at limit 1000`
-      : await ctx.sql<DueLot>(
-          'select company_id, id, customer_id, remaining from loyalty.ledger_entry where remaining > 0 and expires_at <= ? order by expires_at limit 1000',
-          [ctx.now()],
-          { acrossTenants: true },
-        );
-  let expired = 0;
-  for (const lot of due) {
-    const written = await RequestContext.system(ctx.runtime, lot.company_id).transaction(async (tx) => {
-      // Read again under the lock: a redemption may have consumed the lot meanwhile.
-      const [fresh] = await tx.tenantSql<{ remaining: number }>`select remaining from loyalty.ledger_entry where company_id = ${COMPANY} and id = ${lot.id} for update`;
-      if (!fresh?.remaining) return null;
-      return debit(tx, 'EXPIRE', { customerId: lot.customer_id, points: fresh.remaining, reason: 'Points expired', sourceType: 'expiry', sourceId: lot.id, key: `expire:${lot.id}` }, { fromLot: lot.id });
-    });
-    if (written) expired++;
-  }
-  return expired;
+  return sweepDue<DueLot>(
+    ctx,
+    data,
+    { select: 'select company_id, id, customer_id, remaining from loyalty.ledger_entry where remaining > 0 and expires_at <= ?', orderBy: 'expires_at', limit: 1000 },
+    async (scoped, lot) =>
+      !!(await scoped.transaction(async (tx) => {
+        // Read again under the lock: a redemption may have consumed the lot meanwhile.
+        const [fresh] = await tx.tenantSql<{ remaining: number }>`select remaining from loyalty.ledger_entry where company_id = ${COMPANY} and id = ${lot.id} for update`;
+        if (!fresh?.remaining) return null;
+        return debit(tx, 'EXPIRE', { customerId: lot.customer_id, points: fresh.remaining, reason: 'Points expired', sourceType: 'expiry', sourceId: lot.id, key: `expire:${lot.id}` }, { fromLot: lot.id });
+      })),
+  );
 }
