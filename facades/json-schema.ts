@@ -98,8 +98,10 @@ export function outputSchema(type: GraphQLOutputType | GraphQLType, components: 
         type: 'object',
         ...(inner.description ? { description: inner.description } : {}),
         properties: Object.fromEntries(fields.map((f) => [f.name, withDescription(outputSchema(f.type, components), f.description)])),
-        required: fields.filter((f) => isNonNullType(f.type)).map((f) => f.name),
       };
+      // OpenAPI 3.0 wants `required` absent rather than empty (an object of nullable fields).
+      const required = fields.filter((f) => isNonNullType(f.type)).map((f) => f.name);
+      if (required.length) components[inner.name].required = required;
     }
     return { $ref: `#/components/schemas/${inner.name}` };
   } else if (isEnumType(inner)) schema = withDescription({ type: 'string', enum: inner.getValues().map((v) => v.name) }, enumDescription(inner));

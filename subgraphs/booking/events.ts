@@ -15,8 +15,18 @@ export interface BookingCompleted {
   startsAt: string;
 }
 
+/** A booking was made (by the customer, a guest or the business): campaigns knows who booked when. */
+export interface BookingCreated {
+  bookingId: string;
+  serviceId: string;
+  customerId: string | null;
+  startsAt: string;
+  createdAt: string;
+}
+
 declare module '../kernel/events.ts' {
   interface DomainEvents {
+    'booking.created': BookingCreated;
     'booking.completed': BookingCompleted;
   }
 }

@@ -30,6 +30,25 @@ export interface Config {
   corsOrigins: string[];
   /** The largest request body read (bytes); a larger one is refused with 413 before it is read. */
   maxBodyBytes: number;
+  /** Campaign sending (subgraphs/campaigns): providers and rates. */
+  campaigns: CampaignSettings;
+}
+
+/** An HTTP messaging provider (SMS or WhatsApp): messages are POSTed to `url` with `token` as Bearer. */
+export interface ProviderSettings {
+  url: string;
+  token: string;
+}
+
+export interface CampaignSettings {
+  /** SMS provider (SMS_PROVIDER_URL, SMS_PROVIDER_TOKEN); the log transport when absent. */
+  sms?: ProviderSettings;
+  /** WhatsApp provider (WHATSAPP_PROVIDER_URL, WHATSAPP_PROVIDER_TOKEN); the log transport when absent. */
+  whatsapp?: ProviderSettings;
+  /** Messages per second per company and channel (CAMPAIGN_RATE_EMAIL, _SMS, _WHATSAPP). */
+  rates: { email: number; sms: number; whatsapp: number };
+  /** Seconds a worker holds the deliveries it took before another may take them (CAMPAIGN_LEASE_SECONDS). */
+  leaseSeconds: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -53,7 +72,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     queryLimits: loadQueryLimits(env),
     corsOrigins: originList('CORS_ORIGINS', env.CORS_ORIGINS),
     maxBodyBytes: positiveInt('MAX_BODY_BYTES', env.MAX_BODY_BYTES, 1024 * 1024, 'bytes'),
+    campaigns: {
+      sms: provider('SMS_PROVIDER', env),
+      whatsapp: provider('WHATSAPP_PROVIDER', env),
+      rates: {
+        email: positiveInt('CAMPAIGN_RATE_EMAIL', env.CAMPAIGN_RATE_EMAIL, 10, 'messages per second'),
+        sms: positiveInt('CAMPAIGN_RATE_SMS', env.CAMPAIGN_RATE_SMS, 1, 'messages per second'),
+        whatsapp: positiveInt('CAMPAIGN_RATE_WHATSAPP', env.CAMPAIGN_RATE_WHATSAPP, 1, 'messages per second'),
+      },
+      leaseSeconds: positiveInt('CAMPAIGN_LEASE_SECONDS', env.CAMPAIGN_LEASE_SECONDS, 120),
+    },
   };
+}
+
+/** `<PREFIX>_URL` (http or https) with `<PREFIX>_TOKEN`, or nothing. */
+function provider(prefix: string, env: NodeJS.ProcessEnv): ProviderSettings | undefined {
+  const url = env[`${prefix}_URL`];
+  if (!url) return undefined;
+  if (!/^https?:\/\/[^\s]+$/.test(url)) throw new Error(`${prefix}_URL must be an http(s) URL, got ${url}`);
+  return { url, token: env[`${prefix}_TOKEN`] ?? '' };
 }
 
 function positiveInt(name: string, value: string | undefined, fallback: number, unit = 'seconds'): number {

@@ -1,21 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDatabase } from '../support/database.ts';
 import { eventually } from '../support/eventually.ts';
+import { freePort, recordingSmtp } from '../support/local-servers.ts';
 
 const root = join(import.meta.dirname, '..', '..');
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
 
 /**
  * A message claimed by a process that dies mid-delivery is delivered after a restart: the real
@@ -25,26 +17,17 @@ const freePort = () =>
 describe('outgoing messages across a crash', () => {
   const arrived: string[] = [];
   let holdDelivery = true;
-  let smtp: SMTPServer;
+  let smtp: { url: string; close: () => Promise<void> };
   let smtpUrl: string;
   const database: { url?: string; drop?: () => Promise<void> } = {};
 
   beforeAll(async () => {
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      onData(stream, _session, callback) {
-        let data = '';
-        stream.on('data', (chunk) => (data += chunk));
-        stream.on('end', () => {
-          arrived.push(data);
-          // While held, the message is read but never acknowledged: the sender is stuck mid-delivery.
-          if (!holdDelivery) callback();
-        });
-      },
+    smtp = await recordingSmtp((data) => {
+      arrived.push(data);
+      // While held, the message is read but never acknowledged: the sender is stuck mid-delivery.
+      return !holdDelivery;
     });
-    await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', r));
-    smtpUrl = `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`;
+    smtpUrl = smtp.url;
     // On PostgreSQL a database of its own, so its queue settings are the ones this test starts with.
     const base = inject('databaseUrl');
     if (base) {
@@ -53,7 +36,7 @@ describe('outgoing messages across a crash', () => {
   });
 
   afterAll(async () => {
-    await new Promise<void>((r) => smtp.close(() => r()));
+    await smtp.close();
     await database.drop?.();
   });
 

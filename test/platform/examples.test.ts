@@ -110,7 +110,7 @@ describe('the curl examples of the README and the guides', () => {
     }
   }
 
-  it('README: signup, customer sign-in, the booking, content, shop and loyalty walk-throughs', async () => {
+  it('README: signup, customer sign-in, the booking, content, shop, loyalty and campaign walk-throughs', async () => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
     const company: Company = await signupCompany('README Studio');
     // The README's walk-through company is the demo one, in New York.
@@ -148,10 +148,27 @@ describe('the curl examples of the README and the guides', () => {
     // The loyalty walk-through's gift, as its tool call makes it.
     const loyaltySteps = readme.slice(readme.indexOf('## Loyalty walk-through'), readme.indexOf('## Events, jobs and messages'));
     const gift = await callTool(agent, 'create_gift_offer', JSON.parse(/create_gift_offer\s+(\{.*\})\s+→/.exec(loyaltySteps)![1]));
+    // The campaign walk-through's tool steps, with the ids they give.
+    const campaignSteps = readme.slice(readme.indexOf('## Campaign walk-through'), readme.indexOf('## Events, jobs and messages'));
+    const campaignIds: Record<string, string> = {};
+    for (const [, tool, json] of campaignSteps.matchAll(/^(\w+)\s+(\{.*?\})(?:\s+→.*)?$/gm)) {
+      const result = await callTool(agent, tool, JSON.parse(json.replace(/"(SEGMENT|CAMPAIGN)"/g, (_, id: string) => JSON.stringify(campaignIds[id]))));
+      if (tool === 'create_customer_segment') campaignIds.SEGMENT = result.id;
+      if (tool === 'create_campaign') campaignIds.CAMPAIGN = result.id;
+    }
+    expect(Object.keys(campaignIds)).toEqual(['SEGMENT', 'CAMPAIGN']);
     await agent.close();
 
     const customer = await signInCustomer(company.companyId);
-    const env: Record<string, string> = { C: company.companyId, S: service.id, PRODUCT: mug.id, GIFT: gift.id, CUSTOMER_TOKEN: customer.token };
+    const env: Record<string, string> = {
+      C: company.companyId,
+      S: service.id,
+      PRODUCT: mug.id,
+      GIFT: gift.id,
+      CUSTOMER_TOKEN: customer.token,
+      CAMPAIGN: campaignIds.CAMPAIGN,
+      KEY: company.apiKey,
+    };
     let requestId = '';
     let since = Date.now();
     await runAll(

@@ -6,6 +6,7 @@ import { dayFromNow } from '../support/booking.ts';
 import { http, uniqueEmail } from '../support/client.ts';
 import { bearer, signInCustomer, signupCompany, type Company } from '../support/fixtures.ts';
 import { callTool, mcpClient } from '../support/mcp.ts';
+import { eventually } from '../support/eventually.ts';
 import { statementsOf } from '../support/sql.ts';
 
 /**
@@ -45,6 +46,7 @@ interface Shop {
   giftId: string;
   productSlug: string;
   orderId: string;
+  campaignId: string;
 }
 
 /** The date slots and bookings are on: a fixed weekday a few days ahead. */
@@ -168,6 +170,22 @@ async function shop(n: number): Promise<Shop> {
   const gifts = [];
   for (let i = 0; i < n; i++) gifts.push(await callTool(merchant, 'create_gift_offer', { title: `Gift ${i}`, pointsCost: 1, stock: 100, status: 'active' }));
   for (let i = 0; i < n; i++) expect((await http(`${P}/gifts/offers/${gifts[i].id}/redeem`, { body: {}, headers: { ...h, ...bearer(customer.token) } })).status).toBe(201);
+  // Campaigns: n customers in n segments, n draft campaigns and one sent to all n.
+  const audience: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const member = await http(`${P}/auth/register`, { body: { name: `Reader ${i}`, email: uniqueEmail('reader') }, headers: h });
+    audience.push(member.body.data.member.id);
+  }
+  const segments: { id: string }[] = [];
+  for (let i = 0; i < n; i++) segments.push(await callTool(merchant, 'create_customer_segment', { name: `Segment ${i}`, customerIds: audience }));
+  await eventually(async () => expect((await callTool(merchant, 'preview_segment', { segmentId: segments[0].id })).count).toBe(n), { tries: 300 });
+  const campaignOf = (name: string) =>
+    callTool(merchant, 'create_campaign', { name, channel: 'email', recipientSource: 'segment', segmentId: segments[0].id, channelConfig: { subject: 'Hi', html: '<p>Hi {{firstName}}</p>' } });
+  for (let i = 1; i < n; i++) await campaignOf(`Draft ${i}`);
+  const campaign = await campaignOf('Sent');
+  expect((await http(`${V6}/merchant/campaigns/${campaign.id}/send`, { method: 'POST', headers: bearer(company.apiKey) })).status).toBe(202);
+  await eventually(async () => expect((await callTool(merchant, 'get_campaign', { campaignId: campaign.id })).status).toBe('SENT'), { tries: 600, intervalMs: 100 });
+
   let orderId = '';
   for (let i = 0; i < n; i++) {
     const order = await http(`${P}/shop/orders`, { body: { items: [{ variantId: products[i].variants[0].id, quantity: 1 }, { variantId: products[i].variants[1].id, quantity: 2 }] }, headers: { ...h, ...bearer(customer.token) } });
@@ -198,6 +216,7 @@ async function shop(n: number): Promise<Shop> {
     orderId,
     promotionId: promotions[0].id,
     giftId: gifts[0].id,
+    campaignId: campaign.id,
   };
 }
 
@@ -230,6 +249,7 @@ const TOOL_ARGS: Record<string, (s: Shop) => unknown> = {
   productId: (s) => s.productId,
   orderId: (s) => s.orderId,
   promotionId: (s) => s.promotionId,
+  campaignId: (s) => s.campaignId,
   customerId: (s) => s.customerId,
   surveyId: (s) => s.surveyId,
   slug: (s) => s.postSlug,

@@ -134,6 +134,7 @@ export async function createBooking(ctx: RequestContext, req: BookingRequest, ac
       source: actor,
     });
     tx.em.create(BookingEvent, { id: newId(), bookingId: row.id, type: 'CREATED', toStart: slot.start, actor });
+    tx.publish('booking.created', { bookingId: row.id, serviceId: service.id, customerId, startsAt: slot.start.toISOString(), createdAt: tx.now().toISOString() });
     await notify(tx, row, service, 'confirmed');
     return row;
   });

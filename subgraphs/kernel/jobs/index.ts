@@ -57,6 +57,10 @@ export class Jobs {
       supervise: consuming,
       schedule: consuming,
       superviseIntervalSeconds: runtime.config.jobSuperviseSeconds,
+      // Expiry of abandoned jobs runs in pg-boss's per-queue monitor pass, 60 s apart by default and
+      // claimed in the database: a process started after one that died waited up to a minute
+      // before the dead one's jobs were retried. The monitor now follows JOB_SUPERVISE_SECONDS.
+      monitorIntervalSeconds: runtime.config.jobSuperviseSeconds,
     });
     boss.on('error', (error) => console.error('[jobs]', error));
     await startBoss(boss);
@@ -102,7 +106,14 @@ export class Jobs {
   }
 
   private async work(name: string, poll: { pollingIntervalSeconds: number; batchSize: number }, handle: (job: JobWithMetadata<any>) => Promise<void>) {
-    const id = await this.boss.work(name, { ...poll, includeMetadata: true }, async ([job]) => handle(job));
+    let id = '';
+    id = await this.boss.work(name, { ...poll, includeMetadata: true }, async ([job]) => {
+      await handle(job);
+      // At batch size 1 pg-boss waits a polling interval after every job, even with more waiting
+      // (a burst of events ran at one per second per queue): a handled job wakes the worker to fetch
+      // again at once; an empty fetch falls back to polling.
+      this.boss.notifyWorker(id);
+    });
     this.workers.set(name, id);
   }
 

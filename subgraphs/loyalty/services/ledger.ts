@@ -9,6 +9,7 @@ import { reasonError } from '../../kernel/errors.ts';
 import { newId } from '../../kernel/ids.ts';
 import { COMPANY } from '../../kernel/tenancy.ts';
 import type { LedgerSource, LedgerType } from '../entities/ledger-entry.ts';
+import { listTiers, tierFor } from './tiers.ts';
 
 export interface Change {
   customerId: string;
@@ -41,11 +42,12 @@ export async function credit(tx: RequestContext, type: 'EARN' | 'ADJUST' | 'REVE
   const id = await entry(tx, type, change, change.points, { expiresAt });
   if (!id) return null;
   const earned = type === 'EARN' ? change.points : 0;
-  const [account] = await tx.tenantSql<{ balance: number }>`insert into loyalty.account as a (company_id, customer_id, balance, lifetime_earned, updated_at)
+  const [account] = await tx.tenantSql<{ balance: number; lifetime_earned: number }>`insert into loyalty.account as a (company_id, customer_id, balance, lifetime_earned, updated_at)
       values (${COMPANY}, ${change.customerId}, ${change.points}, ${earned}, ${tx.now()})
       on conflict (company_id, customer_id) do update set balance = a.balance + excluded.balance, lifetime_earned = a.lifetime_earned + excluded.lifetime_earned, updated_at = excluded.updated_at
-      returning balance`;
+      returning balance, lifetime_earned`;
   await tx.tenantSql`update loyalty.ledger_entry set balance_after = ${account.balance} where company_id = ${COMPANY} and id = ${id}`;
+  if (earned) await announceTier(tx, change.customerId, account.lifetime_earned - earned, account.lifetime_earned);
   return { entryId: id, balance: account.balance };
 }
 
@@ -80,4 +82,12 @@ export async function debit(tx: RequestContext, type: 'REDEEM' | 'EXPIRE' | 'ADJ
   }
   await tx.tenantSql`update loyalty.ledger_entry set balance_after = ${account.balance} where company_id = ${COMPANY} and id = ${id}`;
   return { entryId: id, balance: account.balance };
+}
+
+/** Publishes `loyalty.tier.changed` when earning moved a customer across a tier's threshold. */
+async function announceTier(tx: RequestContext, customerId: string, before: number, after: number): Promise<void> {
+  const tiers = await listTiers(tx);
+  const [was, is] = [tierFor(tiers, before), tierFor(tiers, after)];
+  if (was?.id === is?.id) return;
+  tx.publish('loyalty.tier.changed', { customerId, tierId: is?.id ?? null, tierName: is?.name ?? null, lifetimePoints: after });
 }
