@@ -7,6 +7,7 @@ import { Kind, parse, type OperationDefinitionNode } from 'graphql';
 import { toErrorBody } from '../facades/errors.ts';
 import { VIA_HEADER } from '../subgraphs/kernel/audit.ts';
 import { createMcpFacade } from '../facades/mcp/server.ts';
+import { createToolRoutes, toolOperations, toolRoutes } from '../facades/rest/tool-routes.ts';
 import { PROTECTED_RESOURCE_PATH, protectedResourceMetadata } from '../facades/mcp/guide.ts';
 import { createRestFacade } from '../facades/rest/facade.ts';
 import type { Config, QueryLimits } from '../subgraphs/kernel/config.ts';
@@ -51,8 +52,10 @@ export async function createApp(config: Config, options: { topology?: 'embedded'
   );
   // SOFA and the MCP tool registry need the gateway's schema loaded before they serve.
   const apiSchema = await gateway.getSchema();
-  const rest = createRestFacade(gateway, apiSchema, config, platform.runtime);
   const mcp = createMcpFacade(gateway, apiSchema, config, platform.runtime);
+  const merchantToolRoutes = toolRoutes(mcp.tools);
+  const merchantTools = createToolRoutes(merchantToolRoutes, mcp.invoke);
+  const rest = createRestFacade(gateway, apiSchema, config, platform.runtime, toolOperations(merchantToolRoutes));
   const idempotentGraphql = idempotentGateway(gateway, platform.runtime, config.queryLimits);
   const cors = createCors(config, platform.runtime.db);
   const subgraphRoutes = moduleRoutes(MODULES, topology === 'embedded' ? { kind: 'embedded', runtime: platform.runtime } : { kind: 'http', urls: Object.fromEntries(subgraphs.map((s) => [s.name, s.url])) });
@@ -91,6 +94,7 @@ export async function createApp(config: Config, options: { topology?: 'embedded'
         res.writeHead(200, { 'content-type': doc.type, ...(doc.cache ? { 'cache-control': doc.cache, vary: 'accept-encoding' } : {}), ...(doc.encoding ? { 'content-encoding': doc.encoding } : {}) });
         return res.end(doc.body);
       }
+      if (await merchantTools(req, res, path)) return;
       return await rest(req, res);
     } catch (error) {
       console.error(`[router] unhandled (request ${requestId})`, error);

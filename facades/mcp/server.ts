@@ -8,7 +8,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolRequest, type ListToolsResult } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import type { Config } from '../../subgraphs/kernel/config.ts';
-import { AppError } from '../../subgraphs/kernel/errors.ts';
+import { AppError, ERROR_STATUS } from '../../subgraphs/kernel/errors.ts';
 import { idempotencyScope, requestHash, withIdempotency, type IdempotencyRuntime } from '../../subgraphs/kernel/idempotency.ts';
 import { headerReader, resolvePrincipal } from '../../subgraphs/kernel/principal.ts';
 import { toErrorBody, type ErrorBody } from '../errors.ts';
@@ -194,7 +194,27 @@ export function createMcpFacade(gateway: GatewayRuntime, schema: GraphQLSchema, 
     return server;
   };
 
-  return async (req: McpRequest, res: ServerResponse) => {
+  /**
+   * A tool called through its REST route (facades/rest/tool-routes.ts): the same caller check,
+   * argument check, execution and idempotency as over MCP, answered as `{ status, body }` in the
+   * REST envelope; the data is the tool's result (unwrapped when the tool wraps it as `{ result }`).
+   */
+  const invoke = async (req: IncomingMessage, name: string, args: Record<string, unknown>): Promise<{ status: number; body: unknown }> => {
+    const failure = (status: number, error: ErrorBody) => ({ status, body: { success: false, error } });
+    const call = await identify(req);
+    if ('status' in call) return failure(call.status, { code: call.status === 401 ? 'UNAUTHENTICATED' : call.status === 403 ? 'FORBIDDEN' : call.status === 404 ? 'NOT_FOUND' : call.status === 429 ? 'RATE_LIMITED' : 'INTERNAL', message: call.message });
+    if (call.kind !== 'merchant') return failure(401, { code: 'UNAUTHENTICATED', message: 'A merchant API key or session is required (Authorization: Bearer svc_mcp_…)' });
+    const result = await answerTool(call, name, args);
+    if (result.isError) {
+      const { error } = JSON.parse(result.content[0].text) as { error: ErrorBody };
+      return failure(ERROR_STATUS[error.code] ?? 500, error);
+    }
+    const tool = byName.get(name)!;
+    const structured = result.structuredContent ?? { result: null };
+    return { status: 200, body: { success: true, data: tool.wrapped ? structured.result : structured } };
+  };
+
+  const handler = async (req: McpRequest, res: ServerResponse) => {
     let hostname: string | undefined;
     try {
       hostname = new URL(`http://${req.headers.host}`).hostname;
@@ -215,6 +235,7 @@ export function createMcpFacade(gateway: GatewayRuntime, schema: GraphQLSchema, 
     await server.connect(transport);
     await transport.handleRequest(req, res, parsedBody(req));
   };
+  return Object.assign(handler, { tools, invoke });
 }
 
 /** The request's call (set by the handler above before the transport sees the request). */

@@ -41,7 +41,7 @@ const envelopeError = (status: number, code: string, message: string, details?: 
  * the `{ success, data }` envelope, catalogue status codes, flat JSON bodies and, on POST, the
  * Idempotency-Key.
  */
-export function createRestFacade(gateway: GatewayRuntime, apiSchema: GraphQLSchema, config: Config, runtime: IdempotencyRuntime) {
+export function createRestFacade(gateway: GatewayRuntime, apiSchema: GraphQLSchema, config: Config, runtime: IdempotencyRuntime, toolPaths: Record<string, Record<string, JsonSchema>> = {}) {
   const allowed = new Set<string>(ROUTES.map((r) => r.field));
   const schema = pruneSchema(
     filterSchema({
@@ -80,7 +80,7 @@ export function createRestFacade(gateway: GatewayRuntime, apiSchema: GraphQLSche
 
   // Built when first asked for, not at every start (~90 ms of it).
   let openApi: ReturnType<typeof buildOpenApi> | undefined;
-  const openApiDocument = () => (openApi ??= buildOpenApi(schema, routes, config));
+  const openApiDocument = () => (openApi ??= buildOpenApi(schema, routes, config, toolPaths));
 
   const handler = createServerAdapter(async (request: Request) => withRequestId(await answer(request), request));
 
@@ -165,7 +165,7 @@ function compile(route: RestRoute, schema: GraphQLSchema): CompiledRoute {
 }
 
 /** An id, slug, search or filter in a URL: ids and slugs are short, and a search longer than this finds nothing. */
-const MAX_URL_VALUE_LENGTH = 1_000;
+export const MAX_URL_VALUE_LENGTH = 1_000;
 
 const badInput = (field: string, problem: string) => envelopeError(400, 'BAD_USER_INPUT', `${field}: ${problem}`, { field });
 

@@ -64,9 +64,10 @@ Every write takes an optional \`Idempotency-Key\` header that makes a retry safe
 }
 
 /** The OpenAPI 3.0 document of exactly the manifest's routes, with envelopes and error responses. */
-export function buildOpenApi(schema: GraphQLSchema, routes: RouteInfo[], config: Config): { document: JsonSchema; yaml: string } {
+export function buildOpenApi(schema: GraphQLSchema, routes: RouteInfo[], config: Config, toolPaths: Record<string, Record<string, JsonSchema>> = {}): { document: JsonSchema; yaml: string } {
   const components: Record<string, JsonSchema> = {};
-  const paths: Record<string, Record<string, unknown>> = {};
+  // The merchant tools' routes (tool-routes.ts), then the manifest's.
+  const paths: Record<string, Record<string, unknown>> = structuredClone(toolPaths);
   for (const route of routes) {
     const [op, name] = route.field.split('.');
     const field = (op === 'Query' ? schema.getQueryType() : schema.getMutationType())!.getFields()[name];

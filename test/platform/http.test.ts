@@ -2,6 +2,7 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { auditServer } from 'graphql-http';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
+import { TOOL_ROUTES } from '../../facades/rest/manifests/merchant-tools.ts';
 import { ROUTES } from '../../facades/rest/manifests/index.ts';
 import { http } from '../support/client.ts';
 import { testServer } from '../support/server.ts';
@@ -35,7 +36,7 @@ describe('router HTTP entry point', () => {
     expect((await http('/v6/company')).status).toBe(404);
   });
 
-  it('serves a valid OpenAPI 3 document listing exactly the manifest routes', async () => {
+  it('serves a valid OpenAPI 3 document listing exactly the manifest routes and the merchant tools’ routes', async () => {
     const res = await http('/openapi/connect-v6.openapi.yaml');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('yaml');
@@ -43,7 +44,7 @@ describe('router HTTP entry point', () => {
     const validated: any = await SwaggerParser.validate(structuredClone(document));
     expect(validated.openapi).toMatch(/^3\./);
     const listed = Object.entries(document.paths).flatMap(([path, ops]: [string, any]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
-    const expected = ROUTES.map((r) => `${r.method} /v6${r.path.replace(/:([A-Za-z]+)/g, '{$1}')}`);
+    const expected = [...ROUTES.map((r) => `${r.method} /v6${r.path.replace(/:([A-Za-z]+)/g, '{$1}')}`), ...Object.values(TOOL_ROUTES).map((s) => s.replace(' ', ' /v6'))];
     expect(listed.sort()).toEqual(expected.sort());
     // Flat bodies: the OTP body is { phone, email }, not { input }.
     const otp = document.paths['/v6/customer-portal/auth/otp'].post.requestBody.content['application/json'].schema;
