@@ -74,9 +74,12 @@ export function createToolRoutes(routes: ToolRoute[], invoke: Invoke) {
     const matching = routes.filter((r) => r.pattern.test(path));
     if (!matching.length) return false;
     const route = matching.find((r) => r.method === req.method);
+    // No contract route (SOFA's) shares a path with a tool's, so another method here is a 405.
     if (!route) {
-      // Another handler (SOFA's contract routes) may answer this method on the path.
-      return false;
+      const allowed = [...new Set(matching.map((r) => r.method))].join(', ');
+      res.setHeader('allow', allowed);
+      send(res, 405, { success: false, error: { code: 'METHOD_NOT_ALLOWED', message: `${req.method} is not supported on ${path}; use ${allowed}` } }, req);
+      return true;
     }
     const properties = (route.tool.inputSchema.properties ?? {}) as Record<string, JsonSchema>;
     const args: Record<string, unknown> = {};

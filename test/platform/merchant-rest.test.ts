@@ -135,6 +135,11 @@ describe('merchant REST, one route per MCP tool', () => {
     expect((await rest(TOOL_ROUTES.list_campaigns, { colour: 'red' })).body.error.details.field).toBe('colour');
     const deleted = await rest(TOOL_ROUTES.delete_campaign, { campaignId: first.body.data.id });
     expect(deleted.body).toEqual({ success: true, data: { id: first.body.data.id, deleted: true } });
+    // Another method on a tool's path: 405 naming the ones it takes.
+    const wrongMethod = await http(`/v6/merchant/campaigns/${ids.campaignId}/pause`, { method: 'GET', headers: bearer(company.apiKey) });
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.headers.get('allow')).toBe('POST');
+    expect(wrongMethod.body.error.code).toBe('METHOD_NOT_ALLOWED');
     // Without the merchant's key: 401; another company's key sees nothing of this one.
     expect((await http(`/v6/merchant/campaigns/${ids.campaignId}`)).status).toBe(401);
     const other = await signupCompany('REST Other');
