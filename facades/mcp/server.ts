@@ -8,7 +8,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolRequest, type ListToolsResult } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import type { Config } from '../../subgraphs/kernel/config.ts';
-import { AppError, ERROR_STATUS } from '../../subgraphs/kernel/errors.ts';
+import { AppError, ERROR_STATUS, type ErrorCode } from '../../subgraphs/kernel/errors.ts';
 import { idempotencyScope, requestHash, withIdempotency, type IdempotencyRuntime } from '../../subgraphs/kernel/idempotency.ts';
 import { headerReader, resolvePrincipal } from '../../subgraphs/kernel/principal.ts';
 import { toErrorBody, type ErrorBody } from '../errors.ts';
@@ -202,7 +202,8 @@ export function createMcpFacade(gateway: GatewayRuntime, schema: GraphQLSchema, 
   const invoke = async (req: IncomingMessage, name: string, args: Record<string, unknown>): Promise<{ status: number; body: unknown }> => {
     const failure = (status: number, error: ErrorBody) => ({ status, body: { success: false, error } });
     const call = await identify(req);
-    if ('status' in call) return failure(call.status, { code: call.status === 401 ? 'UNAUTHENTICATED' : call.status === 403 ? 'FORBIDDEN' : call.status === 404 ? 'NOT_FOUND' : call.status === 429 ? 'RATE_LIMITED' : 'INTERNAL', message: call.message });
+    // The refusal's code: the catalogue's first with its status (401 UNAUTHENTICATED, 403 FORBIDDEN, …).
+    if ('status' in call) return failure(call.status, { code: (Object.keys(ERROR_STATUS) as ErrorCode[]).find((c) => ERROR_STATUS[c] === call.status) ?? 'INTERNAL', message: call.message });
     if (call.kind !== 'merchant') return failure(401, { code: 'UNAUTHENTICATED', message: 'A merchant API key or session is required (Authorization: Bearer svc_mcp_…)' });
     const result = await answerTool(call, name, args);
     if (result.isError) {

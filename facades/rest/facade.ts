@@ -223,7 +223,7 @@ function checkQuery(route: CompiledRoute, url: URL): CheckedRequest | Response {
 }
 
 /** A query string value as the type its schema wants, or as given for validation to refuse it. */
-function fromQuery(schema: JsonSchema | undefined, value: string): unknown {
+export function fromQuery(schema: JsonSchema | undefined, value: string): unknown {
   switch (schema?.type) {
     case 'integer':
       return /^-?\d+$/.test(value) ? Number(value) : value;

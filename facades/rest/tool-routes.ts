@@ -9,7 +9,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JsonSchema } from '../json-schema.ts';
 import { IDEMPOTENCY_ARG, type ToolDefinition } from '../mcp/registry.ts';
-import { MAX_URL_VALUE_LENGTH } from './facade.ts';
+import { fromQuery, MAX_URL_VALUE_LENGTH } from './facade.ts';
 import { TOOL_ROUTES } from './manifests/merchant-tools.ts';
 
 export interface ToolRoute {
@@ -17,6 +17,8 @@ export interface ToolRoute {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Under /v6, with `{param}` segments. */
   path: string;
+  /** 201 for a creation, else 200. */
+  status: 200 | 201;
   params: string[];
   pattern: RegExp;
 }
@@ -33,20 +35,16 @@ export function toolRoutes(tools: ToolDefinition[]): ToolRoute[] {
     const properties = (tool.inputSchema.properties ?? {}) as Record<string, JsonSchema>;
     for (const p of params) if (!properties[p]) throw new Error(`merchant-tools.ts: ${name} has no parameter ${p}`);
     const pattern = new RegExp(`^/v6${path.replace(/\{\w+\}/g, '([^/]+)')}/?$`);
-    return { tool, method, path: `/v6${path}`, params, pattern };
+    return { tool, method, path: `/v6${path}`, status: method === 'POST' && name.startsWith('create_') ? 201 : 200, params, pattern };
   });
 }
 
 const bodyless = (method: string) => method === 'GET' || method === 'DELETE';
 
-/** A text value of the query or path, as the parameter's schema types it (what cannot be read stays text, for the check to name). */
+/** Text values of the query or path as the parameter's schema types them (a list: repeated or comma-separated). */
 function typed(schema: JsonSchema | undefined, values: string[]): unknown {
-  const type = schema?.type;
-  if (type === 'array') return values.flatMap((v) => v.split(',')).filter((v) => v !== '').map((v) => typed(schema!.items as JsonSchema, [v]));
-  const value = values.at(-1)!;
-  if ((type === 'integer' || type === 'number') && /^-?\d+(\.\d+)?$/.test(value)) return Number(value);
-  if (type === 'boolean' && (value === 'true' || value === 'false')) return value === 'true';
-  return value;
+  if (schema?.type === 'array') return values.flatMap((v) => v.split(',')).filter((v) => v !== '').map((v) => fromQuery(schema.items as JsonSchema, v));
+  return fromQuery(schema, values.at(-1)!);
 }
 
 /**
@@ -81,14 +79,18 @@ export function createToolRoutes(routes: ToolRoute[], invoke: Invoke) {
       send(res, 405, { success: false, error: { code: 'METHOD_NOT_ALLOWED', message: `${req.method} is not supported on ${path}; use ${allowed}` } }, req);
       return true;
     }
+    const refuse = (field: string, message: string) => {
+      send(res, 400, badInput(field, message), req);
+      return true;
+    };
     const properties = (route.tool.inputSchema.properties ?? {}) as Record<string, JsonSchema>;
     const args: Record<string, unknown> = {};
     if (bodyless(route.method)) {
       const query = new URL(req.url ?? path, 'http://x').searchParams;
       for (const name of new Set(query.keys())) {
-        if (!properties[name] || name === IDEMPOTENCY_ARG) return send(res, 400, badInput(name, `is not a parameter of this route; it takes ${Object.keys(properties).filter((p) => !route.params.includes(p)).join(', ') || 'none'}`), req), true;
+        if (!properties[name] || name === IDEMPOTENCY_ARG) return refuse(name, `is not a parameter of this route; it takes ${Object.keys(properties).filter((p) => !route.params.includes(p)).join(', ') || 'none'}`);
         const given = query.getAll(name);
-        if (given.some((v) => v.length > MAX_URL_VALUE_LENGTH)) return send(res, 400, badInput(name, `must be at most ${MAX_URL_VALUE_LENGTH} characters`), req), true;
+        if (given.some((v) => v.length > MAX_URL_VALUE_LENGTH)) return refuse(name, `must be at most ${MAX_URL_VALUE_LENGTH} characters`);
         args[name] = typed(properties[name], given);
       }
     } else {
@@ -99,11 +101,11 @@ export function createToolRoutes(routes: ToolRoute[], invoke: Invoke) {
         try {
           parsed = JSON.parse(text);
         } catch {
-          return send(res, 400, badInput('body', 'is not valid JSON'), req), true;
+          return refuse('body', 'is not valid JSON');
         }
-        if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return send(res, 400, badInput('body', 'must be a JSON object of the route’s fields'), req), true;
+        if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return refuse('body', 'must be a JSON object of the route’s fields');
         for (const [name, value] of Object.entries(parsed)) {
-          if (route.params.includes(name) || name === IDEMPOTENCY_ARG) return send(res, 400, badInput(name, 'goes in the path or the Idempotency-Key header, not the body'), req), true;
+          if (route.params.includes(name) || name === IDEMPOTENCY_ARG) return refuse(name, 'goes in the path or the Idempotency-Key header, not the body');
           args[name] = value;
         }
       }
@@ -118,11 +120,11 @@ export function createToolRoutes(routes: ToolRoute[], invoke: Invoke) {
       } catch {
         value = match[i + 1];
       }
-      if (value.length > MAX_URL_VALUE_LENGTH) return send(res, 400, badInput(name, `must be at most ${MAX_URL_VALUE_LENGTH} characters`), req), true;
+      if (value.length > MAX_URL_VALUE_LENGTH) return refuse(name, `must be at most ${MAX_URL_VALUE_LENGTH} characters`);
       args[name] = typed(properties[name], [value]);
     }
     const answer = await invoke(req, route.tool.name, args);
-    send(res, answer.status === 200 && route.method === 'POST' && route.tool.name.startsWith('create_') ? 201 : answer.status, answer.body, req);
+    send(res, answer.status === 200 ? route.status : answer.status, answer.body, req);
     return true;
   };
 }
@@ -178,7 +180,6 @@ export function toolOperations(routes: ToolRoute[]): Record<string, Record<strin
       }
     }
     const output = tool.wrapped ? (tool.outputSchema.properties as Record<string, JsonSchema>).result : tool.outputSchema;
-    const status = method === 'POST' && tool.name.startsWith('create_') ? '201' : '200';
     const statuses = [400, 401, 403, 404, 429, 500, ...(method === 'GET' ? [] : [409]), ...(method === 'POST' && !tool.readOnly ? [422] : [])].sort();
     const openApiPath = route.path;
     paths[openApiPath] ??= {};
@@ -191,7 +192,7 @@ export function toolOperations(routes: ToolRoute[]): Record<string, Record<strin
       ...(parameters.length ? { parameters } : {}),
       ...(requestBody ? { requestBody } : {}),
       responses: {
-        [status]: {
+        [String(route.status)]: {
           description: 'Success',
           content: { 'application/json': { schema: { type: 'object', required: ['success', 'data'], properties: { success: { type: 'boolean', enum: [true] }, data: openApi30(output) } } } },
         },

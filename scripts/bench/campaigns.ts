@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp } from '../../router/app.ts';
 import { loadConfig } from '../../subgraphs/kernel/config.ts';
+import { caller, signUp } from './seed.ts';
 import { BenchDatabases } from './targets.ts';
 
 /**
@@ -29,22 +30,14 @@ async function measure(databaseUrl?: string): Promise<{ seconds: number; perSeco
   await new Promise<void>((r) => app.server.listen(0, '127.0.0.1', r));
   const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
   try {
-    const call = async (path: string, body?: unknown, headers: Record<string, string> = {}) => {
-      const res = await fetch(base + path, { method: body === undefined ? 'GET' : 'POST', headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
-      const json: any = await res.json();
-      if (res.status >= 400 || json.errors) throw new Error(`${path}: ${res.status} ${JSON.stringify(json)}`);
-      return json;
-    };
-    const email = `bench-campaigns-${Date.now()}@example.test`;
-    const signup = await call('/v6/dev/signup', { email, organisationName: 'Bench Campaigns', industry: 'salon', country: 'DE' });
-    let code: string | undefined;
-    for (let i = 0; i < 100 && !code; i++) {
-      code = /(\d{6})/.exec((await call(`/dev/outbox?to=${encodeURIComponent(email)}`)).data.items[0]?.body ?? '')?.[1];
-      if (!code) await new Promise((r) => setTimeout(r, 100));
-    }
-    const { apiKey, companyId } = (await call('/v6/dev/verify', { requestId: signup.data.requestId, code })).data;
+    const call = caller(base);
+    const { apiKey, companyId } = await signUp(base, 'campaigns');
     const key = { authorization: `Bearer ${apiKey}` };
-    const gql = async (query: string, variables: Record<string, unknown> = {}) => (await call('/graphql', { query, variables }, key)).data;
+    const gql = async (query: string, variables: Record<string, unknown> = {}) => {
+      const json = await call('/graphql', { body: { query, variables }, headers: key });
+      if (json.errors) throw new Error(`graphql: ${JSON.stringify(json.errors)}`);
+      return json.data;
+    };
 
     // The audience, as members' events would have projected it.
     await app.platform.runtime.db.orm.em.getConnection().execute(
@@ -61,7 +54,7 @@ async function measure(databaseUrl?: string): Promise<{ seconds: number; perSeco
       )
     ).createCampaign;
     const start = performance.now();
-    await call(`/v6/merchant/campaigns/${campaign.id}/send`, {}, key);
+    await call(`/v6/merchant/campaigns/${campaign.id}/send`, { body: {}, headers: key });
     for (;;) {
       const c = (await gql('query($id: ID!) { campaign(campaignId: $id) { status deliveries { sent total } } }', { id: campaign.id })).campaign;
       if (c.status === 'SENT') {

@@ -11,8 +11,9 @@ export interface Seeded {
 export const SERVICES = 20;
 export const POSTS = 20;
 
-export async function seed(base: string, label: string): Promise<Seeded> {
-  const call = async (path: string, init: { body?: unknown; headers?: Record<string, string> } = {}) => {
+/** A JSON call to a bench server; anything but a 2xx throws. */
+export function caller(base: string) {
+  return async (path: string, init: { body?: unknown; headers?: Record<string, string> } = {}) => {
     const res = await fetch(base + path, {
       method: init.body ? 'POST' : 'GET',
       headers: { 'content-type': 'application/json', ...init.headers },
@@ -22,6 +23,11 @@ export async function seed(base: string, label: string): Promise<Seeded> {
     if (!res.ok) throw new Error(`seed ${path}: ${res.status} ${JSON.stringify(json)}`);
     return json;
   };
+}
+
+/** A company through the organisation signup, its code read from the development outbox. */
+export async function signUp(base: string, label: string): Promise<Seeded> {
+  const call = caller(base);
   const email = `bench-${label}-${Date.now()}@example.test`;
   const signup = await call('/v6/dev/signup', { body: { email, organisationName: `Bench ${label}`, industry: 'salon', country: 'DE' } });
   let code: string | undefined;
@@ -32,6 +38,12 @@ export async function seed(base: string, label: string): Promise<Seeded> {
   }
   if (!code) throw new Error(`seed: no sign-up code reached ${email}`);
   const { apiKey, companyId } = (await call('/v6/dev/verify', { body: { requestId: signup.data.requestId, code } })).data;
+  return { apiKey, companyId };
+}
+
+export async function seed(base: string, label: string): Promise<Seeded> {
+  const call = caller(base);
+  const { apiKey, companyId } = await signUp(base, label);
 
   const gql = async (query: string, variables: Record<string, unknown> = {}) => {
     const json = await call('/graphql', { body: { query, variables }, headers: { authorization: `Bearer ${apiKey}` } });

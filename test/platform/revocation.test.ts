@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -8,20 +7,13 @@ import { graphql, http } from '../support/client.ts';
 import { eventually } from '../support/eventually.ts';
 import { bearer, signInCustomer, signupCompany, type Company } from '../support/fixtures.ts';
 import { testServer } from '../support/server.ts';
+import { freePort } from '../support/local-servers.ts';
 
 const databaseUrl = inject('databaseUrl');
 const root = join(import.meta.dirname, '..', '..');
 const P = '/v6/customer-portal';
 /** What the issue asks: a credential ended on one process is refused on every other within this. */
 const WITHIN_MS = 1000;
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
 
 /**
  * Revocation across processes (distributed topology, PostgreSQL only). Two OS processes, each with

@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -12,6 +11,7 @@ import { MODULES, SUBGRAPH_PORTS } from '../../router/modules.ts';
 import { startPlatform } from '../../router/platform.ts';
 import { loadConfig } from '../../subgraphs/kernel/config.ts';
 import { restoreNewDataFoldersFrom } from '../../subgraphs/kernel/database.ts';
+import { freePort } from '../support/local-servers.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const databaseUrl = inject('databaseUrl');
@@ -65,14 +65,6 @@ describe.runIf(!databaseUrl)('a new PGlite data folder', () => {
     }
   });
 });
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 
 /**
  * What `npm start` runs: the bundle in dist/ (rebuilt first if a source changed since the last

@@ -84,7 +84,7 @@ export class CampaignResolver {
   @Requires('merchant')
   @Mutation(() => DeletedCampaignNode, { description: 'Deletes a campaign (409 when SENT or SENDING).' })
   async deleteCampaign(@Ctx() ctx: RequestContext, @campaignId() id: string) {
-    return { id: (await campaigns.deleteCampaign(ctx, id)).id, deleted: true };
+    return { id: await campaigns.deleteCampaign(ctx, id), deleted: true };
   }
 
   @Requires('merchant')

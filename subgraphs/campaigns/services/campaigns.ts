@@ -13,6 +13,7 @@ import { findSegment } from './segments.ts';
 import { startSending, START_QUEUE } from './sending.ts';
 import { campaignStates } from './states.ts';
 import { transportFor } from './transports.ts';
+import { UNSUBSCRIBE_PREFIX } from './unsubscribe.ts';
 
 export type CampaignRow = Row<Campaign>;
 
@@ -97,16 +98,15 @@ export async function updateCampaign(ctx: RequestContext, campaignId: unknown, i
   });
 }
 
-/** Deletes a campaign that is not sending and was never sent (its deliveries go with it). */
-export async function deleteCampaign(ctx: RequestContext, campaignId: unknown): Promise<CampaignRow> {
+/** Deletes a campaign that is not sending and was never sent (its deliveries go with it); answers its id. */
+export async function deleteCampaign(ctx: RequestContext, campaignId: unknown): Promise<string> {
   return ctx.transaction(async (tx) => {
     const campaign = await lockCampaign(tx, campaignId);
     if (campaign.status === 'SENT' || campaign.status === 'SENDING') {
       throw conflict(`A ${campaign.status} campaign cannot be deleted${campaign.status === 'SENDING' ? ': pause or cancel it first' : ''}`, { status: campaign.status });
     }
-    const row = { ...campaign } as CampaignRow;
     tx.em.remove(campaign);
-    return row;
+    return campaign.id;
   });
 }
 
@@ -200,7 +200,7 @@ export async function sendTest(ctx: RequestContext, campaignId: unknown, to: unk
   if (!Array.isArray(to) || to.length < 1 || to.length > 5) throw badInput('to', 'must list 1 to 5 addresses');
   const addresses = to.map((a, i) => (campaign.channel === 'email' ? normalizeEmail(`to[${i}]`, a) : normalizePhone(`to[${i}]`, a)));
   const transport = transportFor(ctx.runtime, campaign.channel as CampaignChannel);
-  const unsubscribeUrl = `${ctx.config.publicUrl}/unsubscribe/test`;
+  const unsubscribeUrl = `${ctx.config.publicUrl}${UNSUBSCRIBE_PREFIX}test`;
   for (const address of [...new Set(addresses)]) {
     const message = render(campaign.channel, campaign.channelConfig, { firstName: 'Alex', lastName: 'Sample', fullName: 'Alex Sample', email: address, phone: address, unsubscribeUrl });
     try {

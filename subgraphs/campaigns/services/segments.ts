@@ -6,7 +6,7 @@ import { isUuid, newId } from '../../kernel/ids.ts';
 import { pageRequest, type Page } from '../../kernel/pagination.ts';
 import type { Row } from '../../kernel/reads.ts';
 import { COMPANY } from '../../kernel/tenancy.ts';
-import { requireText } from '../../kernel/validation.ts';
+import { oneOf, requireText } from '../../kernel/validation.ts';
 import { CAMPAIGN_CHANNELS } from '../entities/campaign.ts';
 import { Segment, type SegmentRules } from '../entities/segment.ts';
 import { normalizeTag } from './audience.ts';
@@ -52,10 +52,7 @@ function rulesOf(input: RulesInput): SegmentRules {
     rules.minOrders = input.minOrders;
   }
   if (input.tag != null) rules.tag = normalizeTag('rules.tag', input.tag);
-  if (input.reachableBy != null) {
-    if (!(CAMPAIGN_CHANNELS as readonly string[]).includes(input.reachableBy)) throw badInput('rules.reachableBy', `must be one of ${CAMPAIGN_CHANNELS.join(', ')}`);
-    rules.reachableBy = input.reachableBy as SegmentRules['reachableBy'];
-  }
+  if (input.reachableBy != null) rules.reachableBy = oneOf('rules.reachableBy', input.reachableBy, CAMPAIGN_CHANNELS);
   if (!Object.keys(rules).length) throw badInput('rules', 'give at least one rule');
   return rules;
 }

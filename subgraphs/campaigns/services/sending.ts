@@ -199,11 +199,14 @@ async function failed(ctx: RequestContext, campaign: Running, d: Claimed, failur
       await tx.tenantSql`insert into campaigns.suppression (company_id, customer_id, channel, reason, detail, created_at)
         values (${COMPANY}, ${d.customer_id}, ${campaign.channel}, 'HARD_BOUNCE', ${error}, ${now}) on conflict do nothing`;
     }
-    await tx.tenantSql`update campaigns.campaign set consecutive_failures = consecutive_failures + 1,
-        status = case when status = 'SENDING' and consecutive_failures + 1 >= ${PAUSE_AFTER_FAILURES} then 'PAUSED' else status end,
-        status_reason = case when status = 'SENDING' and consecutive_failures + 1 >= ${PAUSE_AFTER_FAILURES} then ${`Paused after ${PAUSE_AFTER_FAILURES} failed deliveries in a row; last: ${error}`} else status_reason end,
-        runner = case when status = 'SENDING' and consecutive_failures + 1 >= ${PAUSE_AFTER_FAILURES} then null else runner end
-      where company_id = ${COMPANY} and id = ${campaign.id}`;
+    const [run] = await tx.tenantSql<{ failures: number }>`update campaigns.campaign set consecutive_failures = consecutive_failures + 1
+      where company_id = ${COMPANY} and id = ${campaign.id} returning consecutive_failures as failures`;
+    // The row stays locked to the end of this transaction: no other failure counts in between.
+    if (Number(run.failures) >= PAUSE_AFTER_FAILURES) {
+      await tx.tenantSql`update campaigns.campaign set status = 'PAUSED', runner = null,
+          status_reason = ${`Paused after ${PAUSE_AFTER_FAILURES} failed deliveries in a row; last: ${error}`}
+        where company_id = ${COMPANY} and id = ${campaign.id} and status = 'SENDING'`;
+    }
   });
 }
 
