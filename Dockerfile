@@ -2,6 +2,7 @@
 FROM node:24-bookworm-slim
 WORKDIR /app
 COPY package.json package-lock.json ./
+COPY sdk/package.json sdk/
 # Dependencies only (their install scripts run; ours, the build, needs the sources below). Optional
 # dependencies stay: esbuild's platform binary is one.
 RUN npm ci --ignore-scripts --no-audit --no-fund && npm rebuild --no-audit --no-fund

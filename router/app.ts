@@ -10,6 +10,7 @@ import { createMcpFacade } from '../facades/mcp/server.ts';
 import { createToolRoutes, toolOperations, toolRoutes } from '../facades/rest/tool-routes.ts';
 import { PROTECTED_RESOURCE_PATH, protectedResourceMetadata } from '../facades/mcp/guide.ts';
 import { createRestFacade } from '../facades/rest/facade.ts';
+import { createLegacyRoutes } from '../facades/rest/legacy.ts';
 import type { Config, QueryLimits } from '../subgraphs/kernel/config.ts';
 import { idempotencyScope, idempotentFetch, requestHash, type Answer, type IdempotencyRuntime } from '../subgraphs/kernel/idempotency.ts';
 import { recentMessages } from '../subgraphs/kernel/outbox/index.ts';
@@ -56,6 +57,14 @@ export async function createApp(config: Config, options: { topology?: 'embedded'
   const merchantToolRoutes = toolRoutes(mcp.tools);
   const merchantTools = createToolRoutes(merchantToolRoutes, mcp.invoke);
   const rest = createRestFacade(gateway, apiSchema, config, platform.runtime, toolOperations(merchantToolRoutes));
+  const legacy = createLegacyRoutes({
+    config,
+    db: platform.runtime.db,
+    now: () => new Date(platform.runtime.clock.now()),
+    rest: rest.fetch,
+    graphql: async (request) => gateway.fetch(request),
+    invoke: mcp.invoke,
+  });
   const idempotentGraphql = idempotentGateway(gateway, platform.runtime, config.queryLimits);
   const cors = createCors(config, platform.runtime.db);
   const subgraphRoutes = moduleRoutes(MODULES, topology === 'embedded' ? { kind: 'embedded', runtime: platform.runtime } : { kind: 'http', urls: Object.fromEntries(subgraphs.map((s) => [s.name, s.url])) });
@@ -94,6 +103,7 @@ export async function createApp(config: Config, options: { topology?: 'embedded'
         res.writeHead(200, { 'content-type': doc.type, ...(doc.cache ? { 'cache-control': doc.cache, vary: 'accept-encoding' } : {}), ...(doc.encoding ? { 'content-encoding': doc.encoding } : {}) });
         return res.end(doc.body);
       }
+      if (await legacy(req, res, path)) return;
       if (await merchantTools(req, res, path)) return;
       return await rest(req, res);
     } catch (error) {

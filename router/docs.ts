@@ -9,7 +9,7 @@ import { graphiqlAsset } from './graphiql.ts';
 const gzip = promisify(gzipCallback);
 const DOCS_DIR = join(import.meta.dirname, '..', 'docs');
 /** The guides' order on the index page; a guide added to docs/ and not named here comes after these. */
-const ORDER = ['sign-in.md', 'merchant-signup.md', 'booking.md', 'content.md', 'commerce.md', 'loyalty.md', 'campaigns.md', 'safe-writes.md', 'errors.md'];
+const ORDER = ['sign-in.md', 'merchant-signup.md', 'booking.md', 'content.md', 'commerce.md', 'loyalty.md', 'campaigns.md', 'safe-writes.md', 'errors.md', 'legacy.md'];
 
 /** Every Markdown guide in docs/, served at `/docs/<file>`, titled by its first heading. */
 const GUIDES: Record<string, { file: string; title: string }> = Object.fromEntries(

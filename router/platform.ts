@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import type { PGlite } from '@electric-sql/pglite';
 import type { GraphQLSchema } from 'graphql';
 import { AuditLogEntry } from '../subgraphs/kernel/audit.ts';
+import { LegacyUsage } from '../subgraphs/kernel/legacy-usage.ts';
 import { CLOCK_OVERRIDE_SETTING, systemClock, type Clock } from '../subgraphs/kernel/clock.ts';
 import type { Config } from '../subgraphs/kernel/config.ts';
 import { declareConstraints } from '../subgraphs/kernel/constraints.ts';
@@ -38,7 +39,7 @@ export async function startPlatform(config: Config, modules: SubgraphModule[], o
   const clock = options.clock ?? systemClock;
   // A test clock makes pg-boss read time from a table, on sessions that opt in: all of ours.
   const sessionSettings: Record<string, string> = clock === systemClock ? {} : { [CLOCK_OVERRIDE_SETTING]: 'on' };
-  const db = await openDatabase(config, { entities: [OutboxMessage, AuditLogEntry, ...modules.flatMap((m) => m.entities)], pglite: options.pglite, sessionSettings });
+  const db = await openDatabase(config, { entities: [OutboxMessage, AuditLogEntry, LegacyUsage, ...modules.flatMap((m) => m.entities)], pglite: options.pglite, sessionSettings });
   let revocations: RevocationListener | undefined;
   try {
     await runMigrations(db, [{ name: 'kernel', migrations: KERNEL_MIGRATIONS }, ...modules]);

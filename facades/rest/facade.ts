@@ -122,7 +122,8 @@ export function createRestFacade(gateway: GatewayRuntime, apiSchema: GraphQLSche
     return new Response(`{"success":true,"data":${text || 'null'}}`, { status: res.status, headers: { 'content-type': 'application/json; charset=utf-8' } });
   }
 
-  return (req: IncomingMessage, res: ServerResponse) => handler(req, res);
+  // `fetch` answers a Request in process (the legacy routes run their v6 successors through it).
+  return Object.assign((req: IncomingMessage, res: ServerResponse) => handler(req, res), { fetch: async (request: Request) => withRequestId(await answer(request), request) });
 }
 
 /** An error answer names the request's id (router/edge.ts), for the client to quote when reporting it. */

@@ -32,6 +32,15 @@ export interface Config {
   maxBodyBytes: number;
   /** Campaign sending (subgraphs/campaigns): providers and rates. */
   campaigns: CampaignSettings;
+  /** The legacy /connect/v1 routes (facades/rest/legacy.ts): when they were deprecated and when they stop answering. */
+  legacy: LegacySettings;
+}
+
+export interface LegacySettings {
+  /** LEGACY_DEPRECATION_DATE (default 2026-11-01): the Deprecation header. */
+  deprecatedAt: Date;
+  /** LEGACY_SUNSET_DATE (default 180 days after the deprecation): the Sunset header; afterwards 410 GONE. */
+  sunsetAt: Date;
 }
 
 /** An HTTP messaging provider (SMS or WhatsApp): messages are POSTed to `url` with `token` as Bearer. */
@@ -72,6 +81,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     queryLimits: loadQueryLimits(env),
     corsOrigins: originList('CORS_ORIGINS', env.CORS_ORIGINS),
     maxBodyBytes: positiveInt('MAX_BODY_BYTES', env.MAX_BODY_BYTES, 1024 * 1024, 'bytes'),
+    legacy: legacySettings(env),
     campaigns: {
       sms: provider('SMS_PROVIDER', env),
       whatsapp: provider('WHATSAPP_PROVIDER', env),
@@ -173,4 +183,19 @@ function jwtSecret(env: NodeJS.ProcessEnv, production: boolean, dataDir: string)
   const secret = randomBytes(48).toString('base64url');
   writeFileSync(file, secret, { mode: 0o600 });
   return secret;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+function legacySettings(env: NodeJS.ProcessEnv): LegacySettings {
+  const date = (name: string, value: string | undefined, fallback: Date) => {
+    if (!value) return fallback;
+    const at = new Date(value);
+    if (Number.isNaN(at.getTime())) throw new Error(`${name} must be an ISO-8601 date, got ${value}`);
+    return at;
+  };
+  const deprecatedAt = date('LEGACY_DEPRECATION_DATE', env.LEGACY_DEPRECATION_DATE, new Date('2026-11-01T00:00:00Z'));
+  const sunsetAt = date('LEGACY_SUNSET_DATE', env.LEGACY_SUNSET_DATE, new Date(deprecatedAt.getTime() + 180 * DAY_MS));
+  if (sunsetAt <= deprecatedAt) throw new Error('LEGACY_SUNSET_DATE must be after LEGACY_DEPRECATION_DATE');
+  return { deprecatedAt, sunsetAt };
 }

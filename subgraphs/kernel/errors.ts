@@ -10,6 +10,8 @@ export const ERROR_STATUS = {
   NOT_FOUND: 404,
   /** A REST path that exists, called with another method (the `Allow` header lists the methods it takes). */
   METHOD_NOT_ALLOWED: 405,
+  /** A retired route (the legacy /connect/v1 routes after their sunset); the message names the successor. */
+  GONE: 410,
   /** A body larger than the limit (MAX_BODY_BYTES), refused before it is read. */
   PAYLOAD_TOO_LARGE: 413,
   /** A body that is not `application/json`. */
@@ -42,6 +44,7 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
   FORBIDDEN: 'The credential is valid but may not do this.',
   NOT_FOUND: 'No such resource for this caller (another tenant’s ids are not found either), or no such route.',
   METHOD_NOT_ALLOWED: 'The path exists but not with this method; the `Allow` header lists the methods it takes.',
+  GONE: 'The route was retired at its sunset date; `details.successor` names the route that replaces it.',
   PAYLOAD_TOO_LARGE: 'The request body is larger than the limit (1 MB unless configured otherwise); nothing was read or done.',
   UNSUPPORTED_MEDIA_TYPE: 'A request body must be JSON, sent with `Content-Type: application/json`.',
   CONFLICT: 'The request conflicts with the current data: a duplicate, or a resource not open for it (see the reason).',

@@ -11,6 +11,7 @@ import { members0001 } from './migrations/0001_members.ts';
 // Resolvers register their root fields as their modules load: this order is the order of the
 // Query and Mutation fields in the printed SDL (schema/members.graphql).
 import { AuditResolver } from './resolvers/audit.resolver.ts';
+import { LegacyUsageResolver } from './resolvers/legacy-usage.resolver.ts';
 import { CompanyResolver } from './resolvers/company.resolver.ts';
 import { ApiKeyResolver } from './resolvers/api-key.resolver.ts';
 import { CustomerResolver } from './resolvers/customer.resolver.ts';
@@ -30,7 +31,7 @@ export const members: SubgraphModule = {
   migrations: [members0001],
   buildSchema: () =>
     buildFederatedSchema({
-      resolvers: [AuditResolver, CompanyResolver, ApiKeyResolver, CustomerResolver, ViewerResolver, OrganisationSignupResolver, LoginLinkResolver],
+      resolvers: [AuditResolver, LegacyUsageResolver, CompanyResolver, ApiKeyResolver, CustomerResolver, ViewerResolver, OrganisationSignupResolver, LoginLinkResolver],
       references: membersReferences,
     }),
   subscriptions: membersSubscriptions,

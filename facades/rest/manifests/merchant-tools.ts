@@ -13,6 +13,7 @@ export const TOOL_ROUTES: Record<string, string> = {
   list_api_keys: 'GET /merchant/api-keys',
   revoke_api_key: 'POST /merchant/api-keys/{apiKeyId}/revoke',
   list_audit_log: 'GET /merchant/audit-log',
+  get_legacy_usage: 'GET /merchant/legacy-usage',
   // Services, staff, resources, bookings
   create_service_category: 'POST /merchant/service-categories',
   create_service: 'POST /merchant/services',

@@ -3,6 +3,7 @@ import { kernel0001 } from './0001_outbox.ts';
 import { kernel0002 } from './0002_jobs.ts';
 import { kernel0003 } from './0003_idempotency.ts';
 import { kernel0004 } from './0004_audit.ts';
+import { kernel0005 } from './0005_legacy_usage.ts';
 
-/** The kernel's own tables (outbox, jobs, idempotency, audit), applied before any subgraph's. */
-export const KERNEL_MIGRATIONS: Migration[] = [kernel0001, kernel0002, kernel0003, kernel0004];
+/** The kernel's own tables (outbox, jobs, idempotency, audit, legacy route use), applied before any subgraph's. */
+export const KERNEL_MIGRATIONS: Migration[] = [kernel0001, kernel0002, kernel0003, kernel0004, kernel0005];

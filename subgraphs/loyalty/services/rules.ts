@@ -19,7 +19,10 @@ export const DEFAULT_RULES: Rules = { pointsPerCurrencyUnit: '1.00', pointsPerBo
 
 export async function rulesOf(ctx: RequestContext): Promise<Rules> {
   const row = await ctx.row(LoyaltyRules, {});
-  return row ? { pointsPerCurrencyUnit: row.pointsPerCurrencyUnit, pointsPerBooking: row.pointsPerBooking, bookingPointsPerCurrencyUnit: row.bookingPointsPerCurrencyUnit, expiryDays: row.expiryDays ?? null } : DEFAULT_RULES;
+  // Rates always with two decimals: the driver reads a numeric 0.00 back as "0" (seen through the REST/MCP write parity test).
+  return row
+    ? { pointsPerCurrencyUnit: Number(row.pointsPerCurrencyUnit).toFixed(2), pointsPerBooking: row.pointsPerBooking, bookingPointsPerCurrencyUnit: Number(row.bookingPointsPerCurrencyUnit).toFixed(2), expiryDays: row.expiryDays ?? null }
+    : DEFAULT_RULES;
 }
 
 function rate(field: string, value: string): string {

@@ -78,6 +78,23 @@ export class CustomerResolver {
     return auth.deleteCustomer(ctx, customerId);
   }
 
+  @Requires('merchant')
+  @Mutation(() => CustomerSession, { description: "Signs a customer in on the merchant's word and returns their token (the legacy member-token adapter)." })
+  async issueCustomerToken(@Ctx() ctx: RequestContext, @Arg('customerId', () => ID, { description: 'The customer to sign in.' }) customerId: string) {
+    const result = await auth.issueCustomerToken(ctx, customerId);
+    return { ...result, customer: customerNode(result.customer) };
+  }
+
+  @Requires('merchant')
+  @Query(() => [CustomerNode], { description: "The company's customers with exactly this email or phone (at most 10; the legacy member-search adapter)." })
+  async findCustomers(
+    @Ctx() ctx: RequestContext,
+    @Arg('email', () => String, { nullable: true, description: 'An email address, matched exactly (case-insensitively).' }) email?: string,
+    @Arg('phone', () => String, { nullable: true, description: 'A phone number in international format, matched exactly.' }) phone?: string,
+  ) {
+    return (await auth.findCustomers(ctx, { email, phone })).map(customerNode);
+  }
+
   @Requires('customer')
   @Mutation(() => LogoutResult, { description: 'Ends the session; the token is refused afterwards.' })
   async logoutCustomer(@Ctx() ctx: RequestContext) {

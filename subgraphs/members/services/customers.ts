@@ -202,3 +202,24 @@ const verifiedContacts = (c: Row<Customer>) => ({ email: c.emailVerifiedAt ? (c.
 function sessionView(session: IssuedSession) {
   return { token: session.token, expiresAt: session.expiresAt };
 }
+
+/**
+ * A customer session opened on the merchant's word (the legacy member-token adapter): the merchant
+ * already knows who the member is. Another company's customer is NOT_FOUND.
+ */
+export async function issueCustomerToken(ctx: RequestContext, customerId: unknown) {
+  if (!isUuid(customerId)) throw badInput('customerId', 'must be a customer id');
+  return ctx.transaction(async (tx) => {
+    const customer = await tx.em.findOne(Customer, { id: customerId });
+    if (!customer) throw notFound('Customer');
+    const session = await issueSession(tx, 'customer', customer.companyId, customer.id, verifiedContacts(customer));
+    return { ...sessionView(session), customer };
+  });
+}
+
+/** The company's customers with exactly this email or phone (the legacy member-search adapter): no partial matches. */
+export async function findCustomers(ctx: RequestContext, input: { email?: string | null; phone?: string | null }) {
+  if (!input.email && !input.phone) throw badInput('email', 'give an email or a phone');
+  const where = input.email ? { email: normalizeEmail('email', input.email) } : { phone: normalizePhone('phone', input.phone!) };
+  return ctx.em.find(Customer, where, { orderBy: { id: 'asc' }, limit: 10 });
+}
