@@ -5,7 +5,7 @@ import type { RequestContext } from '../../kernel/context.ts';
 import { badInput } from '../../kernel/errors.ts';
 import { isUuid } from '../../kernel/ids.ts';
 import { toMoney } from '../../kernel/money.ts';
-import { backfillFromMembers } from '../../kernel/projections.ts';
+import { backfillFromMembers, readAllowingLag } from '../../kernel/projections.ts';
 import type { Runtime } from '../../kernel/runtime.ts';
 import { COMPANY } from '../../kernel/tenancy.ts';
 import type { TierChanged } from '../../loyalty/events.ts';
@@ -70,10 +70,17 @@ export async function tagCustomers(ctx: RequestContext, input: { customerIds: un
   const remove = (input.remove ?? []).map((t, i) => normalizeTag(`remove[${i}]`, t));
   if (!add.length && !remove.length) throw badInput('add', 'give tags to add or to remove');
   if (add.length + remove.length > 20) throw badInput('add', 'at most 20 tags at once');
+  const lowered = (ids as string[]).map((id) => id.toLowerCase());
+  // A customer made a moment ago reaches this projection through members' event: wait for it a
+  // little, as commerce and loyalty do, rather than answer that it was not tagged.
+  await readAllowingLag(async () => {
+    const [{ n }] = await ctx.tenantSql<{ n: number }>`select count(*)::int as n from campaigns.audience where company_id = ${COMPANY} and customer_id in (${lowered})`;
+    return n === new Set(lowered).size ? true : null;
+  });
   const rows = await ctx.transaction((tx) => tx.tenantSql<{ customer_id: string }>`update campaigns.audience
       set tags = array(select distinct t from unnest(tags || array(select jsonb_array_elements_text(${JSON.stringify(add)}::jsonb))) t
         where t not in (select jsonb_array_elements_text(${JSON.stringify(remove)}::jsonb)) order by t)
-      where company_id = ${COMPANY} and customer_id in (${(ids as string[]).map((id) => id.toLowerCase())}) returning customer_id`);
+      where company_id = ${COMPANY} and customer_id in (${lowered}) returning customer_id`);
   return rows.length;
 }
 
