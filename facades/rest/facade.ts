@@ -82,7 +82,8 @@ export function createRestFacade(gateway: GatewayRuntime, apiSchema: GraphQLSche
   let openApi: ReturnType<typeof buildOpenApi> | undefined;
   const openApiDocument = () => (openApi ??= buildOpenApi(schema, routes, config, toolPaths));
 
-  const handler = createServerAdapter(async (request: Request) => withRequestId(await answer(request), request));
+  const respondTo = async (request: Request) => withRequestId(await answer(request), request);
+  const handler = createServerAdapter(respondTo);
 
   async function answer(request: Request): Promise<Response> {
     const url = new URL(request.url);
@@ -123,7 +124,7 @@ export function createRestFacade(gateway: GatewayRuntime, apiSchema: GraphQLSche
   }
 
   // `fetch` answers a Request in process (the legacy routes run their v6 successors through it).
-  return Object.assign((req: IncomingMessage, res: ServerResponse) => handler(req, res), { fetch: async (request: Request) => withRequestId(await answer(request), request) });
+  return Object.assign((req: IncomingMessage, res: ServerResponse) => handler(req, res), { fetch: respondTo });
 }
 
 /** An error answer names the request's id (router/edge.ts), for the client to quote when reporting it. */

@@ -14,7 +14,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from '../../subgraphs/kernel/config.ts';
 import type { Database } from '../../subgraphs/kernel/database.ts';
 import { recordLegacyCall } from '../../subgraphs/kernel/legacy-usage.ts';
-import { resolvePrincipal } from '../../subgraphs/kernel/principal.ts';
+import { headerReader, resolvePrincipal } from '../../subgraphs/kernel/principal.ts';
+import { API_KEY_PREFIX } from '../../subgraphs/kernel/tokens.ts';
 import { VIA_HEADER } from '../../subgraphs/kernel/audit.ts';
 import { toErrorBody } from '../errors.ts';
 
@@ -173,7 +174,7 @@ async function run({ req, deps, via }: Call, query: string, variables: Record<st
   return { status: 200, body: Object.values(result.data ?? {})[0] };
 }
 
-const isMerchantKey = (req: IncomingMessage) => /^Bearer\s+svc_mcp_/i.test(req.headers.authorization ?? '');
+const isMerchantKey = (req: IncomingMessage) => new RegExp(`^Bearer\\s+${API_KEY_PREFIX}`, 'i').test(req.headers.authorization ?? '');
 
 /** GET /connect/v1/members/search/?email=…|phone=…: the company's members with exactly that address (merchant only). */
 function memberSearch(call: Call): Promise<Answer> {
@@ -224,7 +225,7 @@ async function rewardTransaction({ req, deps }: Call): Promise<Answer> {
     if (e?.details?.field === 'customerId') return error(answer.status, e.code, String(e.message).replace('customerId', 'member_uuid'), { ...e.details, field: 'member_uuid' });
     return { status: answer.status, body: { error: e } };
   }
-  return { status: 201, body: answer.body?.data ?? answer.body };
+  return { status: 201, body: answer.body.data };
 }
 
 const INVALID = Symbol('invalid body') as unknown as Record<string, any>;
@@ -244,10 +245,7 @@ function bodyOf(req: IncomingMessage): Record<string, any> {
 /** One call of a route by the caller's company, when the caller names one. */
 async function count(req: IncomingMessage, route: LegacyRoute, deps: LegacyDeps) {
   try {
-    const principal = await resolvePrincipal(deps.db, deps.config.jwtSecret, (name) => {
-      const value = req.headers[name];
-      return typeof value === 'string' ? value : undefined;
-    });
+    const principal = await resolvePrincipal(deps.db, deps.config.jwtSecret, headerReader(req.headers));
     if (principal.companyId) await recordLegacyCall(deps.db, principal.companyId, `${route.method} ${route.path}`, deps.now());
   } catch {
     // No company to count it for (a bad credential or tenant): the answer already said so.

@@ -16,9 +16,9 @@ interface OperationInfo {
   summary: string;
   pathParams: string[];
   queryParams: string[];
-  requiredQuery: boolean;
   body: boolean;
-  requiredBody: boolean;
+  /** Nothing in the input is required: the method's input may be left out. */
+  optionalInput: boolean;
   status: string;
 }
 
@@ -34,16 +34,16 @@ function operationsOf(document: Document): Map<string, OperationInfo> {
     for (const [method, op] of Object.entries(item)) {
       const params = ((op.parameters ?? []) as any[]).filter((p) => p.in === 'path' || p.in === 'query');
       const query = params.filter((p) => p.in === 'query');
+      const pathParams = params.filter((p) => p.in === 'path').map((p) => p.name);
       found.set(op.operationId, {
         id: op.operationId,
         method: method.toUpperCase(),
         path,
         summary: op.summary ?? '',
-        pathParams: params.filter((p) => p.in === 'path').map((p) => p.name),
+        pathParams,
         queryParams: query.map((p) => p.name),
-        requiredQuery: query.some((p) => p.required),
         body: !!op.requestBody,
-        requiredBody: !!op.requestBody?.required,
+        optionalInput: !pathParams.length && !query.some((p) => p.required) && !op.requestBody?.required,
         status: Object.keys(op.responses).find((s) => s.startsWith('2'))!,
       });
     }
@@ -74,7 +74,6 @@ function methodSource(name: string, spec: MethodSpec, op: OperationInfo): string
   if (op.body) parts.push(`NonNullable<${ref}['requestBody']>['content']['application/json']`);
   const input = parts.length ? parts.join(' & ') : 'Record<string, never>';
   const output = `${ref}['responses'][${op.status}]['content']['application/json']['data']`;
-  const optional = !op.pathParams.length && !op.requiredQuery && !op.requiredBody;
   const operation = {
     method: op.method,
     path: op.path,
@@ -86,7 +85,7 @@ function methodSource(name: string, spec: MethodSpec, op: OperationInfo): string
   };
   const summary = op.summary.replace(/\*\//g, '*\\/');
   return `    /** ${summary} (\`${op.method} ${op.path}\`) */
-    ${name}: bind(core, ${JSON.stringify(operation)}) as ${optional ? 'OptionalMethod' : 'Method'}<${input}, ${output}>,`;
+    ${name}: bind(core, ${JSON.stringify(operation)}) as ${op.optionalInput ? 'OptionalMethod' : 'Method'}<${input}, ${output}>,`;
 }
 
 const pascal = (s: string) => s[0].toUpperCase() + s.slice(1);
@@ -105,9 +104,7 @@ export async function generateSdk(document: Document, readme: string): Promise<R
       const spec = typeof raw === 'string' ? { operation: raw } : raw;
       return { name, spec, op: operations.get(spec.operation)! };
     });
-    const usesOptional = entries.some(({ op }) => !op.pathParams.length && !op.requiredQuery && !op.requiredBody);
-    const usesRequired = entries.some(({ op }) => op.pathParams.length || op.requiredQuery || op.requiredBody);
-    const types = [usesRequired ? 'type Method' : '', usesOptional ? 'type OptionalMethod' : ''].filter(Boolean).join(', ');
+    const types = [entries.some(({ op }) => !op.optionalInput) ? 'type Method' : '', entries.some(({ op }) => op.optionalInput) ? 'type OptionalMethod' : ''].filter(Boolean).join(', ');
     files[`src/namespaces/${ns}.ts`] = `${HEADER}import { bind, type Core, ${types} } from '../core.js';
 import type { operations } from '../schema.js';
 

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,7 +7,7 @@ import { LEGACY_ROUTES } from '../../facades/rest/legacy.ts';
 import { dayFromNow, setupSalon, type Salon } from '../support/booking.ts';
 import { http, uniqueEmail } from '../support/client.ts';
 import { bearer, signInCustomer, signupCompany } from '../support/fixtures.ts';
-import { freePort } from '../support/local-servers.ts';
+import { freePort, startServerProcess, waitReady } from '../support/local-servers.ts';
 import { callTool, mcpClient } from '../support/mcp.ts';
 import { testServer } from '../support/server.ts';
 
@@ -238,22 +237,12 @@ describe('legacy /connect/v1 routes', () => {
 describe.runIf(!inject('databaseUrl'))('legacy routes after their sunset', () => {
   it('answer 410 GONE with the successor, still marked deprecated', async () => {
     const port = await freePort();
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      DATA_DIR: join(mkdtempSync(join(tmpdir(), 'legacy-sunset-')), 'data'),
-      PORT: String(port),
-      NODE_ENV: 'development',
-      OUTBOX_LOG: 'silent',
+    const { child, exited } = startServerProcess(join(mkdtempSync(join(tmpdir(), 'legacy-sunset-')), 'data'), port, {
       LEGACY_DEPRECATION_DATE: '2025-01-01T00:00:00Z',
       LEGACY_SUNSET_DATE: '2025-07-01T00:00:00Z',
-    };
-    delete env.DATABASE_URL;
-    const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '..', '..', 'router', 'main.ts')], { env });
+    });
     try {
-      for (let i = 0; i < 600; i++) {
-        if (await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false)) break;
-        await new Promise((r) => setTimeout(r, 100));
-      }
+      await waitReady(port);
       const res = await fetch(`http://127.0.0.1:${port}/connect/v1/blog/posts/hello/`, { headers: { 'x-forwarded-host': 'localhost' } });
       expect(res.status).toBe(410);
       expect(await res.json()).toEqual({
@@ -264,7 +253,7 @@ describe.runIf(!inject('databaseUrl'))('legacy routes after their sunset', () =>
       expect(res.headers.get('link')).toContain('/v6/customer-portal/cms/posts/hello>; rel="successor-version"');
     } finally {
       child.kill('SIGTERM');
-      await new Promise((r) => child.once('exit', r));
+      await exited;
     }
   }, 90_000);
 });

@@ -1,37 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { freePort } from '../support/local-servers.ts';
-
-const root = join(import.meta.dirname, '..', '..');
-
-function start(dataDir: string, port: number, extra: NodeJS.ProcessEnv = {}): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
-  let out = '';
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), NODE_ENV: 'development', OUTBOX_LOG: 'silent' };
-  delete env.DATABASE_URL;
-  delete env.JWT_SECRET;
-  Object.assign(env, extra);
-  // Node itself with tsx's loader, not the tsx command: a signal (SIGKILL above all) must reach the
-  // server, not a wrapper that would leave it running.
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'router/main.ts')], { cwd: root, env });
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
-  return { child, output: () => out, exited: new Promise((r) => child.on('exit', (code) => r(code))) };
-}
-
-async function waitReady(port: number) {
-  // A generous bound: a loaded CI machine transpiles and starts PGlite slowly; only liveness is asserted.
-  for (let i = 0; i < 600; i++) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/readyz`)).ok) return;
-    } catch {}
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('server did not become ready');
-}
+import { freePort, startServerProcess as start, waitReady } from '../support/local-servers.ts';
 
 /** `npm start` as a newcomer runs it: a fresh PGlite folder, the demo company, one process per folder, SIGTERM. */
 describe.runIf(!inject('databaseUrl'))('the embedded server process', () => {

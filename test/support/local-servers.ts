@@ -1,4 +1,6 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { SMTPServer } from 'smtp-server';
 
 /** A free TCP port on loopback (for a server process the test starts). */
@@ -9,6 +11,38 @@ export const freePort = () =>
       s.close(() => resolve(port));
     });
   });
+
+const ROOT = join(import.meta.dirname, '..', '..');
+
+/**
+ * The embedded server as a process of its own (router/main.ts with tsx), on PGlite in `dataDir`, in
+ * development unless `extra` says otherwise; its output is kept for assertions.
+ */
+export function startServerProcess(dataDir: string, port: number, extra: NodeJS.ProcessEnv = {}): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
+  let out = '';
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), NODE_ENV: 'development', OUTBOX_LOG: 'silent' };
+  delete env.DATABASE_URL;
+  delete env.JWT_SECRET;
+  Object.assign(env, extra);
+  // Node itself with tsx's loader, not the tsx command: a signal (SIGKILL above all) must reach the
+  // server, not a wrapper that would leave it running.
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'router/main.ts')], { cwd: ROOT, env });
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  return { child, output: () => out, exited: new Promise((r) => child.on('exit', (code) => r(code))) };
+}
+
+/** Waits until a server process answers /readyz. */
+export async function waitReady(port: number) {
+  // A generous bound: a loaded CI machine transpiles and starts PGlite slowly; only liveness is asserted.
+  for (let i = 0; i < 600; i++) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/readyz`)).ok) return;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('server did not become ready');
+}
 
 /**
  * A real SMTP server on loopback that hands each message's raw text to `received`; the message is
