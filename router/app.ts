@@ -18,6 +18,7 @@ import { subgraphUrl, supergraphOf } from './compose.ts';
 import { createCors } from './cors.ts';
 import { docsRoute } from './docs.ts';
 import { assignRequestId, readBody, surfaceOf } from './edge.ts';
+import { createDirectPath, type DirectPath } from './direct.ts';
 import { createGateway, forwardedHeaders, inProcessExecutor } from './gateway.ts';
 import { moduleRoutes } from './module-routes.ts';
 import { MODULES, SUBGRAPH_PORTS } from './modules.ts';
@@ -26,6 +27,8 @@ import { startPlatform, type Platform } from './platform.ts';
 export interface App {
   server: Server;
   gateway: GatewayRuntime;
+  /** POST /graphql's way around the gateway for one-subgraph queries (router/direct.ts). */
+  direct: DirectPath;
   platform: Platform;
   close(): Promise<void>;
 }
@@ -56,7 +59,15 @@ export async function createApp(config: Config, options: { topology?: 'embedded'
   const mcp = createMcpFacade(gateway, apiSchema, config, platform.runtime);
   const merchantToolRoutes = toolRoutes(mcp.tools);
   const merchantTools = createToolRoutes(merchantToolRoutes, mcp.invoke);
-  const rest = createRestFacade(gateway, apiSchema, config, platform.runtime, toolOperations(merchantToolRoutes));
+
+  const direct = createDirectPath(
+    gateway,
+    apiSchema,
+    supergraphSdl,
+    topology === 'embedded' ? { kind: 'embedded', schemas: new Map(subgraphs.map((s) => [s.name, s.schema])), runtime: platform.runtime } : { kind: 'http', urls: new Map(subgraphs.map((s) => [s.name, s.url])) },
+    config.queryLimits,
+  );
+  const rest = createRestFacade(gateway, apiSchema, config, platform.runtime, direct, toolOperations(merchantToolRoutes));
   const legacy = createLegacyRoutes({
     config,
     db: platform.runtime.db,
@@ -81,7 +92,10 @@ export async function createApp(config: Config, options: { topology?: 'embedded'
       if (path === '/graphql') {
         // Only the facades say which interface a write came through (the audit log); never a client.
         delete req.headers[VIA_HEADER];
-        return await (req.method === 'POST' && req.headers['idempotency-key'] !== undefined ? idempotentGraphql : gateway)(req, res);
+        if (req.method === 'POST' && req.headers['idempotency-key'] !== undefined) return await idempotentGraphql(req, res);
+        // A query one subgraph answers as asked goes to it straight (router/direct.ts); the rest to the gateway.
+        if (await direct.serve(req, res)) return;
+        return await gateway(req, res);
       }
       if (path === '/mcp') return await mcp(req, res);
       // RFC 9728: how a client gets the key /mcp asks for (its 401 points here); also at the path-suffixed form.
@@ -116,6 +130,7 @@ export async function createApp(config: Config, options: { topology?: 'embedded'
   return {
     server,
     gateway,
+    direct,
     platform,
     async close() {
       ready = false;

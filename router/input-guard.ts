@@ -21,7 +21,7 @@ export function useInputGuard() {
  * An escape in a GraphQL string literal that makes a control character (C0 but tab, line feed and
  * carriage return; DEL): `\u0000`, `\u{7F}`, `\b`, `\f`. Raw ones are refused by the parser already.
  */
-const ESCAPED_CONTROL_CHARACTER = /(?<!\\)(?:\\\\)*\\(?:u00(?:0[0-8bcef]|1[0-9a-f]|7f)|u\{0*(?:[0-8bcef]|1[0-9a-f]|7f)\}|[bf])/i;
+export const ESCAPED_CONTROL_CHARACTER = /(?<!\\)(?:\\\\)*\\(?:u00(?:0[0-8bcef]|1[0-9a-f]|7f)|u\{0*(?:[0-8bcef]|1[0-9a-f]|7f)\}|[bf])/i;
 
 function badRequest(field: string, problem: string) {
   return createGraphQLError(`${field}: ${problem}`, { extensions: { code: 'BAD_USER_INPUT', field, http: { status: 400 } } });

@@ -68,7 +68,8 @@ export async function build(options: { reason?: string; quiet?: boolean } = {}):
     charset: 'ascii',
     // PGlite loads its WebAssembly, file-system bundle and extensions from files beside its modules.
     // GraphiQL's page (router/gateway.ts) is imported when first served, from node_modules.
-    external: ['@electric-sql/pglite', '@graphql-yoga/render-graphiql'],
+    // The query planner is a native addon that finds its binary beside its module (router/direct.ts).
+    external: ['@electric-sql/pglite', '@graphql-yoga/render-graphiql', '@graphql-hive/router-query-planner'],
     // CommonJS dependencies inside an ES module bundle still call require().
     banner: { js: "import { createRequire as __platformCreateRequire } from 'node:module'; const require = __platformCreateRequire(import.meta.url);" },
     plugins: [sourceDirectories(), graphqlModules(), optionalDependencies(), dependencyPatches()],

@@ -6,6 +6,7 @@ import { createServerAdapter } from '@whatwg-node/server';
 import { useSofa } from 'sofa-api';
 import type { Config } from '../../subgraphs/kernel/config.ts';
 import { idempotencyScope, idempotentFetch, requestHash, type IdempotencyRuntime } from '../../subgraphs/kernel/idempotency.ts';
+import type { DirectPath } from '../../router/direct.ts';
 import { forwardedHeaders } from '../../router/gateway.ts';
 import { VIA_HEADER } from '../../subgraphs/kernel/audit.ts';
 import { toErrorBody } from '../errors.ts';
@@ -41,7 +42,7 @@ const envelopeError = (status: number, code: string, message: string, details?: 
  * the `{ success, data }` envelope, catalogue status codes, flat JSON bodies and, on POST, the
  * Idempotency-Key.
  */
-export function createRestFacade(gateway: GatewayRuntime, apiSchema: GraphQLSchema, config: Config, runtime: IdempotencyRuntime, toolPaths: Record<string, Record<string, JsonSchema>> = {}) {
+export function createRestFacade(gateway: GatewayRuntime, apiSchema: GraphQLSchema, config: Config, runtime: IdempotencyRuntime, direct: DirectPath, toolPaths: Record<string, Record<string, JsonSchema>> = {}) {
   const allowed = new Set<string>(ROUTES.map((r) => r.field));
   const schema = pruneSchema(
     filterSchema({
@@ -59,14 +60,18 @@ export function createRestFacade(gateway: GatewayRuntime, apiSchema: GraphQLSche
     routes: Object.fromEntries(ROUTES.map((r) => [r.field, { method: r.method, path: r.path, responseStatus: r.status ?? 200 }])),
     openAPI: { endpoint: false },
     swaggerUI: { endpoint: false },
-    // Runs in-process through the gateway's own pipeline (parsing, validation, masking, planning),
-    // with a request carrying only the headers a subgraph may see.
+    // Runs in-process: straight to the one subgraph that answers it as asked (router/direct.ts), or
+    // through the gateway's own pipeline (parsing, validation, masking, planning); either way with
+    // only the headers a subgraph may see.
     async execute({ document, variableValues, operationName, contextValue }) {
       const { request } = contextValue as { request: Request };
-      const headers = new Headers();
-      for (const [name, value] of Object.entries(forwardedHeaders(request))) if (value) headers.set(name, value);
+      const seen: Record<string, string> = {};
+      for (const [name, value] of Object.entries(forwardedHeaders(request))) if (value) seen[name] = value;
       // The audit log names the route a write came through.
-      headers.set(VIA_HEADER, `rest ${request.method} ${new URL(request.url).pathname}`);
+      seen[VIA_HEADER] = `rest ${request.method} ${new URL(request.url).pathname}`;
+      const result = await direct.execute(document, (variableValues ?? {}) as Record<string, unknown>, operationName ?? undefined, seen);
+      if (result) return result;
+      const headers = new Headers(seen);
       const { execute, contextFactory, schema: gatewaySchema } = gateway.getEnveloped({ request: new Request('http://router.internal/graphql', { headers }) });
       return execute({ schema: gatewaySchema, document, variableValues, operationName, contextValue: await contextFactory() });
     },

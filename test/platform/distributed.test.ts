@@ -108,6 +108,40 @@ describe.runIf(databaseUrl)('distributed topology', () => {
     expect((await fetch(`${url}/webhooks/payments/nope`, { method: 'POST', body: '{}' })).status).toBe(404);
   });
 
+  it('answers a one-subgraph query straight from the subgraph process, as the gateway would, and the rest through the gateway', async () => {
+    const email = uniqueEmail('dist-direct');
+    const since = Date.now();
+    const request = await call('/v6/dev/signup', { email, organisationName: 'Direct Spa', industry: 'spa', country: 'FR' });
+    const verify = await call('/v6/dev/verify', { requestId: request.body.data.requestId, code: await lastCode(email, since) });
+    const { companyId, apiKey } = verify.body.data;
+    await call('/graphql', { query: 'mutation { createService(input: { name: "Steam", durationMinutes: 20, price: "15" }) { id } }' }, { authorization: `Bearer ${apiKey}` });
+    const services = 'query services($limit: Int) { services(limit: $limit) { items { name price { amount currency } } pagination { total } } }';
+    let n = 0;
+    const both = async (body: unknown, headers: Record<string, string> = {}) => {
+      const init = () => ({ method: 'POST', headers: { 'content-type': 'application/json', 'x-company-id': companyId, 'x-request-id': `dist-direct-${++n}`, ...headers }, body: JSON.stringify(body) });
+      const before = router.direct.served;
+      const routed = await fetch(`${url}/graphql`, init());
+      const routedText = await routed.text();
+      const served = router.direct.served - before === 1;
+      const alone = await router.gateway.fetch(`${url}/graphql`, init());
+      return { served, routed: { status: routed.status, type: routed.headers.get('content-type'), body: routedText.replace(/dist-direct-\d+/g, '') }, gateway: { status: alone.status, type: alone.headers.get('content-type'), body: (await alone.text()).replace(/dist-direct-\d+/g, '') } };
+    };
+    const listed = await both({ query: services, variables: { limit: 10 } }, { accept: 'application/graphql-response+json' });
+    expect(listed.served).toBe(true);
+    expect(listed.routed).toEqual(listed.gateway);
+    expect(JSON.parse(listed.routed.body).data.services).toEqual({ items: [{ name: 'Steam', price: { amount: '15.00', currency: 'EUR' } }], pagination: { total: 1 } });
+    // An error from the subgraph process: answered by the gateway, with its own error handling.
+    const missing = await both({ query: '{ service(id: "00000000-0000-0000-0000-000000000000") { id } }' });
+    expect(missing.served).toBe(false);
+    expect(missing.routed).toEqual(missing.gateway);
+    expect(JSON.parse(missing.routed.body).errors[0].extensions.code).toBe('NOT_FOUND');
+    // Identical requests in flight share one subgraph fetch; each still gets the whole answer.
+    const before = router.direct.served;
+    const answers = await Promise.all(Array.from({ length: 20 }, () => call('/graphql', { query: services, variables: { limit: 10 } }, { 'x-company-id': companyId })));
+    expect(router.direct.served - before).toBe(20);
+    for (const answer of answers) expect(answer.body).toEqual(JSON.parse(listed.routed.body));
+  });
+
   it('answers a variable that does not coerce with 400 naming the field, as the embedded topology does', async () => {
     const email = uniqueEmail('dist-coerce');
     const since = Date.now();

@@ -1,0 +1,302 @@
+import { Agent, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import { execute, getOperationAST, parse, print, visit, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import type { GatewayRuntime } from '@graphql-hive/gateway-runtime';
+import type { QueryPlanner } from '@graphql-hive/router-query-planner';
+import { unsafeValue } from '../facades/validate.ts';
+import type { QueryLimits } from '../subgraphs/kernel/config.ts';
+import { RequestContext } from '../subgraphs/kernel/context.ts';
+import type { Runtime } from '../subgraphs/kernel/runtime.ts';
+import { VIA_HEADER } from '../subgraphs/kernel/audit.ts';
+import { ESCAPED_CONTROL_CHARACTER } from './input-guard.ts';
+import { costAnnotations, operationCost } from './limits.ts';
+
+/**
+ * The direct path of `POST /graphql`: a query the query planner answers with one fetch from one
+ * subgraph, asking that subgraph exactly what the client asked, is sent to it as it is and its
+ * answer handed back byte for byte. The gateway would do the same work and then some: a Request
+ * and a Response object, envelop's hooks, the plan's execution, a deep copy for its in-flight
+ * deduplication, the result projected field by field onto the client's selection (the same shape)
+ * and serialized again — about two thirds of the router's CPU for such a request, measured.
+ *
+ * Everything the gateway checks still holds, because the decision is made from the gateway's own
+ * work: a query text is parsed and validated once by the gateway's own `parse` and `validate` (the
+ * token, depth, alias and directive limits, GraphQL's rules over the API schema) and planned by the
+ * same query planner; per request the input guard and the operation's cost with its variables run
+ * as the gateway's hooks would. Anything else — a mutation, an operation with fragments, a plan of
+ * more than one fetch, a document the gateway refuses, unusual media types, a variable the guard
+ * refuses — goes to the gateway, and so does a subgraph answer with errors, extensions or a status
+ * other than 200: the query runs again there and is answered with the gateway's error handling
+ * (queries only, so running one twice changes nothing).
+ */
+export type DirectTransport = { kind: 'embedded'; schemas: Map<string, GraphQLSchema>; runtime: Runtime } | { kind: 'http'; urls: Map<string, string> };
+
+/** A query text the direct path serves: the subgraph, what it is sent, and what the cost is counted on. */
+interface Route {
+  subgraph: string;
+  /** The planner's operation for the subgraph (the client's, printed without its name). */
+  query: string;
+  subgraphDocument: DocumentNode;
+  clientDocument: DocumentNode;
+  variables: readonly string[];
+}
+
+export interface DirectPath {
+  serve(req: IncomingMessage & { body?: Buffer }, res: ServerResponse): Promise<boolean>;
+  /**
+   * The same for an operation run in-process (the REST facade's): its result when the direct path
+   * can give it, undefined when the gateway must run it. `headers` are what a subgraph may see.
+   */
+  execute(document: DocumentNode, variables: Record<string, unknown>, operationName: string | undefined, headers: Record<string, string>): Promise<ExecutionResult | undefined>;
+  /** Requests answered by the direct path since the start (the rest went to the gateway). */
+  served: number;
+}
+
+interface Body {
+  query: string;
+  variables?: Record<string, unknown> | null;
+  operationName?: string | null;
+}
+
+/** Query texts decided so far (a route, or null for the gateway); cleared when it grows past this. */
+const MAX_DECISIONS = 2000;
+
+export function createDirectPath(gateway: GatewayRuntime, apiSchema: GraphQLSchema, supergraphSdl: string, transport: DirectTransport, limits: QueryLimits): DirectPath {
+  const costs = costAnnotations(supergraphSdl);
+  const decisions = new Map<string, Route | null>();
+  // The REST facade's documents are built once per route: decided once per document object.
+  const byDocument = new WeakMap<DocumentNode, Route | null>();
+  let planner: QueryPlanner | undefined;
+  const subgraphs = transport.kind === 'http' ? httpSubgraphs(transport.urls) : embeddedSubgraphs(transport.schemas, transport.runtime);
+
+  async function route(body: Body): Promise<Route | null> {
+    const key = `${body.operationName ?? ''}\n${body.query}`;
+    let decided = decisions.get(key);
+    if (decided === undefined) {
+      planner ??= new (await import('@graphql-hive/router-query-planner')).QueryPlanner(supergraphSdl);
+      try {
+        decided = decide(gateway, planner, body.query, body.operationName ?? undefined);
+      } catch (error) {
+        // Whatever the gateway makes of it, it answers itself.
+        console.error('[router] direct path', error);
+        decided = null;
+      }
+      if (decisions.size >= MAX_DECISIONS) decisions.clear();
+      decisions.set(key, decided);
+    }
+    return decided;
+  }
+
+  /** The route and the variables to send, when the request may take the direct path. */
+  function admitted(found: Route | null, variables: Record<string, unknown>, operationName: string | undefined): Record<string, unknown> | undefined {
+    if (!found || unsafeValue(variables)) return undefined;
+    if (operationCost(apiSchema, found.clientDocument, variables, costs, limits, operationName) > limits.cost) return undefined;
+    const sent: Record<string, unknown> = {};
+    for (const name of found.variables) if (name in variables) sent[name] = variables[name];
+    return sent;
+  }
+
+  const path: DirectPath = { serve, execute: executeDirect, served: 0 };
+  return path;
+
+  async function executeDirect(document: DocumentNode, variables: Record<string, unknown>, operationName: string | undefined, headers: Record<string, string>) {
+    let found = byDocument.get(document);
+    if (found === undefined) byDocument.set(document, (found = await route({ query: print(document), operationName })));
+    const sent = admitted(found, variables, operationName);
+    const result = sent && (await subgraphs.result(found!, sent, headers));
+    if (!result) return undefined;
+    path.served++;
+    return result;
+  }
+
+  /** Answers the request when it can (true); false leaves it to the gateway, nothing written. */
+  async function serve(req: IncomingMessage & { body?: Buffer }, res: ServerResponse): Promise<boolean> {
+    if (req.method !== 'POST' || !req.body) return false;
+    const mediaType = acceptedMediaType(req.headers.accept);
+    const body = mediaType && requestBody(req.body);
+    if (!body) return false;
+    const found = await route(body);
+    const sent = admitted(found, body.variables ?? {}, body.operationName ?? undefined);
+    const answer = sent && (await subgraphs.bytes(found!, sent, subgraphHeaders(req)));
+    if (!answer) return false;
+    res.writeHead(200, { 'content-type': `${mediaType}; charset=utf-8`, 'content-length': answer.length });
+    res.end(answer);
+    path.served++;
+    return true;
+  }
+}
+
+function decide(gateway: GatewayRuntime, planner: QueryPlanner, query: string, operationName: string | undefined): Route | null {
+  if (ESCAPED_CONTROL_CHARACTER.test(query)) return null;
+  const enveloped = gateway.getEnveloped({ request: new Request('http://router.internal/graphql', { method: 'POST' }), params: { query, operationName } });
+  let clientDocument: DocumentNode;
+  try {
+    clientDocument = enveloped.parse(query);
+  } catch {
+    return null;
+  }
+  if (enveloped.validate(enveloped.schema, clientDocument).length) return null;
+  // One operation and nothing else: the planner inlines fragments, and then the texts below differ.
+  const operation = getOperationAST(clientDocument, operationName);
+  if (!operation || operation.operation !== 'query' || clientDocument.definitions.length !== 1) return null;
+  let node;
+  try {
+    node = planner.plan(query, operationName ?? null, new Set(), 0).node;
+  } catch {
+    return null;
+  }
+  if (node?.kind !== 'Fetch' || node.requires?.length || node.inputRewrites?.length || node.outputRewrites?.length) return null;
+  const subgraphDocument = parse(node.operation, { noLocation: true });
+  // The subgraph is asked exactly the client's question (same fields in the same order, aliases,
+  // arguments, directives, variables): its answer has the very shape the gateway's projection would
+  // give. The planner writes arguments and variables in alphabetical order, which changes nothing.
+  if (canonical(subgraphDocument) !== canonical({ ...clientDocument, definitions: [operation] })) return null;
+  return { subgraph: node.serviceName, query: node.operation, subgraphDocument, clientDocument, variables: node.variableUsages ?? [] };
+}
+
+/** An operation printed with its name left out and its arguments, variables and input fields in name order. */
+function canonical(document: DocumentNode): string {
+  const byName = <T extends { name: { value: string } }>(list: readonly T[] | undefined) => list && [...list].sort((a, b) => (a.name.value < b.name.value ? -1 : a.name.value > b.name.value ? 1 : 0));
+  return print(
+    visit(document, {
+      OperationDefinition: (node) => ({ ...node, name: undefined, variableDefinitions: node.variableDefinitions && [...node.variableDefinitions].sort((a, b) => (a.variable.name.value < b.variable.name.value ? -1 : 1)) }),
+      Field: (node) => ({ ...node, arguments: byName(node.arguments) }),
+      Directive: (node) => ({ ...node, arguments: byName(node.arguments) }),
+      ObjectValue: (node) => ({ ...node, fields: byName(node.fields) }),
+    }),
+  );
+}
+
+/** The request's JSON body when it is a plain GraphQL request (no extensions, no batch). */
+function requestBody(raw: Buffer): Body | undefined {
+  let body: unknown;
+  try {
+    body = JSON.parse(raw.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+  const { query, variables, operationName, ...rest } = body as Record<string, unknown>;
+  for (const _ in rest) return undefined;
+  if (typeof query !== 'string') return undefined;
+  if (variables != null && (typeof variables !== 'object' || Array.isArray(variables))) return undefined;
+  if (operationName != null && typeof operationName !== 'string') return undefined;
+  return body as Body;
+}
+
+const acceptedTypes = new Map<string, string | undefined>();
+
+/**
+ * The media type Yoga answers a result in for this Accept header (graphql-yoga's result
+ * processors: of application/graphql-response+json and application/json, the one listed first;
+ * `*∕*` or none → application/json), or undefined when it would answer otherwise.
+ */
+export function acceptedMediaType(accept: string | undefined): string | undefined {
+  const header = accept ?? '*/*';
+  if (acceptedTypes.has(header)) return acceptedTypes.get(header);
+  let chosen: string | undefined;
+  for (const item of (header || '*/*').replace(/\s/g, '').toLowerCase().split(',').reverse()) {
+    const [type, ...params] = item.split(';');
+    if ((params.find((p) => p.includes('charset=')) ?? 'charset=utf-8') !== 'charset=utf-8') continue;
+    const [pre, suf] = type.split('/');
+    for (const offered of ['application/graphql-response+json', 'application/json']) {
+      const [offeredPre, offeredSuf] = offered.split('/');
+      if ((pre === '*' || pre === offeredPre) && (suf === '*' || suf === offeredSuf)) chosen = offered;
+    }
+  }
+  if (acceptedTypes.size < 100) acceptedTypes.set(header, chosen);
+  return chosen;
+}
+
+/** What the gateway forwards to a subgraph (router/gateway.ts forwardedHeaders), from the Node request. */
+function subgraphHeaders(req: IncomingMessage): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const name of ['authorization', 'x-company-id', VIA_HEADER]) {
+    const value = req.headers[name];
+    if (typeof value === 'string') headers[name] = value;
+  }
+  const host = req.headers['x-forwarded-host'] ?? req.headers.host;
+  if (typeof host === 'string') headers['x-forwarded-host'] = host;
+  return headers;
+}
+
+/** A route's subgraph answer when it is data alone (null otherwise): as JSON bytes, or as a result. */
+interface Subgraphs {
+  bytes(route: Route, variables: Record<string, unknown>, headers: Record<string, string>): Promise<Buffer | null>;
+  result(route: Route, variables: Record<string, unknown>, headers: Record<string, string>): Promise<ExecutionResult | null>;
+}
+
+/**
+ * A subgraph process over HTTP, with a keep-alive agent. Identical requests in flight (same
+ * subgraph, text, variables and forwarded headers) share one fetch, as the gateway's
+ * deduplication does, without copying: the answer is bytes.
+ */
+function httpSubgraphs(urls: Map<string, string>): Subgraphs {
+  const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+  const inFlight = new Map<string, Promise<Buffer | null>>();
+  const bytes: Subgraphs['bytes'] = (route, variables, headers) => {
+    const url = urls.get(route.subgraph);
+    if (!url) return Promise.resolve(null);
+    const body = JSON.stringify({ query: route.query, variables });
+    const key = `${route.subgraph}\n${body}\n${headers.authorization ?? ''}\n${headers['x-company-id'] ?? ''}\n${headers[VIA_HEADER] ?? ''}\n${headers['x-forwarded-host'] ?? ''}`;
+    let pending = inFlight.get(key);
+    if (!pending) {
+      pending = post(agent, url, body, headers).finally(() => inFlight.delete(key));
+      inFlight.set(key, pending);
+    }
+    return pending;
+  };
+  return {
+    bytes,
+    async result(route, variables, headers) {
+      const answer = await bytes(route, variables, headers);
+      return answer && { data: JSON.parse(answer.toString('utf8')).data };
+    },
+  };
+}
+
+function post(agent: Agent, url: string, body: string, headers: Record<string, string>): Promise<Buffer | null> {
+  return new Promise((resolve) => {
+    const request = httpRequest(url, { method: 'POST', agent, headers: { ...headers, 'content-type': 'application/json', accept: 'application/json', 'content-length': Buffer.byteLength(body) } }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve(response.statusCode === 200 ? plainData(Buffer.concat(chunks)) : null));
+      response.on('error', () => resolve(null));
+    });
+    request.on('error', () => resolve(null));
+    request.end(body);
+  });
+}
+
+const DATA_START = Buffer.from('{"data":{');
+const ERRORS_KEY = Buffer.from('"errors":');
+const EXTENSIONS_KEY = Buffer.from('"extensions":');
+
+/**
+ * The answer when it is data alone: `{"data":{…}}` (Apollo Server writes `errors` first) with no
+ * `"errors":` or `"extensions":` key anywhere in it. Inside a JSON string a quote is always escaped,
+ * so neither text can hide in a value; a field aliased `errors` only sends its query to the gateway.
+ */
+function plainData(body: Buffer): Buffer | null {
+  if (!body.subarray(0, DATA_START.length).equals(DATA_START)) return null;
+  if (body.includes(ERRORS_KEY) || body.includes(EXTENSIONS_KEY)) return null;
+  // Apollo Server ends its JSON with a line feed; the gateway's answer has none.
+  return body[body.length - 1] === 0x0a ? body.subarray(0, body.length - 1) : body;
+}
+
+/** The subgraph schema in this process, executed with a context built as router/gateway.ts's inProcessExecutor builds it. */
+function embeddedSubgraphs(schemas: Map<string, GraphQLSchema>, runtime: Runtime): Subgraphs {
+  const result: Subgraphs['result'] = async (route, variables, headers) => {
+    const schema = schemas.get(route.subgraph);
+    if (!schema) return null;
+    const contextValue = new RequestContext(runtime, (name) => headers[name]);
+    const executed = await execute({ schema, document: route.subgraphDocument, variableValues: variables, contextValue });
+    return executed.errors?.length || executed.extensions || !executed.data ? null : { data: executed.data };
+  };
+  return {
+    result,
+    async bytes(route, variables, headers) {
+      const answer = await result(route, variables, headers);
+      return answer && Buffer.from(JSON.stringify(answer));
+    },
+  };
+}
