@@ -50,7 +50,7 @@ export async function createApp(config: Config, options: { topology?: 'embedded'
   const gateway = createGateway(
     supergraphSdl,
     topology === 'embedded'
-      ? { kind: 'embedded', executors: new Map(subgraphs.map((s) => [s.name, inProcessExecutor(s.schema, platform.runtime)])) }
+      ? { kind: 'embedded', executors: new Map(subgraphs.map((s) => [s.name, inProcessExecutor(s.name, s.schema, platform.runtime)])) }
       : { kind: 'http' },
     config.queryLimits,
   );

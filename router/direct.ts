@@ -25,28 +25,38 @@ import { costAnnotations, operationCost } from './limits.ts';
  * as the gateway's hooks would. Anything else — a mutation, an operation with fragments, a plan of
  * more than one fetch, a document the gateway refuses, unusual media types, a variable the guard
  * refuses — goes to the gateway, and so does a subgraph answer with errors, extensions or a status
- * other than 200: the query runs again there and is answered with the gateway's error handling
- * (queries only, so running one twice changes nothing).
+ * other than 200: it is handed over to the gateway's run of the request, which words its errors
+ * as for any other request without asking the subgraph again.
  */
 export type DirectTransport = { kind: 'embedded'; schemas: Map<string, GraphQLSchema>; runtime: Runtime } | { kind: 'http'; urls: Map<string, string> };
 
 /** A query text the direct path serves: the subgraph, what it is sent, and what the cost is counted on. */
 interface Route {
   subgraph: string;
-  /** The planner's operation for the subgraph (the client's, printed without its name). */
-  query: string;
+  /** The start of the JSON body sent to the subgraph: the planner's operation (the client's, printed without its name). */
+  bodyStart: string;
   subgraphDocument: DocumentNode;
   clientDocument: DocumentNode;
+  /** The variables the operation uses (the cost depends on nothing else). */
   variables: readonly string[];
+  /** The operation's cost by the JSON of its variables. */
+  costs: Map<string, number>;
+}
+
+/** A request's variables, as values and as the JSON sent to the subgraph. */
+interface Sent {
+  values: Record<string, unknown>;
+  json: string;
 }
 
 export interface DirectPath {
   serve(req: IncomingMessage & { body?: Buffer }, res: ServerResponse): Promise<boolean>;
   /**
    * The same for an operation run in-process (the REST facade's): its result when the direct path
-   * can give it, undefined when the gateway must run it. `headers` are what a subgraph may see.
+   * can give it, undefined when the gateway must run it with `request` as its request. The
+   * request's headers are the ones a subgraph may see.
    */
-  execute(document: DocumentNode, variables: Record<string, unknown>, operationName: string | undefined, headers: Record<string, string>): Promise<ExecutionResult | undefined>;
+  execute(document: DocumentNode, variables: Record<string, unknown>, operationName: string | undefined, request: Request): Promise<ExecutionResult | undefined>;
   /** Requests answered by the direct path since the start (the rest went to the gateway). */
   served: number;
 }
@@ -59,6 +69,8 @@ interface Body {
 
 /** Query texts decided so far (a route, or null for the gateway); cleared when it grows past this. */
 const MAX_DECISIONS = 2000;
+/** Costs kept per route (one per distinct set of variable values). */
+const MAX_COSTS = 200;
 
 export function createDirectPath(gateway: GatewayRuntime, apiSchema: GraphQLSchema, supergraphSdl: string, transport: DirectTransport, limits: QueryLimits): DirectPath {
   const costs = costAnnotations(supergraphSdl);
@@ -86,23 +98,32 @@ export function createDirectPath(gateway: GatewayRuntime, apiSchema: GraphQLSche
     return decided;
   }
 
-  /** The route and the variables to send, when the request may take the direct path. */
-  function admitted(found: Route | null, variables: Record<string, unknown>, operationName: string | undefined): Record<string, unknown> | undefined {
+  /**
+   * The variables to send, when the request may take the direct path: the guard passes them and the
+   * operation's cost with them is within the limit (counted once per route and variable values).
+   */
+  function admitted(found: Route | null, variables: Record<string, unknown>, operationName: string | undefined): Sent | undefined {
     if (!found || unsafeValue(variables)) return undefined;
-    if (operationCost(apiSchema, found.clientDocument, variables, costs, limits, operationName) > limits.cost) return undefined;
-    const sent: Record<string, unknown> = {};
-    for (const name of found.variables) if (name in variables) sent[name] = variables[name];
-    return sent;
+    const values: Record<string, unknown> = {};
+    for (const name of found.variables) if (name in variables) values[name] = variables[name];
+    const json = JSON.stringify(values);
+    let cost = found.costs.get(json);
+    if (cost === undefined) {
+      cost = operationCost(apiSchema, found.clientDocument, variables, costs, limits, operationName);
+      if (found.costs.size >= MAX_COSTS) found.costs.clear();
+      found.costs.set(json, cost);
+    }
+    return cost > limits.cost ? undefined : { values, json };
   }
 
   const path: DirectPath = { serve, execute: executeDirect, served: 0 };
   return path;
 
-  async function executeDirect(document: DocumentNode, variables: Record<string, unknown>, operationName: string | undefined, headers: Record<string, string>) {
+  async function executeDirect(document: DocumentNode, variables: Record<string, unknown>, operationName: string | undefined, request: Request) {
     let found = byDocument.get(document);
     if (found === undefined) byDocument.set(document, (found = await route({ query: print(document), operationName })));
     const sent = admitted(found, variables, operationName);
-    const result = sent && (await subgraphs.result(found!, sent, headers));
+    const result = sent && (await subgraphs.result(found!, sent, Object.fromEntries(request.headers), request));
     if (!result) return undefined;
     path.served++;
     return result;
@@ -112,11 +133,11 @@ export function createDirectPath(gateway: GatewayRuntime, apiSchema: GraphQLSche
   async function serve(req: IncomingMessage & { body?: Buffer }, res: ServerResponse): Promise<boolean> {
     if (req.method !== 'POST' || !req.body) return false;
     const mediaType = acceptedMediaType(req.headers.accept);
-    const body = mediaType && requestBody(req.body);
+    const body = mediaType && graphqlRequestBody(req.body.toString('utf8'));
     if (!body) return false;
     const found = await route(body);
     const sent = admitted(found, body.variables ?? {}, body.operationName ?? undefined);
-    const answer = sent && (await subgraphs.bytes(found!, sent, subgraphHeaders(req)));
+    const answer = sent && (await subgraphs.bytes(found!, sent, subgraphHeaders(req), req));
     if (!answer) return false;
     res.writeHead(200, { 'content-type': `${mediaType}; charset=utf-8`, 'content-length': answer.length });
     res.end(answer);
@@ -150,7 +171,7 @@ function decide(gateway: GatewayRuntime, planner: QueryPlanner, query: string, o
   // arguments, directives, variables): its answer has the very shape the gateway's projection would
   // give. The planner writes arguments and variables in alphabetical order, which changes nothing.
   if (canonical(subgraphDocument) !== canonical({ ...clientDocument, definitions: [operation] })) return null;
-  return { subgraph: node.serviceName, query: node.operation, subgraphDocument, clientDocument, variables: node.variableUsages ?? [] };
+  return { subgraph: node.serviceName, bodyStart: `{"query":${JSON.stringify(node.operation)},"variables":`, subgraphDocument, clientDocument, variables: node.variableUsages ?? [], costs: new Map() };
 }
 
 /** An operation printed with its name left out and its arguments, variables and input fields in name order. */
@@ -167,10 +188,10 @@ function canonical(document: DocumentNode): string {
 }
 
 /** The request's JSON body when it is a plain GraphQL request (no extensions, no batch). */
-function requestBody(raw: Buffer): Body | undefined {
+function graphqlRequestBody(text: string): Body | undefined {
   let body: unknown;
   try {
-    body = JSON.parse(raw.toString('utf8'));
+    body = JSON.parse(text);
   } catch {
     return undefined;
   }
@@ -219,10 +240,42 @@ function subgraphHeaders(req: IncomingMessage): Record<string, string> {
   return headers;
 }
 
-/** A route's subgraph answer when it is data alone (null otherwise): as JSON bytes, or as a result. */
+/**
+ * A route's subgraph answer when it is data alone, as JSON bytes or as a result; otherwise null,
+ * and the answer is handed over for the gateway's run of the same request (below).
+ */
 interface Subgraphs {
-  bytes(route: Route, variables: Record<string, unknown>, headers: Record<string, string>): Promise<Buffer | null>;
-  result(route: Route, variables: Record<string, unknown>, headers: Record<string, string>): Promise<ExecutionResult | null>;
+  bytes(route: Route, variables: Sent, headers: Record<string, string>, request: object): Promise<Buffer | null>;
+  result(route: Route, variables: Sent, headers: Record<string, string>, request: object): Promise<ExecutionResult | null>;
+}
+
+/**
+ * Subgraph answers the direct path could not hand back as they are (an error, extensions, another
+ * status), kept for the gateway's run of the same client request, which the direct path then
+ * leaves to it: the gateway's fetch from that subgraph takes the answer instead of asking again
+ * (router/gateway.ts), so a query is not run twice to word its errors. Keyed by the client request
+ * (the Node request of POST /graphql, the Request the REST facade runs its operation with) and the
+ * subgraph (its URL over HTTP, its name in process); taken once.
+ */
+interface HandedOver {
+  target: string;
+  response?: { status: number; type: string; body: Buffer };
+  result?: ExecutionResult;
+}
+
+const handedOver = new WeakMap<object, HandedOver>();
+
+/** The answer handed over for this gateway context's request and subgraph, if any (taken). */
+export function takeHandedOver(context: unknown, target: string): HandedOver | undefined {
+  const { req, request } = (context ?? {}) as { req?: object; request?: object };
+  for (const key of [req, request]) {
+    const found = key && handedOver.get(key);
+    if (found?.target === target) {
+      handedOver.delete(key!);
+      return found;
+    }
+  }
+  return undefined;
 }
 
 /**
@@ -232,34 +285,39 @@ interface Subgraphs {
  */
 function httpSubgraphs(urls: Map<string, string>): Subgraphs {
   const agent = new Agent({ keepAlive: true, maxSockets: 64 });
-  const inFlight = new Map<string, Promise<Buffer | null>>();
-  const bytes: Subgraphs['bytes'] = (route, variables, headers) => {
+  const inFlight = new Map<string, Promise<HandedOver['response'] | null>>();
+  const bytes: Subgraphs['bytes'] = async (route, variables, headers, request) => {
     const url = urls.get(route.subgraph);
-    if (!url) return Promise.resolve(null);
-    const body = JSON.stringify({ query: route.query, variables });
+    if (!url) return null;
+    const body = `${route.bodyStart}${variables.json}}`;
     const key = `${route.subgraph}\n${body}\n${headers.authorization ?? ''}\n${headers['x-company-id'] ?? ''}\n${headers[VIA_HEADER] ?? ''}\n${headers['x-forwarded-host'] ?? ''}`;
     let pending = inFlight.get(key);
     if (!pending) {
       pending = post(agent, url, body, headers).finally(() => inFlight.delete(key));
       inFlight.set(key, pending);
     }
-    return pending;
+    const response = await pending;
+    if (!response) return null;
+    const data = response.status === 200 ? plainData(response.body) : null;
+    if (!data) handedOver.set(request, { target: url, response });
+    return data;
   };
   return {
     bytes,
-    async result(route, variables, headers) {
-      const answer = await bytes(route, variables, headers);
+    async result(route, variables, headers, request) {
+      const answer = await bytes(route, variables, headers, request);
       return answer && { data: JSON.parse(answer.toString('utf8')).data };
     },
   };
 }
 
-function post(agent: Agent, url: string, body: string, headers: Record<string, string>): Promise<Buffer | null> {
+/** The subgraph's answer, or null when none came (the gateway then asks on its own). */
+function post(agent: Agent, url: string, body: string, headers: Record<string, string>): Promise<HandedOver['response'] | null> {
   return new Promise((resolve) => {
     const request = httpRequest(url, { method: 'POST', agent, headers: { ...headers, 'content-type': 'application/json', accept: 'application/json', 'content-length': Buffer.byteLength(body) } }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve(response.statusCode === 200 ? plainData(Buffer.concat(chunks)) : null));
+      response.on('end', () => resolve({ status: response.statusCode ?? 502, type: response.headers['content-type'] ?? 'application/json', body: Buffer.concat(chunks) }));
       response.on('error', () => resolve(null));
     });
     request.on('error', () => resolve(null));
@@ -285,17 +343,19 @@ function plainData(body: Buffer): Buffer | null {
 
 /** The subgraph schema in this process, executed with a context built as router/gateway.ts's inProcessExecutor builds it. */
 function embeddedSubgraphs(schemas: Map<string, GraphQLSchema>, runtime: Runtime): Subgraphs {
-  const result: Subgraphs['result'] = async (route, variables, headers) => {
+  const result: Subgraphs['result'] = async (route, variables, headers, request) => {
     const schema = schemas.get(route.subgraph);
     if (!schema) return null;
     const contextValue = new RequestContext(runtime, (name) => headers[name]);
-    const executed = await execute({ schema, document: route.subgraphDocument, variableValues: variables, contextValue });
-    return executed.errors?.length || executed.extensions || !executed.data ? null : { data: executed.data };
+    const executed = await execute({ schema, document: route.subgraphDocument, variableValues: variables.values, contextValue });
+    if (!executed.errors?.length && !executed.extensions && executed.data) return { data: executed.data };
+    handedOver.set(request, { target: route.subgraph, result: executed });
+    return null;
   };
   return {
     result,
-    async bytes(route, variables, headers) {
-      const answer = await result(route, variables, headers);
+    async bytes(route, variables, headers, request) {
+      const answer = await result(route, variables, headers, request);
       return answer && Buffer.from(JSON.stringify(answer));
     },
   };

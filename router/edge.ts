@@ -53,16 +53,41 @@ export async function readBody(req: IncomingMessage, res: ServerResponse, surfac
   }
   const tooLarge = () => refuse(req, res, surface, 'PAYLOAD_TOO_LARGE', `The body is larger than the limit of ${maxBytes} bytes`, { limitBytes: maxBytes });
   if (declared !== undefined && Number(declared) > maxBytes) return tooLarge();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > maxBytes) return tooLarge();
-    chunks.push(chunk);
-  }
-  const body = Buffer.concat(chunks, size);
+  const body = await readUpTo(req, maxBytes);
+  if (!body) return tooLarge();
   Object.assign(req, { body, rawBody: body });
   return false;
+}
+
+/** The whole body, or undefined as soon as it passes `maxBytes` (the rest left unread). Events, not an async iterator: a promise per chunk showed in the router's profile. */
+function readUpTo(req: IncomingMessage, maxBytes: number): Promise<Buffer | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= maxBytes) return void chunks.push(chunk);
+      done();
+      req.pause();
+      resolve(undefined);
+    };
+    const onEnd = () => {
+      done();
+      resolve(Buffer.concat(chunks, size));
+    };
+    const onError = (error: Error) => {
+      done();
+      reject(error);
+    };
+    const done = () => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+  });
 }
 
 /** An answer in the interface's own error shape, naming the request id; the connection closes when the body was left unread. */

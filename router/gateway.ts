@@ -11,6 +11,7 @@ import { limitPlugins } from './limits.ts';
 import { useInputGuard } from './input-guard.ts';
 import { useErrorAnswers } from './edge.ts';
 import { renderGraphiQL } from './graphiql.ts';
+import { takeHandedOver } from './direct.ts';
 
 /** The headers a subgraph needs to resolve the principal; the host travels as x-forwarded-host. */
 export function forwardedHeaders(request: Request): Record<string, string | null> {
@@ -27,12 +28,16 @@ export function forwardedHeaders(request: Request): Record<string, string | null
  * Executes a subgraph schema in this process. The subgraph gets a context of its own, built from
  * the client's request headers exactly as a subgraph server builds it from forwarded headers.
  */
-export function inProcessExecutor(schema: GraphQLSchema, runtime: Runtime): Executor {
+export function inProcessExecutor(name: string, schema: GraphQLSchema, runtime: Runtime): Executor {
   return async (request) => {
     const incoming: Request | undefined = request.context?.request;
-    const headers = incoming ? forwardedHeaders(incoming) : {};
-    const contextValue = new RequestContext(runtime, (name) => (headers as Record<string, string | null>)[name] ?? undefined);
-    const result = await execute({ schema, document: request.document, variableValues: request.variables, operationName: request.operationName, contextValue, rootValue: request.rootValue });
+    // The direct path (router/direct.ts) may have run this very request already: its result is taken as it is.
+    let result = takeHandedOver(request.context, name)?.result;
+    if (!result) {
+      const headers = incoming ? forwardedHeaders(incoming) : {};
+      const contextValue = new RequestContext(runtime, (header) => (headers as Record<string, string | null>)[header] ?? undefined);
+      result = await execute({ schema, document: request.document, variableValues: request.variables, operationName: request.operationName, contextValue, rootValue: request.rootValue });
+    }
     // The request id is read here, not forwarded: the gateway merges identical in-flight subgraph
     // requests only when their headers match, and an id per request would make every one distinct.
     const requestId = incoming?.headers.get('x-request-id');
@@ -73,7 +78,7 @@ export function createGateway(supergraph: string, transport: SubgraphTransport, 
     // Subgraph errors reach clients with their own code and message, without internal names.
     subgraphErrors: false,
     // Token, depth, alias and directive limits and the operation's estimated cost, before anything runs.
-    plugins: () => [useErrorAnswers(), useInputGuard(), ...limitPlugins(supergraph, limits)],
+    plugins: () => [useErrorAnswers(), useInputGuard(), ...limitPlugins(supergraph, limits), useHandedOverAnswers()],
     ...(transport.kind === 'embedded'
       ? {
           transports: {
@@ -88,4 +93,17 @@ export function createGateway(supergraph: string, transport: SubgraphTransport, 
         }
       : { propagateHeaders: { fromClientToSubgraphs: ({ request }: { request: Request }) => forwardedHeaders(request) as Record<string, string> } }),
   });
+}
+
+/**
+ * A subgraph fetch over HTTP answered with what the direct path (router/direct.ts) already got
+ * from that subgraph for this client request, instead of asking it again.
+ */
+function useHandedOverAnswers() {
+  return {
+    onFetch({ context, url, endResponse }: { context: unknown; url: string; endResponse(response: Response): void }) {
+      const answer = takeHandedOver(context, url)?.response;
+      if (answer) endResponse(new Response(answer.body.toString('utf8'), { status: answer.status, headers: { 'content-type': answer.type } }));
+    },
+  };
 }

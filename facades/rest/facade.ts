@@ -65,14 +65,14 @@ export function createRestFacade(gateway: GatewayRuntime, apiSchema: GraphQLSche
     // only the headers a subgraph may see.
     async execute({ document, variableValues, operationName, contextValue }) {
       const { request } = contextValue as { request: Request };
-      const seen: Record<string, string> = {};
-      for (const [name, value] of Object.entries(forwardedHeaders(request))) if (value) seen[name] = value;
+      const headers = new Headers();
+      for (const [name, value] of Object.entries(forwardedHeaders(request))) if (value) headers.set(name, value);
       // The audit log names the route a write came through.
-      seen[VIA_HEADER] = `rest ${request.method} ${new URL(request.url).pathname}`;
-      const result = await direct.execute(document, (variableValues ?? {}) as Record<string, unknown>, operationName ?? undefined, seen);
+      headers.set(VIA_HEADER, `rest ${request.method} ${new URL(request.url).pathname}`);
+      const operationRequest = new Request('http://router.internal/graphql', { headers });
+      const result = await direct.execute(document, (variableValues ?? {}) as Record<string, unknown>, operationName ?? undefined, operationRequest);
       if (result) return result;
-      const headers = new Headers(seen);
-      const { execute, contextFactory, schema: gatewaySchema } = gateway.getEnveloped({ request: new Request('http://router.internal/graphql', { headers }) });
+      const { execute, contextFactory, schema: gatewaySchema } = gateway.getEnveloped({ request: operationRequest });
       return execute({ schema: gatewaySchema, document, variableValues, operationName, contextValue: await contextFactory() });
     },
     errorHandler(errors) {

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { graphql, http } from '../support/client.ts';
 import { bearer, signupCompany, type Company } from '../support/fixtures.ts';
 import { testServer, type TestServer } from '../support/server.ts';
+import { statementsOf } from '../support/sql.ts';
 
 /**
  * The direct path of POST /graphql (router/direct.ts): a query one subgraph answers as asked goes
@@ -82,6 +83,17 @@ describe('direct path of /graphql', () => {
       expect(answer.served, name).toBe(false);
       if (name !== 'a mutation') expect(answer.routed, name).toEqual(answer.gateway);
     }
+  });
+
+  it('hands a subgraph’s error answer to the gateway rather than running the query twice', async () => {
+    const missing = { query: 'query($id: ID!) { service(id: $id) { id } }', variables: { id: '00000000-0000-0000-0000-000000000000' } };
+    const init = () => ({ method: 'POST', headers: { 'content-type': 'application/json', 'x-company-id': company.companyId }, body: JSON.stringify(missing) });
+    const alone = await statementsOf(async () => server.app.gateway.fetch(`${server.url}/graphql`, init()));
+    const routed = await statementsOf(() => fetch(`${server.url}/graphql`, init()));
+    expect(alone.length).toBeGreaterThan(0);
+    expect(routed).toEqual(alone);
+    const rest = await statementsOf(() => http(`/v6/customer-portal/services/${missing.variables.id}`, { headers: { 'x-company-id': company.companyId } }));
+    expect(rest).toEqual(alone);
   });
 
   it('checks the cost with each request’s own variables', async () => {

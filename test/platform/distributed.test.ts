@@ -6,6 +6,7 @@ import { MODULES } from '../../router/modules.ts';
 import { startSubgraphServer } from '../../router/subgraph-server.ts';
 import { lastCode, uniqueEmail } from '../support/client.ts';
 import { testServer } from '../support/server.ts';
+import { statementsOf } from '../support/sql.ts';
 
 const databaseUrl = inject('databaseUrl');
 
@@ -135,6 +136,11 @@ describe.runIf(databaseUrl)('distributed topology', () => {
     expect(missing.served).toBe(false);
     expect(missing.routed).toEqual(missing.gateway);
     expect(JSON.parse(missing.routed.body).errors[0].extensions.code).toBe('NOT_FOUND');
+    // ... from the answer the direct path got: the subgraph is not asked twice.
+    const ask = () => ({ method: 'POST', headers: { 'content-type': 'application/json', 'x-company-id': companyId }, body: JSON.stringify({ query: '{ service(id: "00000000-0000-0000-0000-000000000000") { id } }' }) });
+    const alone = await statementsOf(async () => router.gateway.fetch(`${url}/graphql`, ask()));
+    expect(alone.length).toBeGreaterThan(0);
+    expect(await statementsOf(() => fetch(`${url}/graphql`, ask()))).toEqual(alone);
     // Identical requests in flight share one subgraph fetch; each still gets the whole answer.
     const before = router.direct.served;
     const answers = await Promise.all(Array.from({ length: 20 }, () => call('/graphql', { query: services, variables: { limit: 10 } }, { 'x-company-id': companyId })));
