@@ -168,8 +168,18 @@ interface ListSize {
 
 const COST_SPEC = 'https://specs.apollo.dev/cost/';
 
-/** The `@cost` and `@listSize` of a supergraph, under the names its `@link` to the cost spec gives them. */
+let annotated: { sdl: string; costs: CostAnnotations } | undefined;
+
+/**
+ * The `@cost` and `@listSize` of a supergraph, under the names its `@link` to the cost spec gives
+ * them; the last supergraph's are kept (the gateway's limits and the direct path read the same one).
+ */
 export function costAnnotations(supergraphSdl: string): CostAnnotations {
+  if (annotated?.sdl !== supergraphSdl) annotated = { sdl: supergraphSdl, costs: readCostAnnotations(supergraphSdl) };
+  return annotated.costs;
+}
+
+function readCostAnnotations(supergraphSdl: string): CostAnnotations {
   const document = parse(supergraphSdl, { noLocation: true });
   const found: CostAnnotations = { fields: new Map(), types: new Map(), listSizes: new Map() };
   const names = costDirectiveNames(document);
