@@ -59,7 +59,10 @@ export async function readBody(req: IncomingMessage, res: ServerResponse, surfac
   return false;
 }
 
-/** The whole body, or undefined as soon as it passes `maxBytes` (the rest left unread). Events, not an async iterator: a promise per chunk showed in the router's profile. */
+/**
+ * The whole body, or undefined as soon as it passes `maxBytes` (the rest left unread). Read with
+ * events rather than an async iterator, whose promises per chunk showed in the router's profile.
+ */
 function readUpTo(req: IncomingMessage, maxBytes: number): Promise<Buffer | undefined> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];

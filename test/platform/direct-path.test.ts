@@ -54,6 +54,19 @@ describe('direct path of /graphql', () => {
     const reordered = await both({ query: 'query($search: String, $limit: Int) { services(search: $search, limit: $limit) { items { id name } } }', variables: { search: 'Cut', limit: 3 } });
     expect(reordered.served).toBe(true);
     expect(reordered.routed).toEqual(reordered.gateway);
+    // Directives, aliases, defaults and __typename: whichever path answers, the answer is the gateway's.
+    const shapes: [string, unknown, boolean][] = [
+      ['skip, true', { query: 'query($s: Boolean!) { services { items { id name @skip(if: $s) } } }', variables: { s: true } }, true],
+      ['skip, false', { query: 'query($s: Boolean!) { services { items { id name @skip(if: $s) } } }', variables: { s: false } }, true],
+      ['aliases', { query: '{ first: services(limit: 1) { items { id } } all: services(limit: 5) { items { label: name } pagination { total } } }' }, true],
+      ['a default', { query: 'query($limit: Int = 2) { services(limit: $limit) { items { id } } }' }, true],
+      ['nested __typename', { query: '{ services { items { __typename id price { __typename amount } } } }' }, true],
+    ];
+    for (const [name, body, direct] of shapes) {
+      const answer = await both(body);
+      expect(answer.served, name).toBe(direct);
+      expect(answer.routed, name).toEqual(answer.gateway);
+    }
     // The caller's credential reaches the subgraph: a merchant field answers with the merchant's key.
     const merchant = await both({ query: '{ company { id name } }' }, bearer(company.apiKey));
     expect(merchant.served).toBe(true);
