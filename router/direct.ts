@@ -81,11 +81,12 @@ export function createDirectPath(gateway: GatewayRuntime, apiSchema: GraphQLSche
   const subgraphs = transport.kind === 'http' ? httpSubgraphs(transport.urls) : embeddedSubgraphs(transport.schemas, transport.runtime);
 
   async function route(body: Body): Promise<Route | null> {
-    const key = `${body.operationName ?? ''}\n${body.query}`;
+    // The name's length first: no name and text can pass for another pair.
+    const key = `${body.operationName?.length ?? -1}:${body.operationName ?? ''}\n${body.query}`;
     let decided = decisions.get(key);
     if (decided === undefined) {
-      planner ??= new (await import('@graphql-hive/router-query-planner')).QueryPlanner(supergraphSdl);
       try {
+        planner ??= new (await import('@graphql-hive/router-query-planner')).QueryPlanner(supergraphSdl);
         decided = decide(gateway, planner, body.query, body.operationName ?? undefined);
       } catch (error) {
         // Whatever the gateway makes of it, it answers itself.
