@@ -56,10 +56,6 @@ export async function createApp(config: Config, options: { topology?: 'embedded'
   );
   // SOFA and the MCP tool registry need the gateway's schema loaded before they serve.
   const apiSchema = await gateway.getSchema();
-  const mcp = createMcpFacade(gateway, apiSchema, config, platform.runtime);
-  const merchantToolRoutes = toolRoutes(mcp.tools);
-  const merchantTools = createToolRoutes(merchantToolRoutes, mcp.invoke);
-
   const direct = createDirectPath(
     gateway,
     apiSchema,
@@ -67,6 +63,9 @@ export async function createApp(config: Config, options: { topology?: 'embedded'
     topology === 'embedded' ? { kind: 'embedded', schemas: new Map(subgraphs.map((s) => [s.name, s.schema])), runtime: platform.runtime } : { kind: 'http', urls: new Map(subgraphs.map((s) => [s.name, s.url])) },
     config.queryLimits,
   );
+  const mcp = createMcpFacade(gateway, apiSchema, config, platform.runtime, direct);
+  const merchantToolRoutes = toolRoutes(mcp.tools);
+  const merchantTools = createToolRoutes(merchantToolRoutes, mcp.invoke);
   const rest = createRestFacade(gateway, apiSchema, config, platform.runtime, direct, toolOperations(merchantToolRoutes));
   const legacy = createLegacyRoutes({
     config,

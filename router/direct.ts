@@ -1,5 +1,25 @@
 import { Agent, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
-import { execute, getOperationAST, parse, print, visit, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import {
+  execute,
+  getNamedType,
+  getOperationAST,
+  isInterfaceType,
+  isObjectType,
+  Kind,
+  parse,
+  print,
+  visit,
+  type DocumentNode,
+  type ExecutionResult,
+  type FragmentDefinitionNode,
+  type GraphQLInterfaceType,
+  type GraphQLNamedType,
+  type GraphQLObjectType,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  type SelectionNode,
+  type SelectionSetNode,
+} from 'graphql';
 import type { GatewayRuntime } from '@graphql-hive/gateway-runtime';
 import type { QueryPlanner } from '@graphql-hive/router-query-planner';
 import { unsafeValue } from '../facades/validate.ts';
@@ -11,22 +31,23 @@ import { ESCAPED_CONTROL_CHARACTER } from './input-guard.ts';
 import { costAnnotations, operationCost } from './limits.ts';
 
 /**
- * The direct path of `POST /graphql`: a query the query planner answers with one fetch from one
- * subgraph, asking that subgraph exactly what the client asked, is sent to it as it is and its
- * answer handed back byte for byte. The gateway would do the same work and then some: a Request
- * and a Response object, envelop's hooks, the plan's execution, a deep copy for its in-flight
- * deduplication, the result projected field by field onto the client's selection (the same shape)
- * and serialized again — about two thirds of the router's CPU for such a request, measured.
+ * The direct path of `POST /graphql` (and of the REST routes' and MCP tools' reads): a query the
+ * query planner answers with one fetch from one subgraph, asking that subgraph exactly what the
+ * client asked, is sent to it as it is and its answer handed back byte for byte. The gateway would
+ * do the same work and then some: a Request and a Response object, envelop's hooks, the plan's
+ * execution, a deep copy for its in-flight deduplication, the result projected field by field onto
+ * the client's selection (the same shape) and serialized again — about two thirds of the router's
+ * CPU for such a request, measured.
  *
  * Everything the gateway checks still holds, because the decision is made from the gateway's own
  * work: a query text is parsed and validated once by the gateway's own `parse` and `validate` (the
  * token, depth, alias and directive limits, GraphQL's rules over the API schema) and planned by the
  * same query planner; per request the input guard and the operation's cost with its variables run
- * as the gateway's hooks would. Anything else — a mutation, an operation with fragments, a plan of
- * more than one fetch, a document the gateway refuses, unusual media types, a variable the guard
- * refuses — goes to the gateway, and so does a subgraph answer with errors, extensions or a status
- * other than 200: it is handed over to the gateway's run of the request, which words its errors
- * as for any other request without asking the subgraph again.
+ * as the gateway's hooks would. Anything else — a mutation, a plan of more than one fetch, a
+ * document the gateway refuses, unusual media types, a variable the guard refuses — goes to the
+ * gateway, and so does a subgraph answer with errors, extensions or a status other than 200: it is
+ * handed over to the gateway's run of the request, which words its errors as for any other request
+ * without asking the subgraph again.
  */
 export type DirectTransport = { kind: 'embedded'; schemas: Map<string, GraphQLSchema>; runtime: Runtime } | { kind: 'http'; urls: Map<string, string> };
 
@@ -157,9 +178,8 @@ function decide(gateway: GatewayRuntime, planner: QueryPlanner, query: string, o
     return null;
   }
   if (enveloped.validate(enveloped.schema, clientDocument).length) return null;
-  // One operation and nothing else: the planner inlines fragments, and then the texts below differ.
   const operation = getOperationAST(clientDocument, operationName);
-  if (!operation || operation.operation !== 'query' || clientDocument.definitions.length !== 1) return null;
+  if (!operation || operation.operation !== 'query') return null;
   let node;
   try {
     node = planner.plan(query, operationName ?? null, new Set(), 0).node;
@@ -170,9 +190,59 @@ function decide(gateway: GatewayRuntime, planner: QueryPlanner, query: string, o
   const subgraphDocument = parse(node.operation, { noLocation: true });
   // The subgraph is asked exactly the client's question (same fields in the same order, aliases,
   // arguments, directives, variables): its answer has the very shape the gateway's projection would
-  // give. The planner writes arguments and variables in alphabetical order, which changes nothing.
-  if (canonical(subgraphDocument) !== canonical({ ...clientDocument, definitions: [operation] })) return null;
+  // give. The planner writes arguments and variables in alphabetical order and inlines fragments,
+  // which changes nothing; so is the client's operation compared (fragmentsInlined).
+  const asked = fragmentsInlined(clientDocument, operation, enveloped.schema);
+  if (!asked || canonical(subgraphDocument) !== canonical({ kind: Kind.DOCUMENT, definitions: [asked] })) return null;
   return { subgraph: node.serviceName, bodyStart: `{"query":${JSON.stringify(node.operation)},"variables":`, subgraphDocument, clientDocument, variables: node.variableUsages ?? [], costs: new Map() };
+}
+
+/**
+ * The operation with its fragments inlined as the planner writes them, which asks the same: a
+ * fragment spread becomes an inline fragment, and an inline fragment on the type it is selected on
+ * (without directives) gives way to its fields; a field selected again with the same response key
+ * (a leaf, as it was) is dropped, as GraphQL merges it. Undefined when a type is not found.
+ */
+function fragmentsInlined(document: DocumentNode, operation: OperationDefinitionNode, schema: GraphQLSchema): OperationDefinitionNode | undefined {
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
+  const inline = (set: SelectionSetNode, parent: GraphQLNamedType, out: SelectionNode[] = []): SelectionNode[] => {
+    for (const selection of set.selections) {
+      if (selection.kind === Kind.FIELD) {
+        const key = (selection.alias ?? selection.name).value;
+        const leaf = !selection.selectionSet && !selection.directives?.length;
+        const same = (s: SelectionNode) => s.kind === Kind.FIELD && (s.alias ?? s.name).value === key && s.name.value === selection.name.value && !s.selectionSet && !s.directives?.length && !s.arguments?.length && !selection.arguments?.length;
+        if (leaf && out.some(same)) continue;
+        const type = selection.selectionSet && isObjectOrInterface(parent) ? getNamedType(parent.getFields()[selection.name.value]?.type) : undefined;
+        if (selection.selectionSet && !type) throw new MissingType();
+        out.push(selection.selectionSet ? { ...selection, selectionSet: { ...selection.selectionSet, selections: inline(selection.selectionSet, type!) } } : selection);
+        continue;
+      }
+      const fragment = selection.kind === Kind.FRAGMENT_SPREAD ? fragments.get(selection.name.value) : selection;
+      if (!fragment) throw new MissingType();
+      const condition = fragment.typeCondition ? schema.getType(fragment.typeCondition.name.value) : parent;
+      if (!condition) throw new MissingType();
+      if (condition === parent && !selection.directives?.length) {
+        inline(fragment.selectionSet, parent, out);
+        continue;
+      }
+      out.push({ kind: Kind.INLINE_FRAGMENT, typeCondition: fragment.typeCondition, directives: selection.directives, selectionSet: { kind: Kind.SELECTION_SET, selections: inline(fragment.selectionSet, condition) } });
+    }
+    return out;
+  };
+  try {
+    const root = schema.getRootType(operation.operation);
+    return root ? { ...operation, selectionSet: { ...operation.selectionSet, selections: inline(operation.selectionSet, root) } } : undefined;
+  } catch (error) {
+    if (error instanceof MissingType) return undefined;
+    throw error;
+  }
+}
+
+class MissingType extends Error {}
+
+function isObjectOrInterface(type: GraphQLNamedType): type is GraphQLObjectType | GraphQLInterfaceType {
+  return isObjectType(type) || isInterfaceType(type);
 }
 
 /** An operation printed with its name left out and its arguments, variables and input fields in name order. */

@@ -2,6 +2,7 @@ import { GraphQLError, type DocumentNode, type ExecutionResult, type GraphQLSche
 import type { GatewayRuntime } from '@graphql-hive/gateway-runtime';
 import { VIA_HEADER } from '../../subgraphs/kernel/audit.ts';
 import { coercionError, isGraphqlCoercionMessage } from '../../subgraphs/kernel/graphql-words.ts';
+import type { DirectPath } from '../../router/direct.ts';
 import type { ToolDefinition } from './registry.ts';
 
 /** The request headers a tool's operation runs with: what a subgraph may see of the MCP request. */
@@ -43,7 +44,7 @@ interface Prepared {
  * X-Company-Id, the Host as x-forwarded-host, and `x-via: mcp <tool>` for the audit log), so the
  * subgraphs resolve the same principal and the audit log names the tool.
  */
-export function createOperationRunner(gateway: GatewayRuntime) {
+export function createOperationRunner(gateway: GatewayRuntime, direct: DirectPath) {
   const prepared = new Map<string, Prepared>();
 
   return async function runOperation(tool: ToolDefinition, variables: Record<string, unknown>, given: OperationHeaders): Promise<OperationAnswer> {
@@ -63,6 +64,9 @@ export function createOperationRunner(gateway: GatewayRuntime) {
       }
       // Yoga answers a document it refuses with 400.
       if (entry.errors) return answer({ errors: entry.errors }, 400);
+      // A read one subgraph answers as asked goes to it straight (router/direct.ts).
+      const straight = await direct.execute(entry.document!, variables, tool.name, request);
+      if (straight) return answer(straight);
       const result = (await enveloped.execute({
         schema: enveloped.schema,
         document: entry.document!,

@@ -3,6 +3,7 @@ import { graphql, http } from '../support/client.ts';
 import { bearer, signupCompany, type Company } from '../support/fixtures.ts';
 import { testServer, type TestServer } from '../support/server.ts';
 import { statementsOf } from '../support/sql.ts';
+import { callTool, mcpClient, toolError } from '../support/mcp.ts';
 
 /**
  * The direct path of POST /graphql (router/direct.ts): a query one subgraph answers as asked goes
@@ -61,6 +62,8 @@ describe('direct path of /graphql', () => {
       ['aliases', { query: '{ first: services(limit: 1) { items { id } } all: services(limit: 5) { items { label: name } pagination { total } } }' }, true],
       ['a default', { query: 'query($limit: Int = 2) { services(limit: $limit) { items { id } } }' }, true],
       ['nested __typename', { query: '{ services { items { __typename id price { __typename amount } } } }' }, true],
+      ['fragments', { query: 'query S { services { items { id ...S ... on Service { price { ...P } } } } } fragment S on Service { id name } fragment P on Money { amount currency }' }, true],
+      ['a fragment with a directive', { query: 'query($x: Boolean!) { services { items { id ...S @include(if: $x) } } } fragment S on Service { name }', variables: { x: false } }, true],
     ];
     for (const [name, body, direct] of shapes) {
       const answer = await both(body);
@@ -76,7 +79,6 @@ describe('direct path of /graphql', () => {
 
   it('leaves to the gateway what it cannot answer as asked, with the same answer', async () => {
     const cases: [string, unknown, Record<string, string>?][] = [
-      ['fragments', { query: `{ services { items { ...S } } } fragment S on Service { id name }` }],
       ['root __typename, which the planner moves', { query: '{ __typename services { items { id } } }' }],
       ['two subgraphs', { query: '{ services { items { id } } company { id } }' }, bearer('svc_live_nope')],
       ['introspection', { query: '{ __schema { queryType { name } } }' }],
@@ -137,5 +139,18 @@ describe('direct path of /graphql', () => {
     // Over the cost limit: refused by the gateway's check, as before.
     expect(costly.body.error).toMatchObject({ code: 'QUERY_TOO_COMPLEX', details: { limit: 'cost' } });
     expect(server.app.direct.served - before).toBe(0);
+  });
+
+  it('serves the MCP tools’ reads the same way (their fragments inlined as the planner does)', async () => {
+    const merchant = await mcpClient(company.apiKey);
+    let before = server.app.direct.served;
+    const listed = await callTool(merchant, 'list_services', { limit: 5 });
+    expect(server.app.direct.served - before).toBe(1);
+    expect(listed.items.find((s: any) => s.id === serviceId)).toMatchObject({ name: 'Cut', price: { amount: '25.50' } });
+    before = server.app.direct.served;
+    const missing = await toolError(merchant, 'get_service_detail', { serviceId: '00000000-0000-0000-0000-000000000000' });
+    expect(missing.code).toBe('NOT_FOUND');
+    expect(server.app.direct.served - before).toBe(0);
+    await merchant.close();
   });
 });
