@@ -27,6 +27,7 @@ import type { QueryLimits } from '../subgraphs/kernel/config.ts';
 import { RequestContext } from '../subgraphs/kernel/context.ts';
 import type { Runtime } from '../subgraphs/kernel/runtime.ts';
 import { VIA_HEADER } from '../subgraphs/kernel/audit.ts';
+import { forwardedHeadersOf } from './edge.ts';
 import { ESCAPED_CONTROL_CHARACTER } from './input-guard.ts';
 import { costAnnotations, operationCost } from './limits.ts';
 
@@ -159,7 +160,7 @@ export function createDirectPath(gateway: GatewayRuntime, apiSchema: GraphQLSche
     if (!body) return false;
     const found = await route(body);
     const sent = admitted(found, body.variables ?? {}, body.operationName ?? undefined);
-    const answer = sent && (await subgraphs.bytes(found!, sent, subgraphHeaders(req), req));
+    const answer = sent && (await subgraphs.bytes(found!, sent, forwardedHeadersOf((name) => req.headers[name] as string | undefined), req));
     if (!answer) return false;
     res.writeHead(200, { 'content-type': `${mediaType}; charset=utf-8`, 'content-length': answer.length });
     res.end(answer);
@@ -297,18 +298,6 @@ export function acceptedMediaType(accept: string | undefined): string | undefine
   }
   if (acceptedTypes.size < 100) acceptedTypes.set(header, chosen);
   return chosen;
-}
-
-/** What the gateway forwards to a subgraph (router/gateway.ts forwardedHeaders), from the Node request. */
-function subgraphHeaders(req: IncomingMessage): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const name of ['authorization', 'x-company-id', VIA_HEADER]) {
-    const value = req.headers[name];
-    if (typeof value === 'string') headers[name] = value;
-  }
-  const host = req.headers['x-forwarded-host'] ?? req.headers.host;
-  if (typeof host === 'string') headers['x-forwarded-host'] = host;
-  return headers;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { GraphQLError } from 'graphql';
+import { VIA_HEADER } from '../subgraphs/kernel/audit.ts';
 import { ERROR_STATUS, type ErrorCode } from '../subgraphs/kernel/errors.ts';
 import { coercionError, isGraphqlCoercionMessage } from '../subgraphs/kernel/graphql-words.ts';
 
@@ -32,6 +33,29 @@ export function assignRequestId(req: IncomingMessage, res: ServerResponse): stri
   req.headers[REQUEST_ID_HEADER] = id;
   res.setHeader(REQUEST_ID_HEADER, id);
   return id;
+}
+
+/**
+ * The headers a subgraph needs to resolve the principal, read with `header` (from a Request or a
+ * Node request); the host travels as x-forwarded-host. A header the request does not have is left out.
+ */
+export function forwardedHeadersOf(header: (name: string) => string | null | undefined): Record<string, string> {
+  const forwarded: Record<string, string> = {};
+  // The via header is set by the REST and MCP facades for the audit log; a client's own is dropped at the door (app.ts).
+  for (const name of ['authorization', 'x-company-id', VIA_HEADER]) {
+    const value = header(name);
+    if (value != null) forwarded[name] = value;
+  }
+  const host = header('x-forwarded-host') ?? header('host');
+  if (host != null) forwarded['x-forwarded-host'] = host;
+  return forwarded;
+}
+
+/** `forwardedHeadersOf` a Request, whose URL gives the host when no header does. */
+export function forwardedHeaders(request: Request): Record<string, string> {
+  const forwarded = forwardedHeadersOf((name) => request.headers.get(name));
+  forwarded['x-forwarded-host'] ??= new URL(request.url).host;
+  return forwarded;
 }
 
 /** JSON, as `application/json` or a `+json` type. Anything else is refused: form posts are how CSRF reaches an API. */

@@ -4,25 +4,13 @@ import { unifiedGraphHandler } from '@graphql-hive/router-runtime';
 import type { Executor } from '@graphql-tools/utils';
 import { RequestContext } from '../subgraphs/kernel/context.ts';
 import type { Runtime } from '../subgraphs/kernel/runtime.ts';
-import { VIA_HEADER } from '../subgraphs/kernel/audit.ts';
 import { maskError } from '../subgraphs/kernel/federation.ts';
 import { loadQueryLimits, type QueryLimits } from '../subgraphs/kernel/config.ts';
 import { limitPlugins } from './limits.ts';
 import { useInputGuard } from './input-guard.ts';
-import { useErrorAnswers } from './edge.ts';
+import { forwardedHeaders, useErrorAnswers } from './edge.ts';
 import { renderGraphiQL } from './graphiql.ts';
 import { takeHandedOver } from './direct.ts';
-
-/** The headers a subgraph needs to resolve the principal; the host travels as x-forwarded-host. */
-export function forwardedHeaders(request: Request): Record<string, string | null> {
-  return {
-    authorization: request.headers.get('authorization'),
-    'x-company-id': request.headers.get('x-company-id'),
-    // Set by the REST and MCP facades for the audit log; a client's own is dropped at the door (app.ts).
-    [VIA_HEADER]: request.headers.get(VIA_HEADER),
-    'x-forwarded-host': request.headers.get('x-forwarded-host') ?? request.headers.get('host') ?? new URL(request.url).host,
-  };
-}
 
 /**
  * Executes a subgraph schema in this process. The subgraph gets a context of its own, built from
@@ -35,7 +23,7 @@ export function inProcessExecutor(name: string, schema: GraphQLSchema, runtime: 
     let result = takeHandedOver(request.context, name)?.result;
     if (!result) {
       const headers = incoming ? forwardedHeaders(incoming) : {};
-      const contextValue = new RequestContext(runtime, (header) => (headers as Record<string, string | null>)[header] ?? undefined);
+      const contextValue = new RequestContext(runtime, (header) => (headers as Record<string, string>)[header]);
       result = await execute({ schema, document: request.document, variableValues: request.variables, operationName: request.operationName, contextValue, rootValue: request.rootValue });
     }
     // The request id is read here, not forwarded: the gateway merges identical in-flight subgraph
@@ -91,7 +79,7 @@ export function createGateway(supergraph: string, transport: SubgraphTransport, 
             },
           } as any,
         }
-      : { propagateHeaders: { fromClientToSubgraphs: ({ request }: { request: Request }) => forwardedHeaders(request) as Record<string, string> } }),
+      : { propagateHeaders: { fromClientToSubgraphs: ({ request }: { request: Request }) => forwardedHeaders(request) } }),
   });
 }
 

@@ -7,7 +7,7 @@ import { useSofa } from 'sofa-api';
 import type { Config } from '../../subgraphs/kernel/config.ts';
 import { idempotencyScope, idempotentFetch, requestHash, type IdempotencyRuntime } from '../../subgraphs/kernel/idempotency.ts';
 import type { DirectPath } from '../../router/direct.ts';
-import { forwardedHeaders } from '../../router/gateway.ts';
+import { forwardedHeaders } from '../../router/edge.ts';
 import { VIA_HEADER } from '../../subgraphs/kernel/audit.ts';
 import { toErrorBody } from '../errors.ts';
 import { canonicalEnums, type JsonSchema } from '../json-schema.ts';
