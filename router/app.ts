@@ -6,7 +6,7 @@ import { createServerAdapter } from '@whatwg-node/server';
 import { Kind, parse, type OperationDefinitionNode } from 'graphql';
 import { toErrorBody } from '../facades/errors.ts';
 import { VIA_HEADER } from '../subgraphs/kernel/audit.ts';
-import { createMcpFacade } from '../facades/mcp/server.ts';
+import { createMcpFacade, type McpFacade } from '../facades/mcp/server.ts';
 import { createToolRoutes, toolOperations, toolRoutes } from '../facades/rest/tool-routes.ts';
 import { PROTECTED_RESOURCE_PATH, protectedResourceMetadata } from '../facades/mcp/guide.ts';
 import { createRestFacade } from '../facades/rest/facade.ts';
@@ -29,6 +29,8 @@ export interface App {
   gateway: GatewayRuntime;
   /** POST /graphql's way around the gateway for one-subgraph queries (router/direct.ts). */
   direct: DirectPath;
+  /** The MCP facade at /mcp (facades/mcp/server.ts). */
+  mcp: McpFacade;
   platform: Platform;
   close(): Promise<void>;
 }
@@ -130,6 +132,7 @@ export async function createApp(config: Config, options: { topology?: 'embedded'
     server,
     gateway,
     direct,
+    mcp,
     platform,
     async close() {
       ready = false;

@@ -19,6 +19,7 @@ import { digitsAsStrings, QUOTE_HINT } from './input-schema.ts';
 import type { DirectPath } from '../../router/direct.ts';
 import { createOperationRunner, type OperationHeaders } from './operations.ts';
 import { IDEMPOTENCY_ARG, loadTools, type ToolDefinition } from './registry.ts';
+import { plainToolCall, writeResult } from './tool-call.ts';
 
 type CallerKind = 'anonymous' | 'merchant';
 
@@ -35,6 +36,8 @@ interface Call extends OperationHeaders {
 }
 
 type McpRequest = IncomingMessage & { auth?: AuthInfo };
+
+export type McpFacade = ReturnType<typeof createMcpFacade>;
 
 /**
  * MCP over stateless Streamable HTTP at /mcp. Each tool is one GraphQL operation, executed
@@ -113,9 +116,10 @@ export function createMcpFacade(gateway: GatewayRuntime, schema: GraphQLSchema, 
    * A tool call. The arguments are checked here, before anything runs, so a bad one answers like
    * every other error: an `isError` result carrying BAD_USER_INPUT and the offending field.
    */
-  const callTool = async (request: CallToolRequest, extra: { authInfo?: AuthInfo }): Promise<ToolResult> => {
-    const call = callOf(extra);
-    const result = await answerTool(call, request.params.name, request.params.arguments ?? {});
+  const callTool = (request: CallToolRequest, extra: { authInfo?: AuthInfo }): Promise<ToolResult> => toolResult(callOf(extra), request.params.name, request.params.arguments ?? {});
+
+  const toolResult = async (call: Call, name: string, args: Record<string, unknown>): Promise<ToolResult> => {
+    const result = await answerTool(call, name, args);
     // An error names the request's id (router/edge.ts), for the client to quote when reporting it.
     if (!result.isError || !call.requestId) return result;
     return errorResult({ ...(JSON.parse(result.content[0].text).error as ErrorBody), requestId: call.requestId });
@@ -160,8 +164,11 @@ export function createMcpFacade(gateway: GatewayRuntime, schema: GraphQLSchema, 
     }
     const value = (result.data as Record<string, unknown> | null | undefined)?.[tool.rootField] ?? null;
     // As the tool's outputSchema says: the object itself, or { result } (see registry.ts).
-    const structured = tool.wrapped || !value ? { result: value } : (value as Record<string, unknown>);
-    return { status: 200, result: { content: [{ type: 'text' as const, text: JSON.stringify(value) }], structuredContent: structured } };
+    const wrap = tool.wrapped || !value;
+    const text = JSON.stringify(value);
+    const answer: ToolResult = { content: [{ type: 'text' as const, text }], structuredContent: wrap ? { result: value } : (value as Record<string, unknown>) };
+    structuredJson.set(answer, wrap ? `{"result":${text}}` : text);
+    return { status: 200, result: answer };
   };
 
   const run = async (tool: ToolDefinition, args: Record<string, unknown>, call: Call): Promise<ToolResult> => {
@@ -229,15 +236,24 @@ export function createMcpFacade(gateway: GatewayRuntime, schema: GraphQLSchema, 
       return rpcError(res, call.status, call.message, call.status === 401 ? { 'www-authenticate': wwwAuthenticate(config.publicUrl, 'invalid_token') } : {});
     }
     // Set here only: whatever a client sends never becomes `auth`.
+    const message = parsedBody(req);
+    const plain = plainToolCall(req, message);
+    if (plain) {
+      writeResult(res, plain.id, serialized(await toolResult(call, plain.name, plain.arguments)));
+      stats.plainCalls++;
+      return;
+    }
     req.auth = { token: call.authorization ?? '', clientId: call.kind, scopes: [], extra: { call } };
     const server = newServer();
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     // Closing the server closes its transport.
     res.on('close', () => void server.close());
     await server.connect(transport);
-    await transport.handleRequest(req, res, parsedBody(req));
+    await transport.handleRequest(req, res, message);
   };
-  return Object.assign(handler, { tools, invoke });
+  /** How many calls the plain path answered (tool-call.ts), for the tests to tell the paths apart. */
+  const stats = { plainCalls: 0 };
+  return Object.assign(handler, { tools, invoke, stats });
 }
 
 /** The request's call (set by the handler above before the transport sees the request). */
@@ -283,6 +299,18 @@ type ToolResult = { isError?: boolean; content: { type: 'text'; text: string }[]
  * describes, and clients check it against that schema (the SDK's Client does, error or not).
  */
 const errorResult = (error: ErrorBody & { requestId?: string }): ToolResult => ({ isError: true, content: [{ type: 'text', text: JSON.stringify({ error }) }] });
+
+/**
+ * The JSON of a result's structured content, for results whose text already is that JSON: the
+ * answer then serializes the value once (the text is the same JSON, escaped as a string).
+ */
+const structuredJson = new WeakMap<ToolResult, string>();
+
+/** A tool result as JSON, its members in the order the SDK's result schema gives them. */
+function serialized(result: ToolResult): string {
+  const structured = structuredJson.get(result) ?? (result.structuredContent && JSON.stringify(result.structuredContent));
+  return `{"content":${JSON.stringify(result.content)}${structured ? `,"structuredContent":${structured}` : ''}${result.isError ? ',"isError":true' : ''}}`;
+}
 
 /** The value at a field path as validation names it (`customer.email`, `blocks[0].type`). */
 function valueAt(value: unknown, field: string): unknown {
