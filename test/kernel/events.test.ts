@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import type { Platform } from '../../router/platform.ts';
-import { TestClock } from '../../subgraphs/kernel/clock.ts';
+import { CLOCK_OVERRIDE_SETTING, TestClock } from '../../subgraphs/kernel/clock.ts';
 import { RequestContext } from '../../subgraphs/kernel/context.ts';
 import type { DomainEvent } from '../../subgraphs/kernel/events.ts';
 import { newId } from '../../subgraphs/kernel/ids.ts';
 import { subscriberQueue } from '../../subgraphs/kernel/jobs/queues.ts';
+import { Jobs } from '../../subgraphs/kernel/jobs/index.ts';
 import { listDeadJobs, retryDeadJob } from '../../subgraphs/kernel/jobs/ops.ts';
 import type { CustomerFacts } from '../../subgraphs/members/events.ts';
 import { eventually } from '../support/eventually.ts';
@@ -184,5 +185,42 @@ describe.runIf(inject('databaseUrl'))('two processes of one subgraph', () => {
       await a.stop();
       await b.stop();
     }
+  });
+});
+
+describe('a later start on the same database', () => {
+  const noop = async () => {};
+  /** The probe's queues, subscriptions and schedules as a start sets them up, with no-op handlers. */
+  const sameProbe = (cron: string) =>
+    probeModule('probe', {
+      subscriptions: { 'members.customer.created': noop, 'members.customer.updated': noop },
+      jobs: { 'probe.reminder': { handler: noop }, 'probe.quarter-hourly': { cron, handler: noop } },
+    });
+  const setUp = async () =>
+    (
+      await platform.runtime.jobs.boss
+        .getDb()
+        .executeSql(
+          `select (select count(*)::int from ${schema}.queue) as queues,
+                  (select json_agg(json_build_object('event', event, 'name', name, 'updated', updated_on) order by event, name) from ${schema}.subscription) as subscriptions,
+                  (select json_agg(json_build_object('name', name, 'cron', cron, 'updated', updated_on) order by name) from ${schema}.schedule) as schedules`,
+          [],
+        )
+    ).rows[0];
+
+  it('finds its queues, subscriptions and schedules and writes none of them again; a changed schedule is rewritten', async () => {
+    const before = await setUp();
+    expect(before.subscriptions).toHaveLength(2);
+    // pg-boss stamps a rewrite with its clock: a minute later, any rewrite would show.
+    await clock.tick(60_000);
+    const again = await Jobs.start(platform.runtime, { consume: [sameProbe('*/15 * * * *')], deliverMessages: false, clock, schema, sessionSettings: { [CLOCK_OVERRIDE_SETTING]: 'on' } });
+    await again.stop();
+    expect(await setUp()).toEqual(before);
+
+    const changed = await Jobs.start(platform.runtime, { consume: [sameProbe('*/30 * * * *')], deliverMessages: false, clock, schema, sessionSettings: { [CLOCK_OVERRIDE_SETTING]: 'on' } });
+    await changed.stop();
+    const after = await setUp();
+    expect(after.schedules.find((s: { name: string }) => s.name === 'probe.quarter-hourly').cron).toBe('*/30 * * * *');
+    expect(after.subscriptions).toEqual(before.subscriptions);
   });
 });
