@@ -56,10 +56,15 @@ export function unsafeValue(value: unknown, path: PropertyKey[] = [], depth = 1)
 
 export type Validator = (value: unknown) => InputProblem | undefined;
 
-/** A checker of values against a JSON Schema (the subset json-schema.ts produces). */
+/**
+ * A checker of values against a JSON Schema (the subset json-schema.ts produces). The zod schema is
+ * built on the first check: a start makes one per MCP tool and REST body, most of them unused for a
+ * while (building them all was ~70 ms of every start); the registry's tests build every one.
+ */
 export function validator(schema: JsonSchema, whole = 'arguments'): Validator {
-  const zod = z.fromJSONSchema(schema as any);
+  let zod: z.ZodType | undefined;
   return (value) => {
+    zod ??= z.fromJSONSchema(schema as any);
     const parsed = zod.safeParse(value);
     return parsed.success ? undefined : describeIssue(parsed.error.issues[0], value, schema, whole);
   };

@@ -8,6 +8,7 @@ import { dayFromNow, setupSalon, type Salon } from '../support/booking.ts';
 import { lastCode, uniqueEmail } from '../support/client.ts';
 import { callTool, mcpClient, toolError } from '../support/mcp.ts';
 import { testServer } from '../support/server.ts';
+import { validator } from '../../facades/validate.ts';
 
 /**
  * The rules the MCP tool registry holds every tool to, present and future (issue 10): each one is
@@ -153,6 +154,17 @@ describe('MCP tool registry: rules every tool follows', () => {
     }
     expect(byName.get('list_api_keys')!.title).toBe('List API keys');
     expect(byName.get('update_post')!.annotations).toMatchObject({ destructiveHint: false, idempotentHint: true });
+  });
+
+  it('the arguments of every tool are checked by a validator its schema builds (built on a first call at run time)', async () => {
+    const { app } = await testServer();
+    expect(app.mcp.tools.map((t) => t.name).sort()).toEqual(tools.map((t) => t.name).sort());
+    for (const t of app.mcp.tools) {
+      const check = validator(t.argumentSchema);
+      expect(() => check({}), t.name).not.toThrow();
+      // Nothing a tool takes is named this: every validator refuses it (or a missing argument first).
+      expect(check({ notAnArgument: 1 })?.field, t.name).toMatch(/^\w+$/);
+    }
   });
 
   it('every tool declares an object outputSchema that compiles, listing exactly what its operation selects', () => {
