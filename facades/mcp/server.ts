@@ -45,9 +45,11 @@ export type McpFacade = ReturnType<typeof createMcpFacade>;
  *
  * Per request, only what must be: the caller is identified by the kernel's principal resolution
  * (principal.ts: cached per credential, forgotten at once when the credential is revoked, here or
- * in another process), a transport, and a `Server` to join it to. Everything else is built once:
- * the tool lists per kind of caller, the argument validators, the handlers, the parsed documents,
- * and the JSON Schema validator the SDK would otherwise build per server (an Ajv instance).
+ * in another process). A single `tools/call` (most of the traffic) is then answered by the same
+ * handler without the SDK (tool-call.ts, the plain path); anything else gets a transport and a
+ * `Server` to join it to. Everything else is built once: the tool lists per kind of caller, the
+ * argument validators (each on its first use), the handlers, the parsed documents, and the JSON
+ * Schema validator the SDK would otherwise build per server (an Ajv instance).
  *
  * Why still a `Server` per request rather than one per kind of caller: the SDK's `Protocol` holds
  * one transport at a time (`connect` throws while one is attached, and an answer goes out on the
