@@ -22,7 +22,6 @@ export interface JobsOptions {
   pollSeconds?: number;
 }
 
-/** A job or event written by a transaction, inserted just before it commits. */
 /**
  * What earlier starts set up: queues, event subscriptions, schedules. Read in three statements so
  * that a start on an existing database writes nothing and asks nothing more per queue (31 queues
@@ -44,6 +43,7 @@ async function readSetUp(boss: PgBoss, db: Db, schema: string): Promise<SetUp> {
   };
 }
 
+/** A job or event written by a transaction, inserted just before it commits. */
 export interface PendingJob {
   queue?: string;
   event?: DomainEvent;
@@ -86,7 +86,9 @@ export class Jobs {
     });
     boss.on('error', (error) => console.error('[jobs]', error));
     await startBoss(boss);
-    const jobs = new Jobs(boss, schema, { ...QUEUE_DEFAULTS, expireInSeconds: runtime.config.jobExpireSeconds }, await readSetUp(boss, db, schema));
+    // A process that works no queue sets none up.
+    const setUp = consuming ? await readSetUp(boss, db, schema) : { queues: new Set<string>(), subscriptions: new Set<string>(), schedules: new Map<string, Schedule>() };
+    const jobs = new Jobs(boss, schema, { ...QUEUE_DEFAULTS, expireInSeconds: runtime.config.jobExpireSeconds }, setUp);
     const poll = { pollingIntervalSeconds: options.pollSeconds ?? 1, batchSize: 1 };
 
     if (options.deliverMessages) {
@@ -94,7 +96,7 @@ export class Jobs {
       await jobs.work(MESSAGE_QUEUE, poll, (job) => deliverMessage(runtime, job));
       await jobs.queue(PURGE_QUEUE);
       await jobs.work(PURGE_QUEUE, poll, () => purgeKernelTables(runtime));
-      await jobs.schedule(PURGE_QUEUE, '17 * * * *');
+      await jobs.scheduleAtStart(PURGE_QUEUE, '17 * * * *');
     }
     for (const module of options.consume) {
       for (const [event, handler] of Object.entries(module.subscriptions ?? {}) as [string, Subscriptions[keyof Subscriptions]][]) {
@@ -106,7 +108,7 @@ export class Jobs {
       for (const [name, definition] of Object.entries(module.jobs ?? {}) as [string, JobDefinition][]) {
         await jobs.queue(name);
         await jobs.work(name, poll, (job) => runJob(runtime, definition, (job.data ?? {}) as Record<string, unknown>));
-        if (definition.cron) await jobs.schedule(name, definition.cron);
+        if (definition.cron) await jobs.scheduleAtStart(name, definition.cron);
         else if (jobs.setUp.schedules.has(name)) await boss.unschedule(name);
       }
     }
@@ -118,9 +120,13 @@ export class Jobs {
    * run per occurrence however many processes schedule it.
    */
   async schedule(name: string, cron: string, data: object | null = null): Promise<void> {
-    const current = this.setUp.schedules.get(name);
-    if (current?.cron === cron && current.timezone === 'UTC' && JSON.stringify(current.data ?? null) === JSON.stringify(data)) return;
     await this.boss.schedule(name, cron, data, { tz: 'UTC' });
+  }
+
+  /** At start: the schedule, unless it is already the one an earlier start wrote. */
+  private async scheduleAtStart(name: string, cron: string) {
+    const current = this.setUp.schedules.get(name);
+    if (current?.cron !== cron || current.timezone !== 'UTC' || current.data != null) await this.schedule(name, cron);
   }
 
   /**
@@ -131,10 +137,15 @@ export class Jobs {
     if (this.setUp.queues.has(name)) return;
     await this.boss.createQueue(name, this.queueOptions);
     await this.boss.findJobs(name, { id: '00000000-0000-0000-0000-000000000000' });
+    this.setUp.queues.add(name);
   }
 
+  /** At start: the subscription, unless an earlier start made it. */
   private async subscribe(event: string, name: string) {
-    if (!this.setUp.subscriptions.has(`${event}\n${name}`)) await this.boss.subscribe(event, name);
+    const key = `${event}\n${name}`;
+    if (this.setUp.subscriptions.has(key)) return;
+    await this.boss.subscribe(event, name);
+    this.setUp.subscriptions.add(key);
   }
 
   private async work(name: string, poll: { pollingIntervalSeconds: number; batchSize: number }, handle: (job: JobWithMetadata<any>) => Promise<void>) {
