@@ -35,14 +35,19 @@ describe.runIf(databaseUrl)('distributed topology', () => {
     return { status: res.status, body: await res.json() };
   };
 
-  it('serves members, booking and content over HTTP with headers propagated, and joins subgraphs', async () => {
-    const email = uniqueEmail('dist-owner');
+  /** A company signed up through the router (organisation flow, code from the development outbox): its id and API key. */
+  const signUp = async (label: string, organisationName: string, industry = 'spa'): Promise<{ companyId: string; apiKey: string }> => {
+    const email = uniqueEmail(label);
     const since = Date.now();
-    const request = await call('/v6/dev/signup', { email, organisationName: 'Distributed Spa', industry: 'spa', country: 'FR' });
+    const request = await call('/v6/dev/signup', { email, organisationName, industry, country: 'FR' });
     expect(request.status).toBe(200);
     const verify = await call('/v6/dev/verify', { requestId: request.body.data.requestId, code: await lastCode(email, since) });
     expect(verify.status).toBe(200);
-    const { companyId, apiKey } = verify.body.data;
+    return verify.body.data;
+  };
+
+  it('serves members, booking and content over HTTP with headers propagated, and joins subgraphs', async () => {
+    const { companyId, apiKey } = await signUp('dist-owner', 'Distributed Spa');
 
     const company = await call('/graphql', { query: '{ company { id currency } }' }, { authorization: `Bearer ${apiKey}` });
     expect(company.body.data.company).toEqual({ id: companyId, currency: 'EUR' });
@@ -82,11 +87,7 @@ describe.runIf(databaseUrl)('distributed topology', () => {
   });
 
   it('sells through the commerce subgraph process: a checkout, the sandbox page and webhooks forwarded to it', async () => {
-    const email = uniqueEmail('dist-shop');
-    const since = Date.now();
-    const request = await call('/v6/dev/signup', { email, organisationName: 'Distributed Shop', industry: 'retail', country: 'FR' });
-    const verify = await call('/v6/dev/verify', { requestId: request.body.data.requestId, code: await lastCode(email, since) });
-    const { companyId, apiKey } = verify.body.data;
+    const { companyId, apiKey } = await signUp('dist-shop', 'Distributed Shop', 'retail');
     const created = await call('/graphql', { query: 'mutation { createProduct(input: { name: "Mug", price: "12.50", status: active, trackInventory: true, stock: 2 }) { id } }' }, { authorization: `Bearer ${apiKey}` });
     expect(created.body.errors).toBeUndefined();
     const h = { 'x-company-id': companyId };
@@ -110,11 +111,7 @@ describe.runIf(databaseUrl)('distributed topology', () => {
   });
 
   it('answers a one-subgraph query straight from the subgraph process, as the gateway would, and the rest through the gateway', async () => {
-    const email = uniqueEmail('dist-direct');
-    const since = Date.now();
-    const request = await call('/v6/dev/signup', { email, organisationName: 'Direct Spa', industry: 'spa', country: 'FR' });
-    const verify = await call('/v6/dev/verify', { requestId: request.body.data.requestId, code: await lastCode(email, since) });
-    const { companyId, apiKey } = verify.body.data;
+    const { companyId, apiKey } = await signUp('dist-direct', 'Direct Spa');
     await call('/graphql', { query: 'mutation { createService(input: { name: "Steam", durationMinutes: 20, price: "15" }) { id } }' }, { authorization: `Bearer ${apiKey}` });
     const services = 'query services($limit: Int) { services(limit: $limit) { items { name price { amount currency } } pagination { total } } }';
     let n = 0;
@@ -149,11 +146,7 @@ describe.runIf(databaseUrl)('distributed topology', () => {
   });
 
   it('answers a variable that does not coerce with 400 naming the field, as the embedded topology does', async () => {
-    const email = uniqueEmail('dist-coerce');
-    const since = Date.now();
-    const request = await call('/v6/dev/signup', { email, organisationName: 'Coercion Spa', industry: 'spa', country: 'FR' });
-    const verify = await call('/v6/dev/verify', { requestId: request.body.data.requestId, code: await lastCode(email, since) });
-    const headers = { 'x-company-id': verify.body.data.companyId };
+    const headers = { 'x-company-id': (await signUp('dist-coerce', 'Coercion Spa')).companyId };
     const gql = await call('/graphql', { query: 'mutation($input: RegisterCustomerInput!) { registerCustomer(input: $input) { token } }', variables: { input: { name: 'Obj', email: uniqueEmail(), attributes: 'abc' } } }, headers);
     expect(gql.status).toBe(400);
     expect(gql.body.errors[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT' } });
