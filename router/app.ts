@@ -9,7 +9,7 @@ import { VIA_HEADER } from '../subgraphs/kernel/audit.ts';
 import { createMcpFacade, type McpFacade } from '../facades/mcp/server.ts';
 import { createToolRoutes, toolOperations, toolRoutes } from '../facades/rest/tool-routes.ts';
 import { PROTECTED_RESOURCE_PATH, protectedResourceMetadata } from '../facades/mcp/guide.ts';
-import { createRestFacade } from '../facades/rest/facade.ts';
+import { createRestFacade, type RestFacade } from '../facades/rest/facade.ts';
 import { createLegacyRoutes } from '../facades/rest/legacy.ts';
 import type { Config, QueryLimits } from '../subgraphs/kernel/config.ts';
 import { idempotencyScope, idempotentFetch, requestHash, type Answer, type IdempotencyRuntime } from '../subgraphs/kernel/idempotency.ts';
@@ -31,6 +31,8 @@ export interface App {
   direct: DirectPath;
   /** The MCP facade at /mcp (facades/mcp/server.ts). */
   mcp: McpFacade;
+  /** The REST facade under /v6 (facades/rest/facade.ts). */
+  rest: RestFacade;
   platform: Platform;
   close(): Promise<void>;
 }
@@ -133,6 +135,7 @@ export async function createApp(config: Config, options: { topology?: 'embedded'
     gateway,
     direct,
     mcp,
+    rest,
     platform,
     async close() {
       ready = false;

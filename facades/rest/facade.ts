@@ -1,13 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { getNamedType, isInputObjectType, type GraphQLSchema } from 'graphql';
+import { getNamedType, isInputObjectType, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { filterSchema, pruneSchema } from '@graphql-tools/utils';
 import type { GatewayRuntime } from '@graphql-hive/gateway-runtime';
 import { createServerAdapter } from '@whatwg-node/server';
-import { useSofa } from 'sofa-api';
+import { createSofa, createSofaRouter } from 'sofa-api';
 import type { Config } from '../../subgraphs/kernel/config.ts';
 import { idempotencyScope, idempotentFetch, requestHash, type IdempotencyRuntime } from '../../subgraphs/kernel/idempotency.ts';
 import type { DirectPath } from '../../router/direct.ts';
-import { forwardedHeaders } from '../../router/edge.ts';
+import { forwardedHeaders, forwardedHeadersOf } from '../../router/edge.ts';
 import { VIA_HEADER } from '../../subgraphs/kernel/audit.ts';
 import { toErrorBody } from '../errors.ts';
 import { canonicalEnums, type JsonSchema } from '../json-schema.ts';
@@ -15,9 +15,12 @@ import { hasControlCharacters, unsafeValue, validator, type Validator } from '..
 import { requestSchema } from './request-schema.ts';
 import { HIDDEN_FIELDS, ROUTES, type RestRoute } from './manifests/index.ts';
 import { buildOpenApi } from './openapi.ts';
+import { plainVariables, readOperation, type ReadOperation } from './plain-read.ts';
 import { REQUEST_ID_HEADER } from '../../router/edge.ts';
 
 const BASE = '/v6';
+
+export type RestFacade = ReturnType<typeof createRestFacade>;
 
 interface CompiledRoute extends RestRoute {
   pattern: RegExp;
@@ -53,41 +56,98 @@ export function createRestFacade(gateway: GatewayRuntime, apiSchema: GraphQLSche
   );
   const routes = ROUTES.map((r) => compile(r, schema));
 
-  const sofa = useSofa({
+  const sofaConfig = createSofa({
     schema,
     basePath: BASE,
     depthLimit: 2,
     routes: Object.fromEntries(ROUTES.map((r) => [r.field, { method: r.method, path: r.path, responseStatus: r.status ?? 200 }])),
     openAPI: { endpoint: false },
     swaggerUI: { endpoint: false },
-    // Runs in-process: straight to the one subgraph that answers it as asked (router/direct.ts), or
-    // through the gateway's own pipeline (parsing, validation, masking, planning); either way with
-    // only the headers a subgraph may see.
     async execute({ document, variableValues, operationName, contextValue }) {
       const { request } = contextValue as { request: Request };
-      const headers = new Headers();
-      for (const [name, value] of Object.entries(forwardedHeaders(request))) if (value) headers.set(name, value);
-      // The audit log names the route a write came through.
-      headers.set(VIA_HEADER, `rest ${request.method} ${new URL(request.url).pathname}`);
-      const operationRequest = new Request('http://router.internal/graphql', { headers });
-      const result = await direct.execute(document, (variableValues ?? {}) as Record<string, unknown>, operationName ?? undefined, operationRequest);
-      if (result) return result;
-      const { execute, contextFactory, schema: gatewaySchema } = gateway.getEnveloped({ request: operationRequest });
-      return execute({ schema: gatewaySchema, document, variableValues, operationName, contextValue: await contextFactory() });
+      return runOperation(document, (variableValues ?? {}) as Record<string, unknown>, operationName ?? undefined, forwardedHeaders(request), `${request.method} ${new URL(request.url).pathname}`);
     },
-    errorHandler(errors) {
-      const mapped = errors.map((e: any) => toErrorBody(e, e?.extensions?.http?.status));
-      const first = mapped[0] ?? toErrorBody({ message: 'Unknown error' });
-      const details = mapped.length > 1 ? { ...first.body.details, errors: mapped.slice(1).map((m) => m.body) } : first.body.details;
-      return envelopeError(first.status, first.body.code, first.body.message, details) as any;
-    },
+    errorHandler: errorAnswer as any,
   });
+  const sofa = createSofaRouter(sofaConfig);
+
+  /**
+   * A route's operation runs in-process: straight to the one subgraph that answers it as asked
+   * (router/direct.ts), or through the gateway's own pipeline (parsing, validation, masking,
+   * planning); either way with only the headers a subgraph may see (`forwarded`), and the route
+   * (`GET /v6/…`), which the audit log names as the way a write came.
+   */
+  async function runOperation(document: DocumentNode, variables: Record<string, unknown>, operationName: string | undefined, forwarded: Record<string, string>, route: string): Promise<ExecutionResult> {
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(forwarded)) if (value) headers.set(name, value);
+    headers.set(VIA_HEADER, `rest ${route}`);
+    const operationRequest = new Request('http://router.internal/graphql', { headers });
+    const result = await direct.execute(document, variables, operationName, operationRequest);
+    if (result) return result;
+    const { execute, contextFactory, schema: gatewaySchema } = gateway.getEnveloped({ request: operationRequest });
+    return execute({ schema: gatewaySchema, document, variableValues: variables, operationName, contextValue: await contextFactory() }) as Promise<ExecutionResult>;
+  }
+
+  /** GraphQL errors as the envelope's error: the first one's code and status, the others in its details. */
+  function errorAnswer(errors: readonly unknown[]): Response {
+    const mapped = errors.map((e: any) => toErrorBody(e, e?.extensions?.http?.status));
+    const first = mapped[0] ?? toErrorBody({ message: 'Unknown error' });
+    const details = mapped.length > 1 ? { ...first.body.details, errors: mapped.slice(1).map((m) => m.body) } : first.body.details;
+    return envelopeError(first.status, first.body.code, first.body.message, details);
+  }
+
+  /** The GET routes' operations as SOFA builds them, each when first used. */
+  const readOperations = new Map<CompiledRoute, ReadOperation>();
+
+  /**
+   * A GET route answered without SOFA (plain-read.ts says when): the same checks, the same
+   * operation with the same variables, run the same way, its data or errors answered as SOFA's
+   * handler and `respond` below answer them. False when not taken: nothing has been written.
+   */
+  async function plainRead(req: IncomingMessage & { body?: Buffer }, res: ServerResponse): Promise<boolean> {
+    if (req.method !== 'GET') return false;
+    const url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`);
+    const route = routes.find((r) => r.method === 'GET' && r.pattern.test(url.pathname));
+    if (!route) return false;
+    const segments = route.pattern.exec(url.pathname)!.slice(1);
+    // A refused request is the other path's to word.
+    if (checkPath(route, segments)) return false;
+    const checked = checkQuery(route, url);
+    if (checked instanceof Response) return false;
+    let operation = readOperations.get(route);
+    if (!operation) readOperations.set(route, (operation = readOperation(schema, sofaConfig, route.field.slice('Query.'.length))));
+    const pathParams = Object.fromEntries(route.params.map((name, i) => [name, segments[i]]));
+    const variables = plainVariables(req, url.pathname, operation, pathParams, checked.url.searchParams, schema);
+    if (!variables) return false;
+    const forwarded = forwardedHeadersOf((name) => req.headers[name] as string | undefined);
+    let answer: Response | undefined;
+    let body: string | undefined;
+    try {
+      const result = await runOperation(operation.document, variables, operation.operationName, forwarded, `GET ${url.pathname}`);
+      if (result.errors) answer = errorAnswer(result.errors);
+      else body = `{"success":true,"data":${JSON.stringify((result.data as Record<string, unknown> | null | undefined)?.[operation.fieldName]) ?? 'null'}}`;
+    } catch (error) {
+      answer = errorAnswer([error]);
+    }
+    if (answer) {
+      const requestId = req.headers[REQUEST_ID_HEADER];
+      answer = await withRequestId(answer, typeof requestId === 'string' ? requestId : null);
+      body = await answer.text();
+    }
+    const headers = answer ? Object.fromEntries(answer.headers) : { 'content-type': 'application/json; charset=utf-8' };
+    res.writeHead(answer?.status ?? route.status ?? 200, { ...headers, 'content-length': Buffer.byteLength(body!) });
+    res.end(body);
+    stats.plainReads++;
+    return true;
+  }
+  /** How many GET requests the plain path answered, for the tests to tell the paths apart. */
+  const stats = { plainReads: 0 };
 
   // Built when first asked for, not at every start (~90 ms of it).
   let openApi: ReturnType<typeof buildOpenApi> | undefined;
   const openApiDocument = () => (openApi ??= buildOpenApi(schema, routes, config, toolPaths));
 
-  const respondTo = async (request: Request) => withRequestId(await answer(request), request);
+  const respondTo = async (request: Request) => withRequestId(await answer(request), request.headers.get(REQUEST_ID_HEADER));
   const handler = createServerAdapter(respondTo);
 
   async function answer(request: Request): Promise<Response> {
@@ -129,12 +189,11 @@ export function createRestFacade(gateway: GatewayRuntime, apiSchema: GraphQLSche
   }
 
   // `fetch` answers a Request in process (the legacy routes run their v6 successors through it).
-  return Object.assign((req: IncomingMessage, res: ServerResponse) => handler(req, res), { fetch: respondTo });
+  return Object.assign(async (req: IncomingMessage, res: ServerResponse) => (await plainRead(req, res)) || handler(req, res), { fetch: respondTo, stats });
 }
 
 /** An error answer names the request's id (router/edge.ts), for the client to quote when reporting it. */
-async function withRequestId(res: Response, request: Request): Promise<Response> {
-  const requestId = request.headers.get(REQUEST_ID_HEADER);
+async function withRequestId(res: Response, requestId: string | null): Promise<Response> {
   if (res.ok || !requestId || !res.headers.get('content-type')?.includes('json')) return res;
   const text = await res.text();
   let body: { error?: Record<string, unknown> } | undefined;
@@ -190,7 +249,14 @@ interface CheckedRequest {
  * `limit: must be an integer`, `email: is required`, `foo: is not a known field`.
  */
 async function checkRequest(request: Request, route: CompiledRoute, url: URL): Promise<CheckedRequest | Response> {
-  const segments = route.pattern.exec(url.pathname)!.slice(1);
+  const refused = checkPath(route, route.pattern.exec(url.pathname)!.slice(1));
+  if (refused) return refused;
+  if (request.method === 'GET' || request.method === 'DELETE') return checkQuery(route, url);
+  return checkBody(await request.text(), route, url);
+}
+
+/** The path parameters (the route's pattern's groups), refused when one is not a value a URL should carry. */
+function checkPath(route: CompiledRoute, segments: string[]): Response | undefined {
   for (const [i, name] of route.params.entries()) {
     let value: string;
     try {
@@ -201,8 +267,7 @@ async function checkRequest(request: Request, route: CompiledRoute, url: URL): P
     if (hasControlCharacters(value)) return badInput(name, 'must not contain control characters');
     if (value.length > MAX_URL_VALUE_LENGTH) return badInput(name, `must be at most ${MAX_URL_VALUE_LENGTH} characters`);
   }
-  if (request.method === 'GET' || request.method === 'DELETE') return checkQuery(route, url);
-  return checkBody(await request.text(), route, url);
+  return undefined;
 }
 
 function checkQuery(route: CompiledRoute, url: URL): CheckedRequest | Response {

@@ -64,7 +64,8 @@ export function restoreNewDataFoldersFrom(snapshotFile: string | undefined): voi
  */
 export const sqlLog = { count: 0, recent: [] as string[], keep: false };
 
-function onQuery(sql: string): string {
+/** Counts a statement; the ORM's (its `onQuery` hook) and those sent around it (kernel/reads.ts on PGlite). */
+export function logStatement(sql: string): string {
   sqlLog.count++;
   if (sqlLog.keep) sqlLog.recent.push(sql);
   return sql;
@@ -87,7 +88,7 @@ export async function openDatabase(config: Config, options: OpenOptions): Promis
     subscribers: [writesInTransactions],
     entities: options.entities,
     debug: options.debug ?? process.env.SQL_DEBUG === '1',
-    onQuery,
+    onQuery: logStatement,
     // Entities are defined with defineEntity; no reflection or discovery from files.
     discovery: { warnWhenNoEntities: false },
     // Constraint names as PostgreSQL makes them, like the hand-written migrations.

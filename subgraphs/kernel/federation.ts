@@ -1,7 +1,7 @@
 import { GraphQLError, Kind, parse, visit, type DocumentNode, type GraphQLSchema, type SchemaExtensionNode, type TypeNode } from 'graphql';
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { printSchemaWithDirectives } from '@graphql-tools/utils';
-import { buildSchema, createResolversMap, type NonEmptyArray } from 'type-graphql';
+import { buildSchema, createResolversMap, getMetadataStorage, type NonEmptyArray } from 'type-graphql';
 import { authChecker } from './access.ts';
 import type { RequestContext } from './context.ts';
 import { AppError, isErrorCode, pgErrorCode, PG_BAD_TEXT, PG_UNIQUE_VIOLATION } from './errors.ts';
@@ -31,6 +31,7 @@ export async function buildFederatedSchema(options: {
   });
   const typeDefs = withPageSizes(parse(`${FEDERATION_LINK}\n${printSchemaWithDirectives(schema)}`));
   const resolvers: Record<string, any> = createResolversMap(schema);
+  withoutPlainFieldResolvers(resolvers);
   for (const [typeName, resolve] of Object.entries(options.references ?? {})) {
     resolvers[typeName] = {
       ...resolvers[typeName],
@@ -42,6 +43,27 @@ export async function buildFederatedSchema(options: {
     };
   }
   return buildSubgraphSchema({ typeDefs, resolvers });
+}
+
+/**
+ * type-graphql gives every `@Field` a resolver of its own that reads the property through its
+ * middleware chain (unless the field says `simple: true`), even where that chain is empty. For a
+ * field with no roles, no middlewares, no field resolver and its property's own name, that is
+ * exactly GraphQL's default resolver: dropping it spares a call, an object and (with graphql-jit,
+ * router/direct.ts) the info object built for every field of every item of a list. Run after
+ * `buildSchema`, which fills each field's roles and middlewares in.
+ */
+function withoutPlainFieldResolvers(resolvers: Record<string, Record<string, unknown>>): void {
+  const storage = getMetadataStorage();
+  for (const objectType of storage.objectTypes) {
+    const fields = resolvers[objectType.name];
+    if (!fields) continue;
+    for (const field of objectType.fields ?? []) {
+      if (field.roles !== undefined || field.middlewares?.length || field.name !== field.schemaName) continue;
+      if (storage.fieldResolvers.some((r) => r.getObjectType?.() === field.target && r.methodName === field.name)) continue;
+      delete fields[field.schemaName];
+    }
+  }
 }
 
 /**

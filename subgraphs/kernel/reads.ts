@@ -1,5 +1,8 @@
 import type { EntityMetadata, EntityName, EntityProperty } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { protocol, type messages } from '@electric-sql/pglite';
+import type { Kysely } from 'kysely';
+import { logStatement, type Database } from './database.ts';
 import { NoTenantError } from './tenancy.ts';
 
 /**
@@ -57,6 +60,8 @@ export interface Through<L> {
 export interface Statement {
   text: string;
   params: unknown[];
+  /** The names of its columns, in order. */
+  columns?: string[];
 }
 
 interface Shape {
@@ -265,9 +270,11 @@ export function pageRead<T>(em: EntityManager, entity: EntityName<T>, where: Whe
 
 /** Reads as one statement: `select (…) as rows0, (…) as total1, (…) as rows1, …`, one row. */
 export function statementOf(reads: Read[]): Statement {
+  const parts = reads.flatMap((r, i) => r.parts.map(([column, sql]) => [`${column}${i}`, sql]));
   return {
-    text: `select ${reads.flatMap((r, i) => r.parts.map(([column, sql]) => `(${sql}) as ${column}${i}`)).join(', ')}`,
+    text: `select ${parts.map(([column, sql]) => `(${sql}) as ${column}`).join(', ')}`,
     params: reads.flatMap((r) => r.params),
+    columns: parts.map(([column]) => column),
   };
 }
 
@@ -277,49 +284,88 @@ export function resultsOf(reads: Read[], row: Record<string, unknown>): ReadResu
 }
 
 /**
- * On PGlite, PostgreSQL runs inside this process: parsing and planning a statement cost about as
- * much as running it. A read's text depends only on its shape (every value is a parameter, a list
- * one array), so each shape is prepared once per database (`prepare … as`, outside any
- * transaction) and then run with `execute name(values)`: measured 35–45% less CPU per statement.
+ * On PGlite, PostgreSQL runs inside this process, and two things cost as much as running a read:
+ * parsing and planning its statement, and the way there (the ORM writes every value into the text,
+ * and PGlite's `query` makes six calls into the WebAssembly for one statement: Parse, Describe,
+ * Bind, Describe, Execute, Sync). A read's text depends only on its shape (every value is a
+ * parameter, a list one array), so outside a transaction each shape is parsed once per database as
+ * a named statement, and a read is its Bind, Execute and Sync in one call, its values as text; the
+ * first read of a shape sends its Parse in the same call. This holds the ORM's one connection while
+ * it runs (as a transaction does), so it never lands inside another request's transaction.
+ * Measured on a services list: 0.2 ms per statement against 0.45–0.55 ms through the ORM.
+ *
+ * Inside a transaction a read goes through the transaction's connection: `execute name(values)`
+ * when its shape is parsed already, as it is otherwise (a statement parsed in a transaction that
+ * rolls back would be forgotten by the database, not by us). A value other than text, a number or
+ * a boolean (a Date, whose text the ORM writes in its own time zone) also takes the ORM's way.
  * PostgreSQL proper plans on its own server, and its pooled sessions do not share prepared
  * statements: there the statement runs as it is.
  */
+const { serialize } = protocol;
+type DataRowMessage = messages.DataRowMessage;
 const MAX_PREPARED = 500;
-/** Per database: statement text → its prepared name (null when it could not be prepared: it runs as it is). */
-const preparedByDatabase = new WeakMap<object, { names: Map<string, Promise<string | null>>; made: number }>();
+/** Per PGlite instance (its one session holds the statements, whichever ORM opened it): statement text → its prepared name. */
+const preparedBySession = new WeakMap<object, { names: Map<string, string>; made: number }>();
 
-export async function runRead<R>(
-  db: { kind: 'pglite' | 'postgresql' },
-  run: (text: string, params: unknown[]) => Promise<R[]>,
-  statement: Statement,
-  inTransaction: boolean,
-): Promise<R[]> {
-  if (db.kind !== 'pglite') return run(statement.text, statement.params);
-  let prepared = preparedByDatabase.get(db);
-  if (!prepared) preparedByDatabase.set(db, (prepared = { names: new Map(), made: 0 }));
-  let name = prepared.names.get(statement.text);
-  if (!name) {
-    // A statement prepared in a transaction that rolls back would be forgotten by the database, not by us.
-    if (inTransaction || prepared.names.size >= MAX_PREPARED) return run(statement.text, statement.params);
-    const id = `kernel_read_${++prepared.made}`;
-    let n = 0;
-    const text = statement.text.replace(/\?/g, () => `$${++n}`);
-    name = run(`prepare ${id} as ${text}`, []).then(
-      () => id,
-      () => null,
-    );
-    prepared.names.set(statement.text, name);
+export async function runRead<R>(db: Database, run: (text: string, params: unknown[]) => Promise<R[]>, statement: Statement, inTransaction: boolean): Promise<R[]> {
+  if (db.kind !== 'pglite' || !db.pglite) return run(statement.text, statement.params);
+  let prepared = preparedBySession.get(db.pglite);
+  if (!prepared) preparedBySession.set(db.pglite, (prepared = { names: new Map(), made: 0 }));
+  const name = prepared.names.get(statement.text);
+  const values = inTransaction ? undefined : textValues(statement.params);
+  if (!values || !statement.columns) {
+    return name ? run(`execute ${name}(${statement.params.map(() => '?').join(', ')})`, statement.params) : run(statement.text, statement.params);
   }
-  const ready = await name;
-  if (!ready) return run(statement.text, statement.params);
-  try {
-    return await run(`execute ${ready}(${statement.params.map(() => '?').join(', ')})`, statement.params);
-  } catch (error) {
-    // 26000: the session lost its prepared statements; prepare them again as they are used.
-    if ((error as { code?: string }).code !== '26000' && !/prepared statement .* does not exist/.test(String((error as Error).message))) throw error;
-    prepared.names.clear();
-    return run(statement.text, statement.params);
+  const pglite = db.pglite;
+  const kysely = db.orm.em.getConnection().getClient() as Kysely<any>;
+  const columns = statement.columns;
+  const names = prepared;
+  return kysely.connection().execute(() =>
+    pglite.runExclusive(async () => {
+      let id = names.names.get(statement.text);
+      const messages: Uint8Array[] = [];
+      const parsing = id === undefined && names.names.size < MAX_PREPARED;
+      if (parsing) {
+        id = `kernel_read_${++names.made}`;
+        let n = 0;
+        messages.push(serialize.parse({ name: id, text: statement.text.replace(/\?/g, () => `$${++n}`) }));
+      }
+      if (id === undefined) {
+        let n = 0;
+        messages.push(serialize.parse({ text: statement.text.replace(/\?/g, () => `$${++n}`) }));
+      }
+      messages.push(serialize.bind({ statement: id ?? '', values }), serialize.execute({}), serialize.sync());
+      logStatement(statement.text);
+      const answer = await pglite.execProtocol(concatenated(messages), { syncToFs: false });
+      if (parsing) names.names.set(statement.text, id!);
+      const row = answer.messages.find((m): m is DataRowMessage => m.name === 'dataRow');
+      if (!row) throw new Error('A read answered no row');
+      return [Object.fromEntries(columns.map((column, i) => [column, row.fields[i]]))] as R[];
+    }),
+  );
+}
+
+/** Parameters as the text PostgreSQL reads them; undefined when one is not text, a number or a boolean. */
+function textValues(params: unknown[]): (string | null)[] | undefined {
+  const out: (string | null)[] = [];
+  for (const value of params) {
+    if (value === null) out.push(null);
+    else if (typeof value === 'string') out.push(value);
+    else if (typeof value === 'number' && Number.isFinite(value)) out.push(String(value));
+    else if (typeof value === 'boolean') out.push(value ? 'true' : 'false');
+    else return undefined;
   }
+  return out;
+}
+
+function concatenated(parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.length;
+  }
+  return out;
 }
 
 /** JSON rows → plain rows: timestamps become Dates (everything else JSON already carries as JavaScript wants it). */
