@@ -1,6 +1,5 @@
 import { Agent, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import {
-  execute,
   getNamedType,
   getOperationAST,
   isInterfaceType,
@@ -21,7 +20,6 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import type { GatewayRuntime } from '@graphql-hive/gateway-runtime';
-import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import type { QueryPlanner } from '@graphql-hive/router-query-planner';
 import { unsafeValue } from '../facades/validate.ts';
 import type { QueryLimits } from '../subgraphs/kernel/config.ts';
@@ -30,6 +28,7 @@ import type { Runtime } from '../subgraphs/kernel/runtime.ts';
 import { VIA_HEADER } from '../subgraphs/kernel/audit.ts';
 import { forwardedHeadersOf } from './edge.ts';
 import { ESCAPED_CONTROL_CHARACTER } from './input-guard.ts';
+import { compiledExecution } from './compiled-execution.ts';
 import { costAnnotations, operationCost } from './limits.ts';
 
 /**
@@ -404,26 +403,15 @@ function plainData(body: Buffer): Buffer | null {
 
 /**
  * The subgraph schema in this process, executed with a context built as router/gateway.ts's
- * inProcessExecutor builds it. Each route's operation is compiled once by graphql-jit (a function
- * for that one selection): graphql-js's `execute` builds an info object, an arguments object and a
- * path for every field of every item, which with the garbage it leaves was measured at about half
- * the CPU of a services list. An operation graphql-jit cannot compile runs on `execute`.
+ * inProcessExecutor builds it, each route's operation compiled once (router/compiled-execution.ts).
  */
 function embeddedSubgraphs(schemas: Map<string, GraphQLSchema>, runtime: Runtime): Subgraphs {
-  const compiled = new WeakMap<Route, CompiledQuery | null>();
-  const run = (schema: GraphQLSchema, route: Route, variableValues: Record<string, unknown>, contextValue: RequestContext) => {
-    let query = compiled.get(route);
-    if (query === undefined) {
-      const made = compileQuery(schema, route.subgraphDocument);
-      compiled.set(route, (query = isCompiledQuery(made) ? made : null));
-    }
-    return query ? query.query(undefined, contextValue, variableValues) : execute({ schema, document: route.subgraphDocument, variableValues, contextValue });
-  };
+  const runs = new Map([...schemas].map(([name, schema]) => [name, compiledExecution(schema)]));
   const result: Subgraphs['result'] = async (route, variables, headers, request) => {
-    const schema = schemas.get(route.subgraph);
-    if (!schema) return null;
+    const run = runs.get(route.subgraph);
+    if (!run) return null;
     const contextValue = new RequestContext(runtime, (name) => headers[name]);
-    const executed = await run(schema, route, variables.values, contextValue);
+    const executed = await run(route.subgraphDocument, variables.values, contextValue);
     if (!executed.errors?.length && !executed.extensions && executed.data) return { data: executed.data };
     handedOver.set(request, { target: route.subgraph, result: executed });
     return null;

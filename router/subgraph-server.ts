@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
-import { ApolloServer, HeaderMap } from '@apollo/server';
+import { ApolloServer, HeaderMap, type ApolloServerOptionsWithGateway } from '@apollo/server';
 import {
   ApolloServerPluginCacheControlDisabled,
   ApolloServerPluginInlineTraceDisabled,
@@ -10,12 +10,13 @@ import {
   ApolloServerPluginSchemaReportingDisabled,
   ApolloServerPluginUsageReportingDisabled,
 } from '@apollo/server/plugin/disabled';
-import { GraphQLError } from 'graphql';
+import { GraphQLError, type GraphQLSchema } from 'graphql';
 import { loadConfig, type Config } from '../subgraphs/kernel/config.ts';
 import { RequestContext } from '../subgraphs/kernel/context.ts';
 import { maskError } from '../subgraphs/kernel/federation.ts';
 import type { SubgraphModule } from '../subgraphs/kernel/module.ts';
 import { headerReader } from '../subgraphs/kernel/principal.ts';
+import { compiledExecution } from './compiled-execution.ts';
 import { moduleNamed, SUBGRAPH_PORTS } from './modules.ts';
 import { startPlatform } from './platform.ts';
 
@@ -29,7 +30,7 @@ import { startPlatform } from './platform.ts';
 export async function startSubgraphServer(config: Config, module: SubgraphModule, port: number) {
   const platform = await startPlatform(config, [module]);
   const server = new ApolloServer<RequestContext>({
-    schema: platform.schemas.get(module.name)!,
+    gateway: compiledGateway(platform.schemas.get(module.name)!),
     introspection: true,
     // Only the router calls a subgraph: no cache hints (the default plugin wraps every field's
     // resolver to compute them, for a Cache-Control header nobody reads), no inline traces, no
@@ -95,6 +96,30 @@ export async function startSubgraphServer(config: Config, module: SubgraphModule
       await server.stop();
       await platform.stop();
     },
+  };
+}
+
+/**
+ * Apollo Server executing each operation compiled (router/compiled-execution.ts), as the embedded
+ * direct path does. Apollo Server takes a custom executor only from a "gateway" (its
+ * GatewayInterface): this one serves the subgraph's own schema, which never changes. Apollo still
+ * parses and validates each operation, and keeps the document per text.
+ */
+type Gateway = ApolloServerOptionsWithGateway<RequestContext>['gateway'];
+
+function compiledGateway(schema: GraphQLSchema): Gateway {
+  const run = compiledExecution(schema);
+  let loaded: Parameters<Gateway['onSchemaLoadOrUpdate']>[0] | undefined;
+  return {
+    onSchemaLoadOrUpdate(callback) {
+      loaded = callback;
+      return () => undefined;
+    },
+    async load() {
+      loaded?.({ apiSchema: schema, coreSupergraphSdl: '' });
+      return { executor: async ({ document, operationName, request, context }) => run(document, request.variables ?? {}, context, operationName ?? undefined) };
+    },
+    async stop() {},
   };
 }
 

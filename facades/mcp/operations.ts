@@ -56,17 +56,19 @@ export function createOperationRunner(gateway: GatewayRuntime, direct: DirectPat
     const request = new Request('http://router.internal/graphql', { method: 'POST', headers });
     const params = { query: tool.query, variables, operationName: tool.name };
     try {
-      const enveloped = gateway.getEnveloped({ request, params });
       let entry = prepared.get(tool.name);
-      if (!entry || entry.schema !== enveloped.schema) {
-        entry = prepare(enveloped, tool.query);
-        prepared.set(tool.name, entry);
-      }
+      if (!entry) prepared.set(tool.name, (entry = prepare(gateway.getEnveloped({ request, params }), tool.query)));
       // Yoga answers a document it refuses with 400.
       if (entry.errors) return answer({ errors: entry.errors }, 400);
-      // A read one subgraph answers as asked goes to it straight (router/direct.ts).
+      // A read one subgraph answers as asked goes to it straight (router/direct.ts), which decided
+      // on the gateway's schema of its own: the pipeline is not set up for it (envelop builds it per call).
       const straight = await direct.execute(entry.document!, variables, tool.name, request);
       if (straight) return answer(straight);
+      const enveloped = gateway.getEnveloped({ request, params });
+      if (entry.schema !== enveloped.schema) {
+        prepared.set(tool.name, (entry = prepare(enveloped, tool.query)));
+        if (entry.errors) return answer({ errors: entry.errors }, 400);
+      }
       const result = (await enveloped.execute({
         schema: enveloped.schema,
         document: entry.document!,

@@ -69,7 +69,9 @@ export function createRestFacade(gateway: GatewayRuntime, apiSchema: GraphQLSche
     },
     errorHandler: errorAnswer as any,
   });
-  const sofa = createSofaRouter(sofaConfig);
+  // SOFA's router (every route's operation and OpenAPI schemas, ~0.1 s) is built when a request first
+  // needs it: a write, or a read the plain path leaves to it.
+  let sofa: ReturnType<typeof createSofaRouter> | undefined;
 
   /**
    * A route's operation runs in-process: straight to the one subgraph that answers it as asked
@@ -180,7 +182,7 @@ export function createRestFacade(gateway: GatewayRuntime, apiSchema: GraphQLSche
     headers.delete('content-length');
     if (checked.variables) headers.set('content-type', 'application/json');
     const forward = new Request(checked.url, { method: request.method, headers, body: checked.variables ? JSON.stringify(checked.variables) : undefined });
-    const res = await sofa.fetch(forward);
+    const res = await (sofa ??= createSofaRouter(sofaConfig)).fetch(forward);
     if (!res) return envelopeError(404, 'NOT_FOUND', `No route ${request.method} ${checked.url.pathname}`);
     if (!res.ok) return res;
     // SOFA's answer is already JSON: put it in the envelope as it is rather than parse and print it again.
