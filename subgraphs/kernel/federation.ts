@@ -50,19 +50,23 @@ export async function buildFederatedSchema(options: {
  * middleware chain (unless the field says `simple: true`), even where that chain is empty. For a
  * field with no roles, no middlewares, no field resolver and its property's own name, that is
  * exactly GraphQL's default resolver: dropping it spares a call, an object and (with graphql-jit,
- * router/direct.ts) the info object built for every field of every item of a list. Run after
- * `buildSchema`, which fills each field's roles and middlewares in.
+ * router/compiled-execution.ts) the info object built for every field of every item of a list.
+ * Run after `buildSchema`, which fills each field's roles and middlewares in. type-graphql's
+ * metadata is global (every subgraph's classes): a field keeps its resolver if any class of that
+ * type name, or any field resolver of that name, gives it one of its own.
  */
 function withoutPlainFieldResolvers(resolvers: Record<string, Record<string, unknown>>): void {
   const storage = getMetadataStorage();
-  for (const objectType of storage.objectTypes) {
-    const fields = resolvers[objectType.name];
+  const typeNames = new Map(storage.objectTypes.map((o) => [o.target, o.name]));
+  const kept = new Set<string>();
+  for (const r of storage.fieldResolvers) for (const name of [r.schemaName, r.methodName]) kept.add(`${typeNames.get(r.getObjectType?.() as Function) ?? '*'}.${name}`);
+  for (const o of storage.objectTypes) {
+    for (const f of o.fields ?? []) if (f.roles !== undefined || f.middlewares?.length || f.name !== f.schemaName) kept.add(`${o.name}.${f.schemaName}`);
+  }
+  for (const o of storage.objectTypes) {
+    const fields = resolvers[o.name];
     if (!fields) continue;
-    for (const field of objectType.fields ?? []) {
-      if (field.roles !== undefined || field.middlewares?.length || field.name !== field.schemaName) continue;
-      if (storage.fieldResolvers.some((r) => r.getObjectType?.() === field.target && r.methodName === field.name)) continue;
-      delete fields[field.schemaName];
-    }
+    for (const f of o.fields ?? []) if (!kept.has(`${o.name}.${f.schemaName}`) && !kept.has(`*.${f.schemaName}`)) delete fields[f.schemaName];
   }
 }
 

@@ -133,4 +133,27 @@ describe('plain-row reads', () => {
     });
     expect(seen.map((r) => r.name)).toEqual(['D desk']);
   });
+
+  it("outside a transaction never see another one's writes before it commits", async () => {
+    const { ctx } = await company();
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let written!: () => void;
+    const wrote = new Promise<void>((r) => (written = r));
+    const open = ctx().transaction(async (tx) => {
+      tx.em.create(Resource, { name: 'E lamp', type: 'lamp', active: true });
+      await tx.em.flush();
+      written();
+      await gate;
+      throw new Error('rolled back');
+    });
+    await wrote;
+    // Sent while the transaction is open (its batch leaves on the next turn of the event loop).
+    const outside = ctx().rows(Resource, { type: 'lamp' });
+    for (let i = 0; i < 3; i++) await new Promise((r) => setImmediate(r));
+    release();
+    await expect(open).rejects.toThrow('rolled back');
+    expect(await outside).toEqual([]);
+    expect(await ctx().rows(Resource, { type: 'lamp' })).toEqual([]);
+  });
 });
