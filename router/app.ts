@@ -17,7 +17,7 @@ import { recentMessages } from '../subgraphs/kernel/outbox/index.ts';
 import { subgraphUrl, supergraphOf } from './compose.ts';
 import { createCors } from './cors.ts';
 import { docsRoute } from './docs.ts';
-import { assignRequestId, forwardedHeaders, readBody, surfaceOf } from './edge.ts';
+import { assignRequestId, forwardedHeaders, readBody, refuse, surfaceOf, usableHost } from './edge.ts';
 import { createDirectPath, type DirectPath } from './direct.ts';
 import { createGateway, inProcessExecutor } from './gateway.ts';
 import { moduleRoutes } from './module-routes.ts';
@@ -91,6 +91,8 @@ export async function createApp(config: Config, options: { topology?: 'embedded'
       // CORS first: a preflight is answered here, and every answer below carries the headers.
       if (await cors(req, res)) return;
       const surface = surfaceOf(path);
+      // Everything not an interface's own path is the REST facade's to answer (its 404 included).
+      if (!usableHost(req.headers.host)) return void refuse(req, res, surface ?? 'rest', 'BAD_USER_INPUT', 'Host: must be a host name, with its port if any', { field: 'Host' });
       if (surface && (await readBody(req, res, surface, config.maxBodyBytes))) return;
       if (path === '/graphql') {
         // Only the facades say which interface a write came through (the audit log); never a client.

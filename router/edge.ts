@@ -58,6 +58,24 @@ export function forwardedHeaders(request: Request): Record<string, string> {
   return forwarded;
 }
 
+let lastHost: string | undefined;
+
+/**
+ * Whether the Host header can name this server in a URL (`localhost:4000`, `[::1]`, absent): the
+ * layers below build the request's URL from it, and `a b` or `[::1` made that throw (a 500). The
+ * last good one is remembered: clients send the same Host again and again.
+ */
+export function usableHost(host: string | undefined): boolean {
+  if (host === undefined || host === lastHost) return true;
+  try {
+    new URL(`http://${host}/`);
+  } catch {
+    return false;
+  }
+  lastHost = host;
+  return true;
+}
+
 /** JSON, as `application/json` or a `+json` type. Anything else is refused: form posts are how CSRF reaches an API. */
 const JSON_MEDIA_TYPE = /^application\/(?:[\w.-]+\+)?json$/;
 

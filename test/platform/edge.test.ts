@@ -1,4 +1,5 @@
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { graphql, http, uniqueEmail } from '../support/client.ts';
 import { bearer, signupCompany } from '../support/fixtures.ts';
@@ -28,7 +29,38 @@ async function raw(path: string, headers: Record<string, string>, chunks: (strin
   });
 }
 
+/** A request written on a socket as given (HTTP/1.0: the answer unchunked): a Host header no HTTP client would send. */
+async function onSocket(path: string, host: string): Promise<{ status: number; body: string }> {
+  const { url } = await testServer();
+  const { port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), '127.0.0.1', () => socket.write(`GET ${path} HTTP/1.0\r\nHost: ${host}\r\n\r\n`));
+    let text = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (c) => (text += c));
+    socket.on('error', reject);
+    socket.on('end', () => resolve({ status: Number(text.split(' ')[1]), body: text.slice(text.indexOf('\r\n\r\n') + 4) }));
+  });
+}
+
 describe('the edge: request ids, body limits, media types', () => {
+  it('refuses a Host header that makes no URL with 400 naming it, on every interface', async () => {
+    for (const host of ['a b', '[::1', 'shop^example.test']) {
+      const rest = await onSocket(`${P}/services`, host);
+      expect(rest.status, host).toBe(400);
+      expect(rest.body).toContain('"field":"Host"');
+      expect(rest.body).not.toContain('TypeError');
+      const other = await onSocket('/no/such/page', host);
+      expect(other.status, host).toBe(400);
+      const gql = await onSocket('/graphql?query=%7B__typename%7D', host);
+      expect(gql.status, host).toBe(400);
+      expect(JSON.parse(gql.body).errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'Host' });
+    }
+    // A usual one, with a port or an IPv6 address, is served.
+    expect((await onSocket(`${P}/services`, 'localhost:4000')).status).not.toBe(400);
+    expect((await onSocket('/healthz', '[::1]:4000')).status).toBe(200);
+  });
+
   it('gives every answer an X-Request-Id, keeps a sane one the client sent, and names it in error bodies', async () => {
     const fresh = await http('/healthz');
     expect(fresh.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
