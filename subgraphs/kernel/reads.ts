@@ -309,40 +309,42 @@ const preparedBySession = new WeakMap<object, { names: Map<string, string>; made
 
 export async function runRead<R>(db: Database, run: (text: string, params: unknown[]) => Promise<R[]>, statement: Statement, inTransaction: boolean): Promise<R[]> {
   if (db.kind !== 'pglite' || !db.pglite) return run(statement.text, statement.params);
-  let prepared = preparedBySession.get(db.pglite);
-  if (!prepared) preparedBySession.set(db.pglite, (prepared = { names: new Map(), made: 0 }));
-  const name = prepared.names.get(statement.text);
+  const session = db.pglite;
+  const prepared = preparedOf(session);
+  const { names } = prepared;
+  const name = names.get(statement.text);
   const values = inTransaction ? undefined : textValues(statement.params);
   if (!values || !statement.columns) {
     return name ? run(`execute ${name}(${statement.params.map(() => '?').join(', ')})`, statement.params) : run(statement.text, statement.params);
   }
-  const pglite = db.pglite;
   const kysely = db.orm.em.getConnection().getClient() as Kysely<any>;
-  const columns = statement.columns;
-  const names = prepared;
+  const { columns } = statement;
   return kysely.connection().execute(() =>
-    pglite.runExclusive(async () => {
-      let id = names.names.get(statement.text);
+    session.runExclusive(async () => {
+      // Looked up again under the lock: another read of this shape may have parsed it meanwhile.
+      const known = names.get(statement.text);
+      // A new shape gets a name while there is room; past it, the unnamed statement ('').
+      const id = known ?? (names.size < MAX_PREPARED ? `kernel_read_${++prepared.made}` : '');
       const messages: Uint8Array[] = [];
-      const parsing = id === undefined && names.names.size < MAX_PREPARED;
-      if (parsing) {
-        id = `kernel_read_${++names.made}`;
+      if (known === undefined) {
         let n = 0;
         messages.push(serialize.parse({ name: id, text: statement.text.replace(/\?/g, () => `$${++n}`) }));
       }
-      if (id === undefined) {
-        let n = 0;
-        messages.push(serialize.parse({ text: statement.text.replace(/\?/g, () => `$${++n}`) }));
-      }
-      messages.push(serialize.bind({ statement: id ?? '', values }), serialize.execute({}), serialize.sync());
+      messages.push(serialize.bind({ statement: id, values }), serialize.execute({}), serialize.sync());
       logStatement(statement.text);
-      const answer = await pglite.execProtocol(concatenated(messages), { syncToFs: false });
-      if (parsing) names.names.set(statement.text, id!);
+      const answer = await session.execProtocol(concatenated(messages), { syncToFs: false });
+      if (known === undefined && id) names.set(statement.text, id);
       const row = answer.messages.find((m): m is DataRowMessage => m.name === 'dataRow');
       if (!row) throw new Error('A read answered no row');
       return [Object.fromEntries(columns.map((column, i) => [column, row.fields[i]]))] as R[];
     }),
   );
+}
+
+function preparedOf(session: object) {
+  let prepared = preparedBySession.get(session);
+  if (!prepared) preparedBySession.set(session, (prepared = { names: new Map(), made: 0 }));
+  return prepared;
 }
 
 /** Parameters as the text PostgreSQL reads them; undefined when one is not text, a number or a boolean. */
