@@ -18,7 +18,7 @@ const built = (name: string) => {
   return existsSync(file) ? file : undefined;
 };
 serveBuiltSupergraph(built('./supergraph.graphql'));
-restoreNewDataFoldersFrom(built('./pglite-snapshot.tar'));
+restoreNewDataFoldersFrom(built('./pglite-snapshot'));
 const topology = process.env.TOPOLOGY ?? 'embedded';
 if (topology !== 'embedded' && topology !== 'distributed') throw new Error(`TOPOLOGY must be embedded or distributed, got ${topology}`);
 const app = await createApp(config, { topology });

@@ -10,7 +10,7 @@ import { build as esbuild, type Plugin } from 'esbuild';
  * - each entry point bundled with its dependencies into one file, dist/<name>.js: no TypeScript
  *   compiler and about 4,000 fewer module files at start;
  * - dist/supergraph.graphql, the supergraph checked against the bundled subgraphs (router/compose.ts);
- * - dist/pglite-snapshot.tar, a migrated, empty PGlite data folder a new DATA_DIR is restored from
+ * - dist/pglite-snapshot/, a migrated, empty PGlite data folder a new DATA_DIR is copied from
  *   (subgraphs/kernel/database.ts), remade when a migration changes (both by scripts/snapshot.ts);
  * - dist/build.json, the files the build read and their modification times (what launch.mjs checks).
  *
@@ -20,7 +20,7 @@ import { build as esbuild, type Plugin } from 'esbuild';
 export const ROOT = join(import.meta.dirname, '..');
 export const DIST = join(ROOT, 'dist');
 export const MANIFEST = join(DIST, 'build.json');
-export const SNAPSHOT = join(DIST, 'pglite-snapshot.tar');
+export const SNAPSHOT = join(DIST, 'pglite-snapshot');
 export const SUPERGRAPH = join(DIST, 'supergraph.graphql');
 
 export const ENTRIES: Record<string, string> = {

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkedInSupergraph, composeSupergraph, subgraphUrl } from '../router/compose.ts';
@@ -9,22 +9,22 @@ import { loadConfig } from '../subgraphs/kernel/config.ts';
 import { createPglite } from '../subgraphs/kernel/database.ts';
 
 /**
- * `node dist/snapshot.js [--supergraph FILE] [--pglite FILE]`, run by scripts/build.ts with the
+ * `node dist/snapshot.js [--supergraph FILE] [--pglite FOLDER]`, run by scripts/build.ts with the
  * bundle it just built: what a built start would otherwise work out each time.
  *
  * --supergraph: schema/supergraph.graphql if the bundled subgraphs still print as schema/*.graphql,
  *   composed from them otherwise (with a warning: `npm run compose` is due), for router/compose.ts.
- * --pglite: a migrated, empty PGlite data folder as a `dumpDataDir` tarball, which a new DATA_DIR is
- *   restored from (subgraphs/kernel/database.ts). Every migration and the job queue's schema, as a
- *   start makes them; no start-up hooks, so no demo company: the first start seeds its own.
+ * --pglite: a migrated, empty PGlite data folder, which a new DATA_DIR is copied from
+ *   (subgraphs/kernel/database.ts). Every migration and the job queue's schema, as a start makes
+ *   them; no start-up hooks, so no demo company: the first start seeds its own.
  */
 const argument = (name: string) => {
   const i = process.argv.indexOf(name);
   return i > 0 ? process.argv[i + 1] : undefined;
 };
 const supergraphFile = argument('--supergraph');
-const pgliteFile = argument('--pglite');
-if (!supergraphFile && !pgliteFile) throw new Error('Usage: node dist/snapshot.js [--supergraph FILE] [--pglite FILE]');
+const pgliteFolder = argument('--pglite');
+if (!supergraphFile && !pgliteFolder) throw new Error('Usage: node dist/snapshot.js [--supergraph FILE] [--pglite FOLDER]');
 
 /** Written whole or not at all. */
 function write(file: string, data: string | Buffer) {
@@ -42,18 +42,26 @@ if (supergraphFile) {
   write(supergraphFile, sdl);
 }
 
-if (pgliteFile) {
+if (pgliteFolder) {
   const dataDir = mkdtempSync(join(tmpdir(), 'platform-snapshot-'));
+  const made = `${pgliteFolder}.new`;
+  const previous = `${pgliteFolder}.old`;
+  rmSync(made, { recursive: true, force: true });
   try {
     const config = loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'development', JWT_SECRET: 'snapshot-only-snapshot-only-snapshot-only' });
-    const pglite = await createPglite();
+    const pglite = await createPglite(made);
     const platform = await startPlatform(config, MODULES.map((m) => ({ ...m, onStart: undefined })), { pglite, consume: false });
     await platform.stop();
     await pglite.query('checkpoint');
-    const dump = await pglite.dumpDataDir('none');
     await pglite.close();
-    write(pgliteFile, Buffer.from(await dump.arrayBuffer()));
+    // Replaced by renames: a start copying the previous folder meanwhile fails (its copy is gone)
+    // rather than copying a half-made one.
+    rmSync(previous, { recursive: true, force: true });
+    if (existsSync(pgliteFolder)) renameSync(pgliteFolder, previous);
+    renameSync(made, pgliteFolder);
+    rmSync(previous, { recursive: true, force: true });
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
+    rmSync(made, { recursive: true, force: true });
   }
 }

@@ -10,7 +10,7 @@ import { checkedInSupergraph, composeSupergraph, subgraphUrl } from '../../route
 import { MODULES, SUBGRAPH_PORTS } from '../../router/modules.ts';
 import { startPlatform } from '../../router/platform.ts';
 import { loadConfig } from '../../subgraphs/kernel/config.ts';
-import { restoreNewDataFoldersFrom } from '../../subgraphs/kernel/database.ts';
+import { createPglite, restoreDataFolder, restoreNewDataFoldersFrom } from '../../subgraphs/kernel/database.ts';
 import { freePort } from '../support/local-servers.ts';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -43,8 +43,16 @@ describe('the supergraph a router starts with', () => {
 });
 
 describe.runIf(!databaseUrl)('a new PGlite data folder', () => {
-  it('is restored from a migrated snapshot when there is one, and resumed as it is afterwards', async () => {
-    const snapshot = inject('snapshotFile')!;
+  it('is not made from a folder that is not a PGlite data folder', () => {
+    expect(() => restoreDataFolder(tempDir('platform-not-a-snapshot-'), join(tempDir('platform-restore-'), 'pglite'))).toThrow(/not a PGlite data folder/);
+  });
+
+
+  it('is copied from a migrated snapshot folder when there is one, and resumed as it is afterwards', async () => {
+    // A snapshot folder as the build makes one: PGlite's own data folder, here unpacked from the
+    // migrated tarball the test workers start from.
+    const snapshot = join(tempDir('platform-snapshot-'), 'pglite');
+    await (await createPglite(snapshot, new Blob([readFileSync(inject('snapshotFile')!)]))).close();
     const dataDir = join(tempDir('platform-restore-'), 'data');
     const config = loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'test', JWT_SECRET: 'test-secret-test-secret-test-secret-42' });
     restoreNewDataFoldersFrom(snapshot);
@@ -60,6 +68,11 @@ describe.runIf(!databaseUrl)('a new PGlite data folder', () => {
       const reopened = await startPlatform(config, [], { consume: false });
       expect(await reopened.runtime.db.orm.em.getConnection().execute('select count(*)::int as n from public.kept')).toEqual([{ n: 0 }]);
       await reopened.stop();
+
+      // A copy: what one data folder did is not in the snapshot the next one starts from.
+      const other = await startPlatform({ ...config, dataDir: join(tempDir('platform-restore-'), 'data') }, [], { consume: false });
+      expect(await other.runtime.db.orm.em.getConnection().execute("select to_regclass('public.kept') as kept")).toEqual([{ kept: null }]);
+      await other.stop();
     } finally {
       restoreNewDataFoldersFrom(undefined);
     }
