@@ -30,7 +30,8 @@ export async function buildFederatedSchema(options: {
     skipCheck: true,
     validate: false,
   });
-  // The schema's document as it is, not printed and parsed again (a tenth of a start's schema work).
+  // The schema's document as it is: printing it and parsing the text again was a fifth of the
+  // time a start spent building subgraph schemas.
   const typeDefs = withPageSizes(concatAST([FEDERATION_LINK, getDocumentNodeFromSchema(schema)]));
   const resolvers: Record<string, any> = createResolversMap(schema);
   withoutPlainFieldResolvers(resolvers);

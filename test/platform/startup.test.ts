@@ -47,7 +47,6 @@ describe.runIf(!databaseUrl)('a new PGlite data folder', () => {
     expect(() => restoreDataFolder(tempDir('platform-not-a-snapshot-'), join(tempDir('platform-restore-'), 'pglite'))).toThrow(/not a PGlite data folder/);
   });
 
-
   it('is copied from a migrated snapshot folder when there is one, and resumed as it is afterwards', async () => {
     // A snapshot folder as the build makes one: PGlite's own data folder, here unpacked from the
     // migrated tarball the test workers start from.
