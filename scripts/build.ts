@@ -226,6 +226,18 @@ function optionalDependencies(): Plugin {
 const PATCHES = [
   { file: /[\\/]@graphql-mesh[\\/]hmac-upstream-signature[\\/]dist[\\/]index\.js$/, from: /\bnull\.error;/g, to: 'throw new TypeError("null.error");' },
   { file: /[\\/]graphql[\\/]jsutils[\\/]instanceOf\.mjs$/, from: /const isProduction =[^;]*;/, to: 'const isProduction = true;' },
+  {
+    file: /[\\/]type-graphql[\\/]build[\\/]esm[\\/]resolvers[\\/]helpers\.js$/,
+    from: /export function getParams\(params, resolverData, globalValidate, globalValidateFn\) \{\s*const paramValues = params\s*\.sort\(\(a, b\) => a\.index - b\.index\)/,
+    to: [
+      'function inIndexOrder(params) {',
+      '  for (let i = 1; i < params.length; i++) if (params[i - 1].index > params[i].index) return params.sort((a, b) => a.index - b.index);',
+      '  return params;',
+      '}',
+      'export function getParams(params, resolverData, globalValidate, globalValidateFn) {',
+      '  const paramValues = inIndexOrder(params)',
+    ].join('\n'),
+  },
 ];
 
 function dependencyPatches(): Plugin {
