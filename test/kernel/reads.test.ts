@@ -124,6 +124,16 @@ describe('plain-row reads', () => {
     expect(good).toMatchObject({ status: 'fulfilled', value: [{ name: 'C room' }] });
   });
 
+  it('of one shape with different values answer each its own, many at once (each pooled session prepares the shape)', async () => {
+    const { ids, ctx } = await company();
+    const names = ['A room', 'B chair', 'C room'];
+    // Separate contexts: no batching into one statement, so the reads spread over the pool's sessions.
+    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => ctx().rows(Resource, { id: ids[i % 3] }, { fields: ['name'] })));
+    answers.forEach((rows, i) => expect(rows).toEqual([{ name: names[i % 3] }]));
+    // A value that looks like a placeholder stays a value.
+    expect(await ctx().rows(Resource, { name: 'A room?' })).toEqual([]);
+  });
+
   it('inside a transaction read through it, and see its own writes', async () => {
     const { ctx } = await company();
     const seen = await ctx().transaction(async (tx) => {
