@@ -214,7 +214,7 @@ function optionalDependencies(): Plugin {
 }
 
 /**
- * Two dependency files read differently in a bundle, each change checked to still apply:
+ * Dependency files read differently in a bundle, each change checked to still apply:
  * - A TypeError thrown by top-level code makes V8 re-parse the whole enclosing function to word its
  *   message, which in a bundle is the whole bundle (~150 ms at start).
  *   @graphql-mesh/hmac-upstream-signature inlines get-intrinsic, which reads `null.error` once to
@@ -222,6 +222,9 @@ function optionalDependencies(): Plugin {
  * - graphql-js outside NODE_ENV=production checks, each time an `instanceof` is false (isObjectType
  *   of a scalar...), whether the value comes from another copy of graphql: 5% of a request's CPU
  *   in development. A bundle holds one copy (graphqlModules), so the check has nothing to find.
+ * - type-graphql's `getParams` sorts a resolver's parameter list in place on every call of every
+ *   resolver: sorted after the first call, each later sort only allocated (a seventh of what a
+ *   list of 20 services allocated, for its ~140 field-resolver calls). It sorts when out of order.
  */
 const PATCHES = [
   { file: /[\\/]@graphql-mesh[\\/]hmac-upstream-signature[\\/]dist[\\/]index\.js$/, from: /\bnull\.error;/g, to: 'throw new TypeError("null.error");' },
