@@ -309,11 +309,10 @@ export function resultsOf(reads: Read[], row: Record<string, unknown>): ReadResu
 const { serialize } = protocol;
 type DataRowMessage = messages.DataRowMessage;
 const MAX_PREPARED = 500;
-/**
- * Per PGlite instance (its one session holds the statements, whichever ORM opened it) or per
- * PostgreSQL pool (each session prepares a name when it first runs it): statement text → its name.
- */
+/** Per PGlite instance (its one session holds the statements, whichever ORM opened it): statement text → its prepared name. */
 const preparedBySession = new WeakMap<object, { names: Map<string, string>; made: number }>();
+/** Per PostgreSQL pool (each session prepares a name when it first runs it): statement text → its name and numbered text. */
+const preparedOnPool = new WeakMap<Pool, Map<string, { name: string; text: string }>>();
 
 export async function runRead<R>(db: Database, run: (text: string, params: unknown[]) => Promise<R[]>, statement: Statement, inTransaction: boolean): Promise<R[]> {
   const values = inTransaction ? undefined : textValues(statement.params);
@@ -351,12 +350,13 @@ export async function runRead<R>(db: Database, run: (text: string, params: unkno
 
 async function runOnPool<R>(db: Database, statement: Statement, values: (string | null)[]): Promise<R[]> {
   const pool = await (db.orm.em.getConnection() as unknown as { getNativeClient(): Promise<Pool> }).getNativeClient();
-  const prepared = preparedOf(pool);
-  let name = prepared.names.get(statement.text);
+  let statements = preparedOnPool.get(pool);
+  if (!statements) preparedOnPool.set(pool, (statements = new Map()));
+  let prepared = statements.get(statement.text);
   // A new shape gets a name while there is room; past it, the unnamed statement (parsed each time).
-  if (name === undefined && prepared.names.size < MAX_PREPARED) prepared.names.set(statement.text, (name = `kernel_read_${++prepared.made}`));
+  if (!prepared && statements.size < MAX_PREPARED) statements.set(statement.text, (prepared = { name: `kernel_read_${statements.size + 1}`, text: numbered(statement.text) }));
   logStatement(statement.text);
-  const result = await pool.query({ name, text: numbered(statement.text), values });
+  const result = await pool.query(prepared ? { ...prepared, values } : { text: numbered(statement.text), values });
   return result.rows as R[];
 }
 
