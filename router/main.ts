@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../subgraphs/kernel/config.ts';
 import { restoreNewDataFoldersFrom } from '../subgraphs/kernel/database.ts';
+import { serveBuiltToolRegistry } from '../facades/mcp/registry.ts';
 import { createApp } from './app.ts';
 import { serveBuiltSupergraph } from './compose.ts';
 
@@ -11,13 +12,15 @@ import { serveBuiltSupergraph } from './compose.ts';
  * TOPOLOGY=distributed runs only the router, over subgraph processes (docker-compose.yml).
  */
 const config = loadConfig();
-// Built (dist/main.js, what `npm start` runs): the build left beside it the supergraph it checked
-// and a migrated snapshot a new PGlite data folder starts from. From source (tsx) there are none.
+// Built (dist/main.js, what `npm start` runs): the build left beside it the supergraph it checked,
+// the MCP tool registry it worked out from that supergraph, and a migrated snapshot a new PGlite
+// data folder starts from. From source (tsx) there are none.
 const built = (name: string) => {
   const file = fileURLToPath(new URL(name, import.meta.url));
   return existsSync(file) ? file : undefined;
 };
 serveBuiltSupergraph(built('./supergraph.graphql'));
+serveBuiltToolRegistry(built('./mcp-tools.json'));
 restoreNewDataFoldersFrom(built('./pglite-snapshot'));
 const topology = process.env.TOPOLOGY ?? 'embedded';
 if (topology !== 'embedded' && topology !== 'distributed') throw new Error(`TOPOLOGY must be embedded or distributed, got ${topology}`);

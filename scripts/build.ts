@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { build as esbuild, type Plugin } from 'esbuild';
 
@@ -10,6 +10,7 @@ import { build as esbuild, type Plugin } from 'esbuild';
  * - each entry point bundled with its dependencies into one file, dist/<name>.js: no TypeScript
  *   compiler and about 4,000 fewer module files at start;
  * - dist/supergraph.graphql, the supergraph checked against the bundled subgraphs (router/compose.ts);
+ * - dist/mcp-tools.json, the MCP tool registry worked out from it (facades/mcp/registry.ts);
  * - dist/pglite-snapshot/, a migrated, empty PGlite data folder a new DATA_DIR is copied from
  *   (subgraphs/kernel/database.ts), remade when a migration changes (both by scripts/snapshot.ts);
  * - dist/build.json, the files the build read and their modification times (what launch.mjs checks).
@@ -22,6 +23,7 @@ export const DIST = join(ROOT, 'dist');
 export const MANIFEST = join(DIST, 'build.json');
 export const SNAPSHOT = join(DIST, 'pglite-snapshot');
 export const SUPERGRAPH = join(DIST, 'supergraph.graphql');
+export const TOOLS = join(DIST, 'mcp-tools.json');
 
 export const ENTRIES: Record<string, string> = {
   main: 'router/main.ts',
@@ -33,6 +35,13 @@ export const ENTRIES: Record<string, string> = {
 
 /** Read by the build without being bundled: a change to one of these rebuilds too. */
 const BUILD_FILES = ['package.json', 'package-lock.json', 'tsconfig.json', 'scripts/build.ts'];
+
+/**
+ * The MCP tools and their fragments, read at run time but made into dist/mcp-tools.json by the
+ * build: each file, and each folder (its time changes when a file is added or removed).
+ */
+const TOOL_FOLDERS = ['facades/mcp/tools', 'facades/mcp/fragments'];
+const toolFiles = () => TOOL_FOLDERS.flatMap((dir) => [dir, ...readdirSync(join(ROOT, dir)).map((f) => `${dir}/${f}`)]);
 
 /** What the snapshot depends on besides the migrations themselves. */
 const SNAPSHOT_FILES = ['package-lock.json', 'scripts/snapshot.ts', 'router/platform.ts', 'subgraphs/kernel/database.ts'];
@@ -86,14 +95,14 @@ export async function build(options: { reason?: string; quiet?: boolean } = {}):
   }
 
   const inputs = Object.keys(result.metafile.inputs).filter((f) => !f.startsWith('node_modules/') && !f.includes(':'));
-  const files = mtimes([...inputs, ...BUILD_FILES], since);
+  const files = mtimes([...inputs, ...BUILD_FILES, ...toolFiles()], since);
   const snapshotFiles = mtimes([...inputs.filter((f) => f.includes('/migrations/')), ...SNAPSHOT_FILES], since);
   const snapshotChanged = !existsSync(SNAPSHOT) || !previous || !sameTimes(previous.snapshot, snapshotFiles);
   log(`bundled in ${Math.round(performance.now() - started)} ms`);
   const t = performance.now();
-  const snapshot = [join(DIST, 'snapshot.js'), '--supergraph', SUPERGRAPH, ...(snapshotChanged ? ['--pglite', SNAPSHOT] : [])];
+  const snapshot = [join(DIST, 'snapshot.js'), '--supergraph', SUPERGRAPH, '--tools', TOOLS, ...(snapshotChanged ? ['--pglite', SNAPSHOT] : [])];
   execFileSync(process.execPath, snapshot, { stdio: 'inherit', env: { ...process.env, OUTBOX_LOG: 'silent' } });
-  log(`supergraph${snapshotChanged ? ' and migrated PGlite snapshot' : ''} in ${Math.round(performance.now() - t)} ms`);
+  log(`supergraph, tool registry${snapshotChanged ? ' and migrated PGlite snapshot' : ''} in ${Math.round(performance.now() - t)} ms`);
   writeFileSync(`${MANIFEST}.tmp`, JSON.stringify({ files, snapshot: snapshotFiles } satisfies Manifest));
   renameSync(`${MANIFEST}.tmp`, MANIFEST);
 }

@@ -2,18 +2,24 @@ import 'reflect-metadata';
 import { existsSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { GraphQLSchema } from 'graphql';
+import { loadTools } from '../facades/mcp/registry.ts';
 import { checkedInSupergraph, composeSupergraph, subgraphUrl } from '../router/compose.ts';
+import { createGateway } from '../router/gateway.ts';
 import { startPlatform } from '../router/platform.ts';
 import { MODULES, SUBGRAPH_PORTS } from '../router/modules.ts';
 import { loadConfig } from '../subgraphs/kernel/config.ts';
 import { createPglite } from '../subgraphs/kernel/database.ts';
 
 /**
- * `node dist/snapshot.js [--supergraph FILE] [--pglite FOLDER]`, run by scripts/build.ts with the
- * bundle it just built: what a built start would otherwise work out each time.
+ * `node dist/snapshot.js [--supergraph FILE [--tools FILE]] [--pglite FOLDER]`, run by
+ * scripts/build.ts with the bundle it just built: what a built start would otherwise work out each
+ * time.
  *
  * --supergraph: schema/supergraph.graphql if the bundled subgraphs still print as schema/*.graphql,
  *   composed from them otherwise (with a warning: `npm run compose` is due), for router/compose.ts.
+ * --tools: the MCP tool registry worked out from that supergraph's API schema, as JSON, for
+ *   facades/mcp/registry.ts (a tool that does not validate fails the build).
  * --pglite: a migrated, empty PGlite data folder, which a new DATA_DIR is copied from
  *   (subgraphs/kernel/database.ts). Every migration and the job queue's schema, as a start makes
  *   them; no start-up hooks, so no demo company: the first start seeds its own.
@@ -23,8 +29,9 @@ const argument = (name: string) => {
   return i > 0 ? process.argv[i + 1] : undefined;
 };
 const supergraphFile = argument('--supergraph');
+const toolsFile = argument('--tools');
 const pgliteFolder = argument('--pglite');
-if (!supergraphFile && !pgliteFolder) throw new Error('Usage: node dist/snapshot.js [--supergraph FILE] [--pglite FOLDER]');
+if (!supergraphFile && !pgliteFolder) throw new Error('Usage: node dist/snapshot.js [--supergraph FILE [--tools FILE]] [--pglite FOLDER]');
 
 /** Written whole or not at all. */
 function write(file: string, data: string | Buffer) {
@@ -32,6 +39,7 @@ function write(file: string, data: string | Buffer) {
   renameSync(`${file}.tmp`, file);
 }
 
+let supergraph: string | undefined;
 if (supergraphFile) {
   const subgraphs = await Promise.all(MODULES.map(async (m) => ({ name: m.name, schema: await m.buildSchema(), url: subgraphUrl(m.name, SUBGRAPH_PORTS[m.name], {}) })));
   let sdl = checkedInSupergraph(subgraphs);
@@ -40,6 +48,14 @@ if (supergraphFile) {
     sdl = (await composeSupergraph(subgraphs)).supergraphSdl;
   }
   write(supergraphFile, sdl);
+  supergraph = sdl;
+}
+
+if (toolsFile) {
+  if (!supergraph) throw new Error('--tools needs --supergraph: the registry is worked out from the API schema of that supergraph');
+  const gateway = createGateway(supergraph, { kind: 'http' });
+  write(toolsFile, JSON.stringify(loadTools((await gateway.getSchema()) as GraphQLSchema)));
+  await gateway.dispose();
 }
 
 if (pgliteFolder) {

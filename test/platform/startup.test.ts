@@ -6,7 +6,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
+import type { GraphQLSchema } from 'graphql';
+import { loadTools } from '../../facades/mcp/registry.ts';
 import { checkedInSupergraph, composeSupergraph, subgraphUrl } from '../../router/compose.ts';
+import { createGateway } from '../../router/gateway.ts';
 import { MODULES, SUBGRAPH_PORTS } from '../../router/modules.ts';
 import { startPlatform } from '../../router/platform.ts';
 import { loadConfig } from '../../subgraphs/kernel/config.ts';
@@ -120,6 +123,15 @@ describe.runIf(!databaseUrl)('npm start (the built server)', () => {
       await mcp.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${credentials.apiKey}` } } }));
       const { tools } = await mcp.listTools();
       expect(tools.map((t) => t.name)).toContain('create_service');
+      // The registry the build worked out is the one the sources give for the same supergraph, and
+      // the build counts the tool files among what it was made from (a changed tool rebuilds).
+      const gateway = createGateway(readFileSync(join(root, 'dist/supergraph.graphql'), 'utf8'), { kind: 'http' });
+      const fromSources = loadTools((await gateway.getSchema()) as GraphQLSchema);
+      await gateway.dispose();
+      expect(JSON.parse(readFileSync(join(root, 'dist/mcp-tools.json'), 'utf8'))).toEqual(JSON.parse(JSON.stringify(fromSources)));
+      expect(tools.map((t) => t.name).sort()).toEqual(fromSources.map((t) => t.name).sort());
+      const built = Object.keys(JSON.parse(readFileSync(join(root, 'dist/build.json'), 'utf8')).files);
+      expect(built).toEqual(expect.arrayContaining(['facades/mcp/tools', 'facades/mcp/tools/list_services.graphql', 'facades/mcp/fragments']));
       const created = await mcp.callTool({ name: 'create_staff_member', arguments: { name: 'Mia' } });
       expect(created.isError).toBeFalsy();
       await mcp.close();
