@@ -29,7 +29,10 @@ export async function readAllowingLag<T>(read: () => Promise<T | null>): Promise
  * projection (rows already projected from events are left as they are).
  */
 export async function backfillFromMembers(runtime: Runtime, schema: string, name: string, copy: string): Promise<boolean> {
-  return RequestContext.system(runtime, null).transaction(async (tx) => {
+  const ctx = RequestContext.system(runtime, null);
+  // Done is for good: every later start reads that in one statement, without a transaction or the lock.
+  if ((await ctx.sql(`select 1 from ${schema}.backfill where name = ?`, [name])).length) return false;
+  return ctx.transaction(async (tx) => {
     await tx.sql('select pg_advisory_xact_lock(hashtext(?))', [`${schema}.backfill`]);
     const claimed = await tx.sql(`insert into ${schema}.backfill (name, done_at) values (?, ?) on conflict (name) do nothing returning name`, [name, tx.now()]);
     if (!claimed.length) return false;
