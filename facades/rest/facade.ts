@@ -127,7 +127,9 @@ export function createRestFacade(gateway: GatewayRuntime, apiSchema: GraphQLSche
     try {
       const result = await runOperation(operation.document, variables, operation.operationName, forwarded, `GET ${url.pathname}`);
       if (result.errors) answer = errorAnswer(result.errors);
-      else body = `{"success":true,"data":${JSON.stringify((result.data as Record<string, unknown> | null | undefined)?.[operation.fieldName]) ?? 'null'}}`;
+      // One JSON.stringify of the envelope: splicing the data's JSON into a text made a string that
+      // was copied whole again to be measured and written.
+      else body = JSON.stringify({ success: true, data: (result.data as Record<string, unknown> | null | undefined)?.[operation.fieldName] ?? null });
     } catch (error) {
       answer = errorAnswer([error]);
     }
