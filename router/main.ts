@@ -1,9 +1,9 @@
 import 'reflect-metadata';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { serveBuiltToolRegistry } from '../facades/mcp/registry.ts';
 import { loadConfig } from '../subgraphs/kernel/config.ts';
 import { restoreNewDataFoldersFrom } from '../subgraphs/kernel/database.ts';
-import { serveBuiltToolRegistry } from '../facades/mcp/registry.ts';
 import { createApp } from './app.ts';
 import { serveBuiltSupergraph } from './compose.ts';
 
