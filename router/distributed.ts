@@ -1,12 +1,11 @@
 import 'reflect-metadata';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serveBuiltToolRegistry } from '../facades/mcp/registry.ts';
 import { loadConfig } from '../subgraphs/kernel/config.ts';
 import { createApp } from './app.ts';
-import { serveBuiltSupergraph, subgraphUrl } from './compose.ts';
+import { builtBeside, serveBuiltSupergraph, subgraphUrl } from './compose.ts';
 import { MODULES, SUBGRAPH_PORTS } from './modules.ts';
 
 /**
@@ -32,12 +31,8 @@ for (const child of children) child.on('exit', (code) => code && !stopping && sh
 
 // Built, the router takes the supergraph the build checked (router/compose.ts) and the MCP tool
 // registry it worked out from it (facades/mcp/registry.ts).
-const builtFile = (name: string) => {
-  const file = fileURLToPath(new URL(name, import.meta.url));
-  return built && existsSync(file) ? file : undefined;
-};
-serveBuiltSupergraph(builtFile('./supergraph.graphql'));
-serveBuiltToolRegistry(builtFile('./mcp-tools.json'));
+serveBuiltSupergraph(builtBeside(import.meta.url, './supergraph.graphql'));
+serveBuiltToolRegistry(builtBeside(import.meta.url, './mcp-tools.json'));
 
 // Subgraphs migrate and seed before they listen; wait until each answers.
 for (const m of MODULES) await waitFor(subgraphUrl(m.name, SUBGRAPH_PORTS[m.name]));

@@ -1,11 +1,9 @@
 import 'reflect-metadata';
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { serveBuiltToolRegistry } from '../facades/mcp/registry.ts';
 import { loadConfig } from '../subgraphs/kernel/config.ts';
 import { restoreNewDataFoldersFrom } from '../subgraphs/kernel/database.ts';
 import { createApp } from './app.ts';
-import { serveBuiltSupergraph } from './compose.ts';
+import { builtBeside, serveBuiltSupergraph } from './compose.ts';
 
 /**
  * `npm start`: the embedded topology, every subgraph in this process, PGlite unless DATABASE_URL.
@@ -15,13 +13,9 @@ const config = loadConfig();
 // Built (dist/main.js, what `npm start` runs): the build left beside it the supergraph it checked,
 // the MCP tool registry it worked out from that supergraph, and a migrated snapshot a new PGlite
 // data folder starts from. From source (tsx) there are none.
-const built = (name: string) => {
-  const file = fileURLToPath(new URL(name, import.meta.url));
-  return existsSync(file) ? file : undefined;
-};
-serveBuiltSupergraph(built('./supergraph.graphql'));
-serveBuiltToolRegistry(built('./mcp-tools.json'));
-restoreNewDataFoldersFrom(built('./pglite-snapshot'));
+serveBuiltSupergraph(builtBeside(import.meta.url, './supergraph.graphql'));
+serveBuiltToolRegistry(builtBeside(import.meta.url, './mcp-tools.json'));
+restoreNewDataFoldersFrom(builtBeside(import.meta.url, './pglite-snapshot'));
 const topology = process.env.TOPOLOGY ?? 'embedded';
 if (topology !== 'embedded' && topology !== 'distributed') throw new Error(`TOPOLOGY must be embedded or distributed, got ${topology}`);
 const app = await createApp(config, { topology });
