@@ -1,12 +1,12 @@
 import 'reflect-metadata';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { serveBuiltToolRegistry } from '../facades/mcp/registry.ts';
 import { loadConfig } from '../subgraphs/kernel/config.ts';
 import { createApp } from './app.ts';
 import { builtBeside, serveBuiltSupergraph, subgraphUrl } from './compose.ts';
 import { MODULES, SUBGRAPH_PORTS } from './modules.ts';
+import { runMain, startupDone } from './startup.ts';
 
 /**
  * `npm run start:distributed`: each subgraph its own process on its own port, and the router in
@@ -18,11 +18,11 @@ if (!config.databaseUrl) {
   process.exit(1);
 }
 
-// Each subgraph runs as this process does: built (dist/subgraph-server.js beside dist/distributed.js,
-// with this process's Node flags) or from source under tsx.
-const built = import.meta.url.endsWith('.js');
+// Each subgraph runs as this process does: built (dist/subgraph-server.cjs beside dist/distributed.cjs,
+// through scripts/launch.mjs with this process's Node flags) or from source under tsx.
+const built = import.meta.url.endsWith('.cjs');
 const [command, script] = built
-  ? [process.execPath, [...process.execArgv, fileURLToPath(new URL('./subgraph-server.js', import.meta.url))]]
+  ? [process.execPath, [...process.execArgv, join(import.meta.dirname, '..', 'scripts', 'launch.mjs'), 'subgraph-server']]
   : [join(import.meta.dirname, '..', 'node_modules', '.bin', 'tsx'), [join(import.meta.dirname, 'subgraph-server.ts')]];
 const children: ChildProcess[] = MODULES.map((m) =>
   spawn(command, [...script, m.name], { stdio: 'inherit', env: { ...process.env, PORT: String(SUBGRAPH_PORTS[m.name]), HOST: '127.0.0.1' } }),
@@ -34,11 +34,16 @@ for (const child of children) child.on('exit', (code) => code && !stopping && sh
 serveBuiltSupergraph(builtBeside(import.meta.url, './supergraph.graphql'));
 serveBuiltToolRegistry(builtBeside(import.meta.url, './mcp-tools.json'));
 
-// Subgraphs migrate and seed before they listen; wait until each answers.
-for (const m of MODULES) await waitFor(subgraphUrl(m.name, SUBGRAPH_PORTS[m.name]));
-
-const app = await createApp(config, { topology: 'distributed' });
-app.server.listen(config.port, () => console.log(`Router on ${config.publicUrl} over ${MODULES.length} subgraph process(es)`));
+let app: Awaited<ReturnType<typeof createApp>> | undefined;
+runMain(async () => {
+  // Subgraphs migrate and seed before they listen; wait until each answers.
+  for (const m of MODULES) await waitFor(subgraphUrl(m.name, SUBGRAPH_PORTS[m.name]));
+  app = await createApp(config, { topology: 'distributed' });
+  app.server.listen(config.port, () => {
+    console.log(`Router on ${config.publicUrl} over ${MODULES.length} subgraph process(es)`);
+    startupDone();
+  });
+});
 
 let stopping = false;
 function shutdown(reason: string, code = 0) {
@@ -46,7 +51,7 @@ function shutdown(reason: string, code = 0) {
   stopping = true;
   console.log(`${reason}: stopping`);
   for (const child of children) child.kill('SIGTERM');
-  void app?.close().finally(() => process.exit(code));
+  void (app ? app.close() : Promise.resolve()).finally(() => process.exit(code));
 }
 process.once('SIGTERM', () => shutdown('SIGTERM'));
 process.once('SIGINT', () => shutdown('SIGINT'));

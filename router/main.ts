@@ -4,13 +4,14 @@ import { loadConfig } from '../subgraphs/kernel/config.ts';
 import { restoreNewDataFoldersFrom } from '../subgraphs/kernel/database.ts';
 import { createApp } from './app.ts';
 import { builtBeside, serveBuiltSupergraph } from './compose.ts';
+import { runMain, startupDone } from './startup.ts';
 
 /**
  * `npm start`: the embedded topology, every subgraph in this process, PGlite unless DATABASE_URL.
  * TOPOLOGY=distributed runs only the router, over subgraph processes (docker-compose.yml).
  */
 const config = loadConfig();
-// Built (dist/main.js, what `npm start` runs): the build left beside it the supergraph it checked,
+// Built (dist/main.cjs, what `npm start` runs): the build left beside it the supergraph it checked,
 // the MCP tool registry it worked out from that supergraph, and a migrated snapshot a new PGlite
 // data folder starts from. From source (tsx) there are none.
 serveBuiltSupergraph(builtBeside(import.meta.url, './supergraph.graphql'));
@@ -18,23 +19,26 @@ serveBuiltToolRegistry(builtBeside(import.meta.url, './mcp-tools.json'));
 restoreNewDataFoldersFrom(builtBeside(import.meta.url, './pglite-snapshot'));
 const topology = process.env.TOPOLOGY ?? 'embedded';
 if (topology !== 'embedded' && topology !== 'distributed') throw new Error(`TOPOLOGY must be embedded or distributed, got ${topology}`);
-const app = await createApp(config, { topology });
-app.server.listen(config.port, () => {
-  console.log(`Router on ${config.publicUrl} (GraphQL /graphql, REST /v6, MCP /mcp) — ${app.platform.runtime.db.kind}`);
-});
-
-let stopping = false;
-for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-  process.on(signal, () => {
-    if (stopping) return;
-    stopping = true;
-    console.log(`${signal}: draining connections and closing the database`);
-    app.close().then(
-      () => process.exit(0),
-      (error) => {
-        console.error(error);
-        process.exit(1);
-      },
-    );
+runMain(async () => {
+  const app = await createApp(config, { topology });
+  app.server.listen(config.port, () => {
+    console.log(`Router on ${config.publicUrl} (GraphQL /graphql, REST /v6, MCP /mcp) — ${app.platform.runtime.db.kind}`);
+    startupDone();
   });
-}
+
+  let stopping = false;
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.on(signal, () => {
+      if (stopping) return;
+      stopping = true;
+      console.log(`${signal}: draining connections and closing the database`);
+      app.close().then(
+        () => process.exit(0),
+        (error) => {
+          console.error(error);
+          process.exit(1);
+        },
+      );
+    });
+  }
+});

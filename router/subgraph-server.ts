@@ -19,6 +19,7 @@ import { headerReader } from '../subgraphs/kernel/principal.ts';
 import { compiledExecution } from './compiled-execution.ts';
 import { moduleNamed, SUBGRAPH_PORTS } from './modules.ts';
 import { startPlatform } from './platform.ts';
+import { runMain, startupDone } from './startup.ts';
 
 /**
  * One subgraph as its own process (distributed topology): Apollo Server over the subgraph schema,
@@ -123,16 +124,19 @@ function compiledGateway(schema: GraphQLSchema): Gateway {
   };
 }
 
-// Run as a program (`tsx router/subgraph-server.ts NAME`, `node dist/subgraph-server.js NAME`), not imported.
+// Run as a program (`tsx router/subgraph-server.ts NAME`, `node scripts/launch.mjs subgraph-server NAME`), not imported.
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const name = process.argv[2] ?? process.env.SUBGRAPH;
-  if (!name) throw new Error('Usage: npm run start:subgraph -- <name> (or SUBGRAPH=<name>)');
-  const module = moduleNamed(name);
-  const config = loadConfig();
-  if (!config.databaseUrl) throw new Error('A subgraph process needs DATABASE_URL (PostgreSQL): PGlite cannot be shared between processes');
-  const port = Number(process.env.PORT ?? SUBGRAPH_PORTS[name]);
-  const running = await startSubgraphServer(config, module, port);
-  console.log(`Subgraph ${name} on ${running.url}`);
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => void running.stop().then(() => process.exit(0)));
+  runMain(async () => {
+    const name = process.argv[2] ?? process.env.SUBGRAPH;
+    if (!name) throw new Error('Usage: npm run start:subgraph -- <name> (or SUBGRAPH=<name>)');
+    const module = moduleNamed(name);
+    const config = loadConfig();
+    if (!config.databaseUrl) throw new Error('A subgraph process needs DATABASE_URL (PostgreSQL): PGlite cannot be shared between processes');
+    const port = Number(process.env.PORT ?? SUBGRAPH_PORTS[name]);
+    const running = await startSubgraphServer(config, module, port);
+    console.log(`Subgraph ${name} on ${running.url}`);
+    startupDone();
+    for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => void running.stop().then(() => process.exit(0)));
+  });
 }
 

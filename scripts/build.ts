@@ -7,7 +7,7 @@ import { build as esbuild, type Plugin } from 'esbuild';
  * `npm run build`, which `npm install` runs (`prepare`) and `npm start` runs first when a source
  * file changed since (scripts/launch.mjs):
  *
- * - each entry point bundled with its dependencies into one file, dist/<name>.js: no TypeScript
+ * - each entry point bundled with its dependencies into one file, dist/<name>.cjs: no TypeScript
  *   compiler and about 4,000 fewer module files at start;
  * - dist/supergraph.graphql, the supergraph checked against the bundled subgraphs (router/compose.ts);
  * - dist/mcp-tools.json, the MCP tool registry worked out from it (facades/mcp/registry.ts);
@@ -46,6 +46,13 @@ const toolFiles = () => TOOL_FOLDERS.flatMap((dir) => [dir, ...readdirSync(join(
 /** What the snapshot depends on besides the migrations themselves. */
 const SNAPSHOT_FILES = ['package-lock.json', 'scripts/snapshot.ts', 'router/platform.ts', 'subgraphs/kernel/database.ts'];
 
+/**
+ * `import.meta` in a CommonJS bundle, as it was in the ES module bundle: the URL, folder and file
+ * of the bundle, and `resolve` from there (MikroORM looks for optional extensions with it).
+ */
+const IMPORT_META =
+  'const __importMeta = { url: require("node:url").pathToFileURL(__filename).href, dirname: __dirname, filename: __filename, resolve: (s) => require("node:url").pathToFileURL(require.resolve(s)).href };';
+
 export interface Manifest {
   /** Project-relative path → modification time (ms) of every file the bundles were built from. */
   files: Record<string, number>;
@@ -66,8 +73,14 @@ export async function build(options: { reason?: string; quiet?: boolean } = {}):
     outdir: DIST,
     bundle: true,
     platform: 'node',
-    format: 'esm',
+    // CommonJS, so that scripts/launch.mjs can run it as a vm.Script and keep V8's code for every
+    // function start-up compiled, not only the top level an ES module's compile cache holds
+    // (scripts/code-cache.mjs). In strict mode, as the ES module bundle was.
+    format: 'cjs',
+    outExtension: { '.js': '.cjs' },
     target: 'node24',
+    // What `import.meta` was for our sources and the dependencies: the bundle's own file.
+    define: { 'import.meta': '__importMeta' },
     // Class and function names as written (see cheapNames).
     keepNames: true,
     // No comments or blank space (a third less to read and parse); identifiers stay as written.
@@ -79,15 +92,15 @@ export async function build(options: { reason?: string; quiet?: boolean } = {}):
     // GraphiQL's page (router/gateway.ts) is imported when first served, from node_modules.
     // The query planner is a native addon that finds its binary beside its module (router/direct.ts).
     external: ['@electric-sql/pglite', '@graphql-yoga/render-graphiql', '@graphql-hive/router-query-planner'],
-    // CommonJS dependencies inside an ES module bundle still call require().
-    banner: { js: "import { createRequire as __platformCreateRequire } from 'node:module'; const require = __platformCreateRequire(import.meta.url);" },
+    banner: { js: `"use strict";${IMPORT_META}` },
     plugins: [sourceDirectories(), graphqlModules(), optionalDependencies(), dependencyPatches()],
     metafile: true,
     write: false,
     logLevel: 'warning',
   });
-  // Code cached for the previous bundles would only pile up (launch.mjs).
-  rmSync(join(DIST, '.compile-cache'), { recursive: true, force: true });
+  // Code cached for the previous bundles would only pile up (scripts/code-cache.mjs); so would the
+  // ES module bundles and their compile cache of builds before the bundles were CommonJS.
+  for (const old of ['.code-cache', '.compile-cache', ...Object.keys(ENTRIES).map((name) => `${name}.js`)]) rmSync(join(DIST, old), { recursive: true, force: true });
   // Each file replaced whole: a process running the previous build keeps reading a complete file.
   for (const file of result.outputFiles) {
     writeFileSync(`${file.path}.tmp`, latin1(cheapNames(file.path, file.text)));
@@ -100,7 +113,7 @@ export async function build(options: { reason?: string; quiet?: boolean } = {}):
   const snapshotChanged = !existsSync(SNAPSHOT) || !previous || !sameTimes(previous.snapshot, snapshotFiles);
   log(`bundled in ${Math.round(performance.now() - started)} ms`);
   const t = performance.now();
-  const snapshot = [join(DIST, 'snapshot.js'), '--supergraph', SUPERGRAPH, '--tools', TOOLS, ...(snapshotChanged ? ['--pglite', SNAPSHOT] : [])];
+  const snapshot = [join(DIST, 'snapshot.cjs'), '--supergraph', SUPERGRAPH, '--tools', TOOLS, ...(snapshotChanged ? ['--pglite', SNAPSHOT] : [])];
   execFileSync(process.execPath, snapshot, { stdio: 'inherit', env: { ...process.env, OUTBOX_LOG: 'silent' } });
   log(`supergraph, tool registry${snapshotChanged ? ' and migrated PGlite snapshot' : ''} in ${Math.round(performance.now() - t)} ms`);
   writeFileSync(`${MANIFEST}.tmp`, JSON.stringify({ files, snapshot: snapshotFiles } satisfies Manifest));

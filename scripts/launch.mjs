@@ -1,29 +1,30 @@
 // How the npm scripts run the product (`npm start`, `npm run start:distributed`, `start:subgraph`,
-// `jobs`): `node scripts/launch.mjs <entry> [args]` imports dist/<entry>.js in this process, after
-// rebuilding dist/ (scripts/build.ts) if a file it was built from changed since or it is missing.
+// `jobs`): `node scripts/launch.mjs <entry> [args]` runs dist/<entry>.cjs in this process, after
+// rebuilding dist/ (scripts/build.ts) if a file it was built from changed since or it is missing,
+// with the code V8 compiled for it in an earlier run (scripts/code-cache.mjs).
 // Plain JavaScript so the check costs a few stat calls and nothing to compile.
 import { execFileSync } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import module from 'node:module';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { runBundle } from './code-cache.mjs';
 
 const root = join(import.meta.dirname, '..');
 const dist = join(root, 'dist');
 const [entry, ...args] = process.argv.slice(2);
 if (!entry) throw new Error('Usage: node scripts/launch.mjs <main|distributed|subgraph-server|jobs> [arguments]');
-const file = join(dist, `${entry}.js`);
+const file = join(dist, `${entry}.cjs`);
 
 const reason = staleness();
 // In a process of its own, so none of the build's memory stays with the server.
 if (reason) execFileSync(process.execPath, [join(import.meta.dirname, 'build.ts'), '--reason', reason], { stdio: 'inherit' });
 
-// V8's compiled code for the bundle is kept between starts (and for the processes this one starts).
+// The packages the bundle leaves out (PGlite's modules) are compiled from Node's cache.
 process.env.NODE_COMPILE_CACHE ??= join(dist, '.compile-cache');
 module.enableCompileCache?.(process.env.NODE_COMPILE_CACHE);
-// The entry sees the command line it would have as `node dist/<entry>.js [args]`.
+// The entry sees the command line it would have as `node dist/<entry>.cjs [args]`.
 process.argv.splice(1, process.argv.length - 1, file, ...args);
-await import(pathToFileURL(file).href);
+runBundle(file, join(dist, '.code-cache'));
 
 /** Why dist/ must be rebuilt first, or undefined when it is current. */
 function staleness() {

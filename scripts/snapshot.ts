@@ -8,11 +8,12 @@ import { checkedInSupergraph, composeSupergraph, subgraphUrl } from '../router/c
 import { createGateway } from '../router/gateway.ts';
 import { startPlatform } from '../router/platform.ts';
 import { MODULES, SUBGRAPH_PORTS } from '../router/modules.ts';
+import { runMain } from '../router/startup.ts';
 import { loadConfig } from '../subgraphs/kernel/config.ts';
 import { createPglite } from '../subgraphs/kernel/database.ts';
 
 /**
- * `node dist/snapshot.js [--supergraph FILE [--tools FILE]] [--pglite FOLDER]`, run by
+ * `node dist/snapshot.cjs [--supergraph FILE [--tools FILE]] [--pglite FOLDER]`, run by
  * scripts/build.ts with the bundle it just built: what a built start would otherwise work out each
  * time.
  *
@@ -31,7 +32,7 @@ const argument = (name: string) => {
 const supergraphFile = argument('--supergraph');
 const toolsFile = argument('--tools');
 const pgliteFolder = argument('--pglite');
-if (!supergraphFile && !pgliteFolder) throw new Error('Usage: node dist/snapshot.js [--supergraph FILE [--tools FILE]] [--pglite FOLDER]');
+if (!supergraphFile && !pgliteFolder) throw new Error('Usage: node dist/snapshot.cjs [--supergraph FILE [--tools FILE]] [--pglite FOLDER]');
 
 /** Written whole or not at all. */
 function write(file: string, data: string | Buffer) {
@@ -39,45 +40,47 @@ function write(file: string, data: string | Buffer) {
   renameSync(`${file}.tmp`, file);
 }
 
-let supergraph: string | undefined;
-if (supergraphFile) {
-  const subgraphs = await Promise.all(MODULES.map(async (m) => ({ name: m.name, schema: await m.buildSchema(), url: subgraphUrl(m.name, SUBGRAPH_PORTS[m.name], {}) })));
-  let sdl = checkedInSupergraph(subgraphs);
-  if (!sdl) {
-    console.warn('[build] schema/*.graphql differ from the subgraphs: the build composed the supergraph (run `npm run compose` to update them)');
-    sdl = (await composeSupergraph(subgraphs)).supergraphSdl;
+runMain(async () => {
+  let supergraph: string | undefined;
+  if (supergraphFile) {
+    const subgraphs = await Promise.all(MODULES.map(async (m) => ({ name: m.name, schema: await m.buildSchema(), url: subgraphUrl(m.name, SUBGRAPH_PORTS[m.name], {}) })));
+    let sdl = checkedInSupergraph(subgraphs);
+    if (!sdl) {
+      console.warn('[build] schema/*.graphql differ from the subgraphs: the build composed the supergraph (run `npm run compose` to update them)');
+      sdl = (await composeSupergraph(subgraphs)).supergraphSdl;
+    }
+    write(supergraphFile, sdl);
+    supergraph = sdl;
   }
-  write(supergraphFile, sdl);
-  supergraph = sdl;
-}
 
-if (toolsFile) {
-  if (!supergraph) throw new Error('--tools needs --supergraph: the registry is worked out from the API schema of that supergraph');
-  const gateway = createGateway(supergraph, { kind: 'http' });
-  write(toolsFile, JSON.stringify(loadTools((await gateway.getSchema()) as GraphQLSchema)));
-  await gateway.dispose();
-}
+  if (toolsFile) {
+    if (!supergraph) throw new Error('--tools needs --supergraph: the registry is worked out from the API schema of that supergraph');
+    const gateway = createGateway(supergraph, { kind: 'http' });
+    write(toolsFile, JSON.stringify(loadTools((await gateway.getSchema()) as GraphQLSchema)));
+    await gateway.dispose();
+  }
 
-if (pgliteFolder) {
-  const dataDir = mkdtempSync(join(tmpdir(), 'platform-snapshot-'));
-  const made = `${pgliteFolder}.new`;
-  const previous = `${pgliteFolder}.old`;
-  rmSync(made, { recursive: true, force: true });
-  try {
-    const config = loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'development', JWT_SECRET: 'snapshot-only-snapshot-only-snapshot-only' });
-    const pglite = await createPglite(made);
-    const platform = await startPlatform(config, MODULES.map((m) => ({ ...m, onStart: undefined })), { pglite, consume: false });
-    await platform.stop();
-    await pglite.query('checkpoint');
-    await pglite.close();
-    // Replaced by renames: a start copying the previous folder meanwhile fails (its copy is gone)
-    // rather than copying a half-made one.
-    rmSync(previous, { recursive: true, force: true });
-    if (existsSync(pgliteFolder)) renameSync(pgliteFolder, previous);
-    renameSync(made, pgliteFolder);
-    rmSync(previous, { recursive: true, force: true });
-  } finally {
-    rmSync(dataDir, { recursive: true, force: true });
+  if (pgliteFolder) {
+    const dataDir = mkdtempSync(join(tmpdir(), 'platform-snapshot-'));
+    const made = `${pgliteFolder}.new`;
+    const previous = `${pgliteFolder}.old`;
     rmSync(made, { recursive: true, force: true });
+    try {
+      const config = loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'development', JWT_SECRET: 'snapshot-only-snapshot-only-snapshot-only' });
+      const pglite = await createPglite(made);
+      const platform = await startPlatform(config, MODULES.map((m) => ({ ...m, onStart: undefined })), { pglite, consume: false });
+      await platform.stop();
+      await pglite.query('checkpoint');
+      await pglite.close();
+      // Replaced by renames: a start copying the previous folder meanwhile fails (its copy is gone)
+      // rather than copying a half-made one.
+      rmSync(previous, { recursive: true, force: true });
+      if (existsSync(pgliteFolder)) renameSync(pgliteFolder, previous);
+      renameSync(made, pgliteFolder);
+      rmSync(previous, { recursive: true, force: true });
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+      rmSync(made, { recursive: true, force: true });
+    }
   }
-}
+});

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -106,6 +106,9 @@ describe.runIf(!databaseUrl)('npm start (the built server)', () => {
         await new Promise((r) => setTimeout(r, 100));
       }
       expect(output).not.toMatch(/composing the supergraph/);
+      // The code V8 compiled until it listened is kept for the next start (scripts/code-cache.mjs).
+      const codeCache = join(root, 'dist/.code-cache');
+      await expect.poll(() => existsSync(codeCache) && readdirSync(codeCache).some((f) => /^main\.cjs-\w+\.bin$/.test(f))).toBe(true);
       const credentials = JSON.parse(readFileSync(join(dataDir, 'demo-credentials.json'), 'utf8'));
 
       const services = await fetch(`${base}/v6/customer-portal/services`, { headers: { 'x-company-id': credentials.companyId } });
