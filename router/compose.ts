@@ -1,6 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { printSubgraphSchema } from '@apollo/subgraph';
 import { Kind, parse, print, type GraphQLSchema } from 'graphql';
 
@@ -30,16 +29,6 @@ export const SCHEMA_DIR = join(import.meta.dirname, '..', 'schema');
 
 /** The subgraphs of a supergraph and their URLs: its `join__Graph` enum. */
 const JOIN_GRAPH = /@join__graph\(name: "([^"]+)", url: "([^"]*)"\)/g;
-
-/**
- * A file `npm run build` left beside a built entry point in dist/ (the supergraph below, the MCP
- * tool registry, the migrated PGlite snapshot), by the entry's `import.meta.url`; undefined when
- * there is none, as when the entry runs from source under tsx.
- */
-export function builtBeside(entryUrl: string, name: string): string | undefined {
-  const file = fileURLToPath(new URL(name, entryUrl));
-  return existsSync(file) ? file : undefined;
-}
 
 /**
  * The supergraph `npm run build` verified against (or composed from) the code it bundled

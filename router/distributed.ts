@@ -3,10 +3,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { serveBuiltToolRegistry } from '../facades/mcp/registry.ts';
 import { loadConfig } from '../subgraphs/kernel/config.ts';
+import { serveBuiltSubgraphs } from '../subgraphs/kernel/federation.ts';
 import { createApp } from './app.ts';
-import { builtBeside, serveBuiltSupergraph, subgraphUrl } from './compose.ts';
+import { serveBuiltSupergraph, subgraphUrl } from './compose.ts';
 import { MODULES, SUBGRAPH_PORTS } from './modules.ts';
-import { runMain, startupDone } from './startup.ts';
+import { builtBeside, runMain, startupDone } from './startup.ts';
 
 /**
  * `npm run start:distributed`: each subgraph its own process on its own port, and the router in
@@ -33,6 +34,7 @@ for (const child of children) child.on('exit', (code) => code && !stopping && sh
 // registry it worked out from it (facades/mcp/registry.ts).
 serveBuiltSupergraph(builtBeside(import.meta.url, './supergraph.graphql'));
 serveBuiltToolRegistry(builtBeside(import.meta.url, './mcp-tools.json'));
+serveBuiltSubgraphs(builtBeside(import.meta.url, './subgraphs.json'));
 
 let app: Awaited<ReturnType<typeof createApp>> | undefined;
 runMain(async () => {

@@ -2,9 +2,10 @@ import 'reflect-metadata';
 import { serveBuiltToolRegistry } from '../facades/mcp/registry.ts';
 import { loadConfig } from '../subgraphs/kernel/config.ts';
 import { restoreNewDataFoldersFrom } from '../subgraphs/kernel/database.ts';
+import { serveBuiltSubgraphs } from '../subgraphs/kernel/federation.ts';
 import { createApp } from './app.ts';
-import { builtBeside, serveBuiltSupergraph } from './compose.ts';
-import { runMain, startupDone } from './startup.ts';
+import { serveBuiltSupergraph } from './compose.ts';
+import { builtBeside, runMain, startupDone } from './startup.ts';
 
 /**
  * `npm start`: the embedded topology, every subgraph in this process, PGlite unless DATABASE_URL.
@@ -16,6 +17,7 @@ const config = loadConfig();
 // data folder starts from. From source (tsx) there are none.
 serveBuiltSupergraph(builtBeside(import.meta.url, './supergraph.graphql'));
 serveBuiltToolRegistry(builtBeside(import.meta.url, './mcp-tools.json'));
+serveBuiltSubgraphs(builtBeside(import.meta.url, './subgraphs.json'));
 restoreNewDataFoldersFrom(builtBeside(import.meta.url, './pglite-snapshot'));
 const topology = process.env.TOPOLOGY ?? 'embedded';
 if (topology !== 'embedded' && topology !== 'distributed') throw new Error(`TOPOLOGY must be embedded or distributed, got ${topology}`);

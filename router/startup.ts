@@ -1,3 +1,16 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * A file `npm run build` left beside a built entry point in dist/ (the supergraph, the subgraph
+ * SDLs, the MCP tool registry, the migrated PGlite snapshot), by the entry's `import.meta.url`;
+ * undefined when there is none, as when the entry runs from source under tsx.
+ */
+export function builtBeside(entryUrl: string, name: string): string | undefined {
+  const file = fileURLToPath(new URL(name, entryUrl));
+  return existsSync(file) ? file : undefined;
+}
+
 /**
  * Says that this program's start-up is over (it listens, or it has what it needs): run by
  * scripts/launch.mjs, the code V8 compiled for it until now is kept for its next start

@@ -13,13 +13,13 @@ import {
 import { GraphQLError, type GraphQLSchema } from 'graphql';
 import { loadConfig, type Config } from '../subgraphs/kernel/config.ts';
 import { RequestContext } from '../subgraphs/kernel/context.ts';
-import { maskError } from '../subgraphs/kernel/federation.ts';
+import { maskError, serveBuiltSubgraphs } from '../subgraphs/kernel/federation.ts';
 import type { SubgraphModule } from '../subgraphs/kernel/module.ts';
 import { headerReader } from '../subgraphs/kernel/principal.ts';
 import { compiledExecution } from './compiled-execution.ts';
 import { moduleNamed, SUBGRAPH_PORTS } from './modules.ts';
 import { startPlatform } from './platform.ts';
-import { runMain, startupDone } from './startup.ts';
+import { builtBeside, runMain, startupDone } from './startup.ts';
 
 /**
  * One subgraph as its own process (distributed topology): Apollo Server over the subgraph schema,
@@ -133,6 +133,8 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     const config = loadConfig();
     if (!config.databaseUrl) throw new Error('A subgraph process needs DATABASE_URL (PostgreSQL): PGlite cannot be shared between processes');
     const port = Number(process.env.PORT ?? SUBGRAPH_PORTS[name]);
+    // Built, the subgraph's schema is made from the SDL the build printed for it.
+    serveBuiltSubgraphs(builtBeside(import.meta.url, './subgraphs.json'));
     const running = await startSubgraphServer(config, module, port);
     console.log(`Subgraph ${name} on ${running.url}`);
     startupDone();

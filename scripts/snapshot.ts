@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { existsSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { GraphQLSchema } from 'graphql';
+import { graphqlSync, type GraphQLSchema } from 'graphql';
 import { loadTools } from '../facades/mcp/registry.ts';
 import { checkedInSupergraph, composeSupergraph, subgraphUrl } from '../router/compose.ts';
 import { createGateway } from '../router/gateway.ts';
@@ -13,12 +13,14 @@ import { loadConfig } from '../subgraphs/kernel/config.ts';
 import { createPglite } from '../subgraphs/kernel/database.ts';
 
 /**
- * `node dist/snapshot.cjs [--supergraph FILE [--tools FILE]] [--pglite FOLDER]`, run by
+ * `node dist/snapshot.cjs [--supergraph FILE [--tools FILE] [--subgraphs FILE]] [--pglite FOLDER]`, run by
  * scripts/build.ts with the bundle it just built: what a built start would otherwise work out each
  * time.
  *
  * --supergraph: schema/supergraph.graphql if the bundled subgraphs still print as schema/*.graphql,
  *   composed from them otherwise (with a warning: `npm run compose` is due), for router/compose.ts.
+ * --subgraphs: each subgraph's SDL as @apollo/subgraph printed it (its `_service.sdl`), as JSON by
+ *   name, which a built start makes the subgraph schemas from (subgraphs/kernel/federation.ts).
  * --tools: the MCP tool registry worked out from that supergraph's API schema, as JSON, for
  *   facades/mcp/registry.ts (a tool that does not validate fails the build).
  * --pglite: a migrated, empty PGlite data folder, which a new DATA_DIR is copied from
@@ -31,8 +33,9 @@ const argument = (name: string) => {
 };
 const supergraphFile = argument('--supergraph');
 const toolsFile = argument('--tools');
+const subgraphsFile = argument('--subgraphs');
 const pgliteFolder = argument('--pglite');
-if (!supergraphFile && !pgliteFolder) throw new Error('Usage: node dist/snapshot.cjs [--supergraph FILE [--tools FILE]] [--pglite FOLDER]');
+if (!supergraphFile && !pgliteFolder) throw new Error('Usage: node dist/snapshot.cjs [--supergraph FILE [--tools FILE] [--subgraphs FILE]] [--pglite FOLDER]');
 
 /** Written whole or not at all. */
 function write(file: string, data: string | Buffer) {
@@ -51,6 +54,10 @@ runMain(async () => {
     }
     write(supergraphFile, sdl);
     supergraph = sdl;
+    if (subgraphsFile) {
+      const printed = subgraphs.map((s) => [s.name, (graphqlSync({ schema: s.schema, source: '{ _service { sdl } }' }).data as { _service: { sdl: string } })._service.sdl]);
+      write(subgraphsFile, JSON.stringify(Object.fromEntries(printed)));
+    }
   }
 
   if (toolsFile) {

@@ -32,6 +32,7 @@ export const booking: SubgraphModule = {
   constraints: bookingConstraints,
   buildSchema: () =>
     buildFederatedSchema({
+      name: 'booking',
       resolvers: [SlotResolver, BookingResolver, CustomerBookingsResolver, ServiceResolver, ServiceCategoryResolver, StaffMemberResolver, ResourceResolver],
       orphanedTypes: [CustomerRef],
       references: bookingReferences,

@@ -20,7 +20,7 @@ export const campaigns: SubgraphModule = {
   entities: [AudienceMember, Suppression, Segment, Campaign, Delivery, SendThrottle],
   migrations: [campaigns0001],
   constraints: campaignsConstraints,
-  buildSchema: () => buildFederatedSchema({ resolvers: [SegmentResolver, CampaignResolver], references: campaignsReferences }),
+  buildSchema: () => buildFederatedSchema({ name: 'campaigns', resolvers: [SegmentResolver, CampaignResolver], references: campaignsReferences }),
   subscriptions: campaignsSubscriptions,
   jobs: campaignsJobs,
   http: unsubscribeRoutes,

@@ -45,6 +45,7 @@ export const commerce: SubgraphModule = {
   constraints: commerceConstraints,
   buildSchema: () =>
     buildFederatedSchema({
+      name: 'commerce',
       resolvers: [ShopProductResolver, ProductResolver, ProductCategoryResolver, BrandResolver, CollectionResolver,
         ShippingMethodResolver, PaymentMethodResolver, OrderResolver, RegistrationPaymentResolver, PromotionResolver],
       references: commerceReferences,

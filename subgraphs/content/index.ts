@@ -48,6 +48,7 @@ export const content: SubgraphModule = {
   migrations: [content0001, content0002],
   buildSchema: () =>
     buildFederatedSchema({
+      name: 'content',
       resolvers: [
         PostResolver,
         PageResolver,

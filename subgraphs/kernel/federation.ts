@@ -1,5 +1,23 @@
-import { concatAST, GraphQLError, Kind, parse, visit, type DocumentNode, type GraphQLSchema, type SchemaExtensionNode, type TypeNode } from 'graphql';
+import { readFileSync } from 'node:fs';
+import {
+  buildASTSchema,
+  concatAST,
+  GraphQLError,
+  isTypeExtensionNode,
+  Kind,
+  parse,
+  visit,
+  type DefinitionNode,
+  type DocumentNode,
+  type GraphQLResolveInfo,
+  type GraphQLSchema,
+  type SchemaExtensionNode,
+  type TypeNode,
+} from 'graphql';
 import { buildSubgraphSchema } from '@apollo/subgraph';
+// What buildSubgraphSchema attaches resolvers with and resolves entities by (@apollo/subgraph 2.14).
+import { addResolversToSchema } from '@apollo/subgraph/dist/schema-helper/buildSchemaFromSDL.js';
+import { entitiesResolver } from '@apollo/subgraph/dist/types.js';
 import { getDocumentNodeFromSchema } from '@graphql-tools/utils';
 import { buildSchema, createResolversMap, getMetadataStorage, type NonEmptyArray } from 'type-graphql';
 import { authChecker } from './access.ts';
@@ -18,6 +36,8 @@ export type ReferenceResolver = (reference: any, ctx: RequestContext) => unknown
  * federation spec, and rebuild with `buildSubgraphSchema` plus each entity's `__resolveReference`.
  */
 export async function buildFederatedSchema(options: {
+  /** The subgraph's name (its module's), under which the build keeps its SDL. */
+  name: string;
   resolvers: NonEmptyArray<Function>;
   orphanedTypes?: Function[];
   references?: Record<string, ReferenceResolver>;
@@ -31,9 +51,6 @@ export async function buildFederatedSchema(options: {
     validate: false,
     container: resolverInstances,
   });
-  // The schema's document as it is: printing it and parsing the text again was a fifth of the
-  // time a start spent building subgraph schemas.
-  const typeDefs = withPageSizes(concatAST([FEDERATION_LINK, getDocumentNodeFromSchema(schema)]));
   const resolvers: Record<string, any> = createResolversMap(schema);
   withoutPlainFieldResolvers(resolvers);
   withDirectFieldResolvers(resolvers, options.resolvers);
@@ -47,8 +64,73 @@ export async function buildFederatedSchema(options: {
       },
     };
   }
+  const built = builtSubgraphs?.[options.name];
+  if (built !== undefined) return subgraphSchemaOf(built, resolvers);
+  // The schema's document as it is: printing it and parsing the text again was a fifth of the
+  // time a start spent building subgraph schemas.
+  const typeDefs = withPageSizes(concatAST([FEDERATION_LINK, getDocumentNodeFromSchema(schema)]));
   return buildSubgraphSchema({ typeDefs, resolvers });
 }
+
+/**
+ * Each subgraph's SDL as `buildSubgraphSchema` printed it (its `_service.sdl`), worked out by
+ * `npm run build` from the code it bundled (scripts/snapshot.ts, dist/subgraphs.json) and set by the
+ * built entry points; unset from source (tsx, tests).
+ */
+let builtSubgraphs: Record<string, string> | undefined;
+
+export function serveBuiltSubgraphs(file: string | undefined): void {
+  builtSubgraphs = file === undefined ? undefined : JSON.parse(readFileSync(file, 'utf8'));
+}
+
+/**
+ * What `buildSubgraphSchema` makes, from the SDL it printed for the same code: its graphql-js
+ * schema is built from that very text (`Schema.toGraphQLJSSchema` in @apollo/federation-internals
+ * parses its own print, adds an empty definition for what is only extended, and builds), with the
+ * same resolvers. Without validating the subgraph again and printing it: ~0.1 s of a start for
+ * our six (test/platform/startup.test.ts checks both ways give the same schema).
+ */
+function subgraphSchemaOf(sdl: string, resolvers: Record<string, any>): GraphQLSchema {
+  const document = parse(sdl, { noLocation: true });
+  const defined = new Set<string>();
+  const extended = new Map<string, Kind>();
+  let schemaDefined = false;
+  let schemaExtended = false;
+  for (const d of document.definitions) {
+    if (d.kind === Kind.SCHEMA_DEFINITION) schemaDefined = true;
+    else if (d.kind === Kind.SCHEMA_EXTENSION) schemaExtended = true;
+    else if (isTypeExtensionNode(d)) extended.set(d.name.value, definitionKindOf[d.kind]);
+    else if ('name' in d && d.kind !== Kind.DIRECTIVE_DEFINITION) defined.add(d.name!.value);
+  }
+  const empty: DefinitionNode[] = [];
+  if (schemaExtended && !schemaDefined) empty.push({ kind: Kind.SCHEMA_DEFINITION, operationTypes: [] });
+  for (const [name, kind] of extended) if (!defined.has(name)) empty.push({ kind, name: { kind: Kind.NAME, value: name } } as DefinitionNode);
+  const schema = buildASTSchema({ kind: Kind.DOCUMENT, definitions: [...document.definitions, ...empty] }, { assumeValidSDL: true });
+  // As toGraphQLJSSchema leaves them: the added definitions are no AST of the schema's.
+  for (const node of empty) {
+    if (node.kind === Kind.SCHEMA_DEFINITION) schema.astNode = undefined;
+    else schema.getType((node as { name: { value: string } }).name.value)!.astNode = undefined;
+  }
+  const query = schema.getQueryType()!.name;
+  addResolversToSchema(schema, { [query]: { _service: () => ({ sdl }) } });
+  if (schema.getType('_Entity')) {
+    addResolversToSchema(schema, {
+      [query]: { _entities: (_source: unknown, { representations }: { representations: unknown }, context: unknown, info: GraphQLResolveInfo) => entitiesResolver({ representations, context, info } as any) },
+      _Entity: { __resolveType: (parent: { __typename: string }) => parent.__typename },
+    });
+  }
+  addResolversToSchema(schema, resolvers);
+  return schema;
+}
+
+const definitionKindOf: Record<string, Kind> = {
+  [Kind.OBJECT_TYPE_EXTENSION]: Kind.OBJECT_TYPE_DEFINITION,
+  [Kind.INTERFACE_TYPE_EXTENSION]: Kind.INTERFACE_TYPE_DEFINITION,
+  [Kind.UNION_TYPE_EXTENSION]: Kind.UNION_TYPE_DEFINITION,
+  [Kind.ENUM_TYPE_EXTENSION]: Kind.ENUM_TYPE_DEFINITION,
+  [Kind.INPUT_OBJECT_TYPE_EXTENSION]: Kind.INPUT_OBJECT_TYPE_DEFINITION,
+  [Kind.SCALAR_TYPE_EXTENSION]: Kind.SCALAR_TYPE_DEFINITION,
+};
 
 /**
  * type-graphql gives every `@Field` a resolver of its own that reads the property through its

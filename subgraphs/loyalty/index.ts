@@ -26,6 +26,7 @@ export const loyalty: SubgraphModule = {
   constraints: loyaltyConstraints,
   buildSchema: () =>
     buildFederatedSchema({
+      name: 'loyalty',
       resolvers: [LoyaltyResolver, GiftResolver, CustomerLoyaltyResolver],
       orphanedTypes: [CustomerRef],
       references: loyaltyReferences,

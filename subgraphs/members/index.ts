@@ -31,6 +31,7 @@ export const members: SubgraphModule = {
   migrations: [members0001],
   buildSchema: () =>
     buildFederatedSchema({
+      name: 'members',
       resolvers: [AuditResolver, LegacyUsageResolver, CompanyResolver, ApiKeyResolver, CustomerResolver, ViewerResolver, OrganisationSignupResolver, LoginLinkResolver],
       references: membersReferences,
     }),

@@ -1,19 +1,21 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import type { GraphQLSchema } from 'graphql';
+import { execute, isInterfaceType, isObjectType, isUnionType, parse, type GraphQLSchema } from 'graphql';
+import { printSchemaWithDirectives } from '@graphql-tools/utils';
 import { loadTools } from '../../facades/mcp/registry.ts';
 import { checkedInSupergraph, composeSupergraph, subgraphUrl } from '../../router/compose.ts';
 import { createGateway } from '../../router/gateway.ts';
-import { MODULES, SUBGRAPH_PORTS } from '../../router/modules.ts';
+import { moduleNamed, MODULES, SUBGRAPH_PORTS } from '../../router/modules.ts';
 import { startPlatform } from '../../router/platform.ts';
 import { loadConfig } from '../../subgraphs/kernel/config.ts';
 import { createPglite, restoreDataFolder, restoreNewDataFoldersFrom } from '../../subgraphs/kernel/database.ts';
+import { serveBuiltSubgraphs } from '../../subgraphs/kernel/federation.ts';
 import { freePort } from '../support/local-servers.ts';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -42,6 +44,36 @@ describe('the supergraph a router starts with', () => {
     const [first] = MODULES;
     const schema = await MODULES[1].buildSchema();
     expect(checkedInSupergraph([{ name: first.name, schema, url: 'http://x/graphql' }])).toBeUndefined();
+  });
+});
+
+/** The SDL a subgraph schema gives the router (`_service.sdl`). */
+const serviceSdl = async (schema: GraphQLSchema) => ((await execute({ schema, document: parse('{ _service { sdl } }') })).data as { _service: { sdl: string } })._service.sdl;
+
+describe('a subgraph schema made from the SDL the build printed (dist/subgraphs.json)', () => {
+  it('is the schema buildSubgraphSchema makes: the same types, fields, directives, resolvers and _service SDL', async () => {
+    /** Every field and whether it has a resolver of its own, every entity's reference resolver, every abstract type's resolveType. */
+    const resolvers = (schema: GraphQLSchema) =>
+      Object.values(schema.getTypeMap()).flatMap((type) => [
+        ...(isObjectType(type) || isInterfaceType(type) ? Object.values(type.getFields()).map((f) => `${type.name}.${f.name}:${typeof f.resolve}`) : []),
+        ...(isObjectType(type) ? [`${type.name}.reference:${typeof (type.extensions as { apollo?: { subgraph?: { resolveReference?: unknown } } }).apollo?.subgraph?.resolveReference}`] : []),
+        ...(isUnionType(type) || isInterfaceType(type) ? [`${type.name}.resolveType:${typeof type.resolveType}`] : []),
+      ]);
+    const slow = await Promise.all(MODULES.map(async (m) => ({ name: m.name, schema: await m.buildSchema() })));
+    const sdls = Object.fromEntries(await Promise.all(slow.map(async (s) => [s.name, await serviceSdl(s.schema)])));
+    const file = join(tempDir('platform-subgraphs-'), 'subgraphs.json');
+    writeFileSync(file, JSON.stringify(sdls));
+    serveBuiltSubgraphs(file);
+    try {
+      for (const { name, schema } of slow) {
+        const fast = await moduleNamed(name).buildSchema();
+        expect(printSchemaWithDirectives(fast), name).toBe(printSchemaWithDirectives(schema));
+        expect(resolvers(fast), name).toEqual(resolvers(schema));
+        expect(await serviceSdl(fast), name).toBe(await serviceSdl(schema));
+      }
+    } finally {
+      serveBuiltSubgraphs(undefined);
+    }
   });
 });
 
@@ -133,6 +165,9 @@ describe.runIf(!databaseUrl)('npm start (the built server)', () => {
       await gateway.dispose();
       expect(JSON.parse(readFileSync(join(root, 'dist/mcp-tools.json'), 'utf8'))).toEqual(JSON.parse(JSON.stringify(fromSources)));
       expect(tools.map((t) => t.name).sort()).toEqual(fromSources.map((t) => t.name).sort());
+      // The subgraph SDLs the built server made its schemas from are the ones the sources print.
+      const builtSdls = JSON.parse(readFileSync(join(root, 'dist/subgraphs.json'), 'utf8'));
+      for (const m of MODULES) expect(builtSdls[m.name], m.name).toBe(await serviceSdl(await m.buildSchema()));
       const built = Object.keys(JSON.parse(readFileSync(join(root, 'dist/build.json'), 'utf8')).files);
       expect(built).toEqual(expect.arrayContaining(['facades/mcp/tools', 'facades/mcp/tools/list_services.graphql', 'facades/mcp/fragments']));
       const created = await mcp.callTool({ name: 'create_staff_member', arguments: { name: 'Mia' } });
