@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { serveBuiltToolRegistry } from '../facades/mcp/registry.ts';
+import { serveBuiltRestSchema } from '../facades/rest/facade.ts';
 import { loadConfig } from '../subgraphs/kernel/config.ts';
 import { serveBuiltSubgraphs } from '../subgraphs/kernel/federation.ts';
 import { createApp } from './app.ts';
@@ -35,6 +36,7 @@ for (const child of children) child.on('exit', (code) => code && !stopping && sh
 serveBuiltSupergraph(builtBeside(import.meta.url, './supergraph.graphql'));
 serveBuiltToolRegistry(builtBeside(import.meta.url, './mcp-tools.json'));
 serveBuiltSubgraphs(builtBeside(import.meta.url, './subgraphs.json'));
+serveBuiltRestSchema(builtBeside(import.meta.url, './rest-schema.graphql'));
 
 let app: Awaited<ReturnType<typeof createApp>> | undefined;
 runMain(async () => {

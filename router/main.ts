@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { serveBuiltToolRegistry } from '../facades/mcp/registry.ts';
+import { serveBuiltRestSchema } from '../facades/rest/facade.ts';
 import { loadConfig } from '../subgraphs/kernel/config.ts';
 import { restoreNewDataFoldersFrom } from '../subgraphs/kernel/database.ts';
 import { serveBuiltSubgraphs } from '../subgraphs/kernel/federation.ts';
@@ -18,6 +19,7 @@ const config = loadConfig();
 serveBuiltSupergraph(builtBeside(import.meta.url, './supergraph.graphql'));
 serveBuiltToolRegistry(builtBeside(import.meta.url, './mcp-tools.json'));
 serveBuiltSubgraphs(builtBeside(import.meta.url, './subgraphs.json'));
+serveBuiltRestSchema(builtBeside(import.meta.url, './rest-schema.graphql'));
 restoreNewDataFoldersFrom(builtBeside(import.meta.url, './pglite-snapshot'));
 const topology = process.env.TOPOLOGY ?? 'embedded';
 if (topology !== 'embedded' && topology !== 'distributed') throw new Error(`TOPOLOGY must be embedded or distributed, got ${topology}`);

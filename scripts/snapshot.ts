@@ -3,7 +3,9 @@ import { existsSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { graphqlSync, type GraphQLSchema } from 'graphql';
+import { printSchemaWithDirectives } from '@graphql-tools/utils';
 import { loadTools } from '../facades/mcp/registry.ts';
+import { restSchemaOf } from '../facades/rest/facade.ts';
 import { checkedInSupergraph, composeSupergraph, subgraphUrl } from '../router/compose.ts';
 import { createGateway } from '../router/gateway.ts';
 import { startPlatform } from '../router/platform.ts';
@@ -13,7 +15,7 @@ import { loadConfig } from '../subgraphs/kernel/config.ts';
 import { createPglite } from '../subgraphs/kernel/database.ts';
 
 /**
- * `node dist/snapshot.cjs [--supergraph FILE [--tools FILE] [--subgraphs FILE]] [--pglite FOLDER]`, run by
+ * `node dist/snapshot.cjs [--supergraph FILE [--tools FILE] [--subgraphs FILE] [--rest FILE]] [--pglite FOLDER]`, run by
  * scripts/build.ts with the bundle it just built: what a built start would otherwise work out each
  * time.
  *
@@ -21,6 +23,8 @@ import { createPglite } from '../subgraphs/kernel/database.ts';
  *   composed from them otherwise (with a warning: `npm run compose` is due), for router/compose.ts.
  * --subgraphs: each subgraph's SDL as @apollo/subgraph printed it (its `_service.sdl`), as JSON by
  *   name, which a built start makes the subgraph schemas from (subgraphs/kernel/federation.ts).
+ * --rest: the SDL of the schema the REST facade serves of that supergraph's API schema, which a
+ *   built start reads instead of filtering the API schema (facades/rest/facade.ts).
  * --tools: the MCP tool registry worked out from that supergraph's API schema, as JSON, for
  *   facades/mcp/registry.ts (a tool that does not validate fails the build).
  * --pglite: a migrated, empty PGlite data folder, which a new DATA_DIR is copied from
@@ -34,8 +38,9 @@ const argument = (name: string) => {
 const supergraphFile = argument('--supergraph');
 const toolsFile = argument('--tools');
 const subgraphsFile = argument('--subgraphs');
+const restFile = argument('--rest');
 const pgliteFolder = argument('--pglite');
-if (!supergraphFile && !pgliteFolder) throw new Error('Usage: node dist/snapshot.cjs [--supergraph FILE [--tools FILE] [--subgraphs FILE]] [--pglite FOLDER]');
+if (!supergraphFile && !pgliteFolder) throw new Error('Usage: node dist/snapshot.cjs [--supergraph FILE [--tools FILE] [--subgraphs FILE] [--rest FILE]] [--pglite FOLDER]');
 
 /** Written whole or not at all. */
 function write(file: string, data: string | Buffer) {
@@ -60,10 +65,12 @@ runMain(async () => {
     }
   }
 
-  if (toolsFile) {
-    if (!supergraph) throw new Error('--tools needs --supergraph: the registry is worked out from the API schema of that supergraph');
+  if (toolsFile || restFile) {
+    if (!supergraph) throw new Error('--tools and --rest need --supergraph: both are worked out from the API schema of that supergraph');
     const gateway = createGateway(supergraph, { kind: 'http' });
-    write(toolsFile, JSON.stringify(loadTools((await gateway.getSchema()) as GraphQLSchema)));
+    const apiSchema = (await gateway.getSchema()) as GraphQLSchema;
+    if (toolsFile) write(toolsFile, JSON.stringify(loadTools(apiSchema)));
+    if (restFile) write(restFile, printSchemaWithDirectives(restSchemaOf(apiSchema)));
     await gateway.dispose();
   }
 

@@ -1,5 +1,6 @@
+import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { getNamedType, isInputObjectType, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import { buildASTSchema, getNamedType, isInputObjectType, parse, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { filterSchema, pruneSchema } from '@graphql-tools/utils';
 import type { GatewayRuntime } from '@graphql-hive/gateway-runtime';
 import { createServerAdapter } from '@whatwg-node/server';
@@ -41,19 +42,40 @@ const envelopeError = (status: number, code: string, message: string, details?: 
   );
 
 /**
- * REST under /v6: SOFA over the gateway's schema, restricted to the manifest's root fields, with
- * the `{ success, data }` envelope, catalogue status codes, flat JSON bodies and, on POST, the
- * Idempotency-Key.
+ * What REST serves of the API schema: the manifest's root fields, without the hidden fields, and
+ * the types they reach. Two copies of the whole schema (filterSchema, pruneSchema): ~45 ms of a
+ * start, so a built start reads the SDL `npm run build` printed of it (serveBuiltRestSchema).
  */
-export function createRestFacade(gateway: GatewayRuntime, apiSchema: GraphQLSchema, config: Config, runtime: IdempotencyRuntime, direct: DirectPath, toolPaths: Record<string, Record<string, JsonSchema>> = {}) {
+export function restSchemaOf(apiSchema: GraphQLSchema): GraphQLSchema {
   const allowed = new Set<string>(ROUTES.map((r) => r.field));
-  const schema = pruneSchema(
+  return pruneSchema(
     filterSchema({
       schema: apiSchema,
       rootFieldFilter: (op, name) => allowed.has(`${op}.${name}`),
       fieldFilter: (type, field) => !HIDDEN_FIELDS.has(`${type}.${field}`),
     }),
   );
+}
+
+/**
+ * The REST schema's SDL as the build printed it from the supergraph it checked (scripts/snapshot.ts,
+ * dist/rest-schema.graphql), set by the built entry points; unset from source. The schema is only
+ * read here (SOFA's and the plain path's operations, the request schemas, OpenAPI), never executed,
+ * so its SDL is all of it (test/platform/startup.test.ts checks it is the same schema).
+ */
+let builtRestSchema: string | undefined;
+
+export function serveBuiltRestSchema(file: string | undefined): void {
+  builtRestSchema = file;
+}
+
+/**
+ * REST under /v6: SOFA over the gateway's schema, restricted to the manifest's root fields, with
+ * the `{ success, data }` envelope, catalogue status codes, flat JSON bodies and, on POST, the
+ * Idempotency-Key.
+ */
+export function createRestFacade(gateway: GatewayRuntime, apiSchema: GraphQLSchema, config: Config, runtime: IdempotencyRuntime, direct: DirectPath, toolPaths: Record<string, Record<string, JsonSchema>> = {}) {
+  const schema = builtRestSchema ? buildASTSchema(parse(readFileSync(builtRestSchema, 'utf8'), { noLocation: true }), { assumeValidSDL: true }) : restSchemaOf(apiSchema);
   const routes = ROUTES.map((r) => compile(r, schema));
 
   const sofaConfig = createSofa({

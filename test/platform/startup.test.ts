@@ -17,6 +17,7 @@ import { loadConfig } from '../../subgraphs/kernel/config.ts';
 import { createPglite, restoreDataFolder, restoreNewDataFoldersFrom } from '../../subgraphs/kernel/database.ts';
 import { serveBuiltSubgraphs } from '../../subgraphs/kernel/federation.ts';
 import { freePort } from '../support/local-servers.ts';
+import { testServer } from '../support/server.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const databaseUrl = inject('databaseUrl');
@@ -173,6 +174,13 @@ describe.runIf(!databaseUrl)('npm start (the built server)', () => {
       const created = await mcp.callTool({ name: 'create_staff_member', arguments: { name: 'Mia' } });
       expect(created.isError).toBeFalsy();
       await mcp.close();
+
+      // What REST serves, made from the SDL the build printed (dist/rest-schema.graphql), is what
+      // the sources make of the API schema: the OpenAPI document (every route's parameters, bodies
+      // and answers, the descriptions) is the one a server running the sources gives.
+      const { url: sourceBase } = await testServer();
+      const openApi = async (from: string, publicUrl: string) => JSON.parse((await (await fetch(`${from}/openapi/connect-v6.openapi.json`)).text()).replaceAll(publicUrl, 'BASE'));
+      expect(await openApi(base, `http://localhost:${port}`)).toEqual(await openApi(sourceBase, sourceBase));
 
       const docs = await fetch(`${base}/llms.txt`);
       expect(docs.status).toBe(200);
