@@ -42,8 +42,10 @@ export function plainToolCall(req: IncomingMessage, message: unknown): PlainTool
 
 /** The JSON-RPC answer, as the SDK's transport writes one in JSON response mode. */
 export function writeResult(res: ServerResponse, id: string | number, result: string): void {
-  const body = `{"result":${result},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`;
-  res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+  // Encoded once, then measured and written as bytes (a string would be scanned for its length,
+  // then copied onto the headers and encoded again).
+  const body = Buffer.from(`{"result":${result},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`);
+  res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length });
   res.end(body);
 }
 
