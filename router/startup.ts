@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 
 /**
  * A file `npm run build` left beside a built entry point in dist/ (the supergraph, the subgraph
- * SDLs, the MCP tool registry, the migrated PGlite snapshot), by the entry's `import.meta.url`;
+ * and REST SDLs, the MCP tool registry, the migrated PGlite snapshot), by the entry's `import.meta.url`;
  * undefined when there is none, as when the entry runs from source under tsx.
  */
 export function builtBeside(entryUrl: string, name: string): string | undefined {
