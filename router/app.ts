@@ -9,12 +9,14 @@ import { VIA_HEADER } from '../subgraphs/kernel/audit.ts';
 import { createMcpFacade, type McpFacade } from '../facades/mcp/server.ts';
 import { createToolRoutes, toolOperations, toolRoutes } from '../facades/rest/tool-routes.ts';
 import { PROTECTED_RESOURCE_PATH, protectedResourceMetadata } from '../facades/mcp/guide.ts';
-import { createRestFacade, type RestFacade } from '../facades/rest/facade.ts';
+import { serveBuiltToolRegistry } from '../facades/mcp/registry.ts';
+import { createRestFacade, serveBuiltRestSchema, type RestFacade } from '../facades/rest/facade.ts';
 import { createLegacyRoutes } from '../facades/rest/legacy.ts';
 import type { Config, QueryLimits } from '../subgraphs/kernel/config.ts';
 import { idempotencyScope, idempotentFetch, requestHash, type Answer, type IdempotencyRuntime } from '../subgraphs/kernel/idempotency.ts';
+import { serveBuiltSubgraphs } from '../subgraphs/kernel/federation.ts';
 import { recentMessages } from '../subgraphs/kernel/outbox/index.ts';
-import { subgraphUrl, supergraphOf } from './compose.ts';
+import { serveBuiltSupergraph, subgraphUrl, supergraphOf } from './compose.ts';
 import { createCors } from './cors.ts';
 import { docsRoute } from './docs.ts';
 import { assignRequestId, forwardedHeaders, readBody, refuse, surfaceOf, usableHost } from './edge.ts';
@@ -23,6 +25,7 @@ import { createGateway, inProcessExecutor } from './gateway.ts';
 import { moduleRoutes } from './module-routes.ts';
 import { MODULES, SUBGRAPH_PORTS } from './modules.ts';
 import { startPlatform, type Platform } from './platform.ts';
+import { builtBeside } from './startup.ts';
 
 export interface App {
   server: Server;
@@ -35,6 +38,18 @@ export interface App {
   rest: RestFacade;
   platform: Platform;
   close(): Promise<void>;
+}
+
+/**
+ * What `npm run build` worked out beside a built entry point (dist/), for createApp to take instead
+ * of working it out at start: the supergraph it checked, the MCP tool registry and the REST schema
+ * from that supergraph, each subgraph's SDL. From source (tsx) there are none.
+ */
+export function serveBuilt(entryUrl: string): void {
+  serveBuiltSupergraph(builtBeside(entryUrl, './supergraph.graphql'));
+  serveBuiltToolRegistry(builtBeside(entryUrl, './mcp-tools.json'));
+  serveBuiltSubgraphs(builtBeside(entryUrl, './subgraphs.json'));
+  serveBuiltRestSchema(builtBeside(entryUrl, './rest-schema.graphql'));
 }
 
 /**

@@ -346,7 +346,12 @@ export function takeHandedOver(context: unknown, target: string): HandedOver | u
  */
 function httpSubgraphs(urls: Map<string, string>): Subgraphs {
   // A pool of keep-alive connections per subgraph process, and the path its GraphQL is at.
-  const targets = new Map([...urls.values()].map((url) => [url, { pool: new Pool(new URL(url).origin, { connections: 64 }), path: new URL(url).pathname }]));
+  const targets = new Map(
+    [...urls.values()].map((url) => {
+      const { origin, pathname } = new URL(url);
+      return [url, { pool: new Pool(origin, { connections: 64 }), path: pathname }];
+    }),
+  );
   const inFlight = new Map<string, Promise<HandedOver['response'] | null>>();
   const bytes: Subgraphs['bytes'] = async (route, variables, headers, request) => {
     const url = urls.get(route.subgraph);

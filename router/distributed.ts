@@ -1,14 +1,11 @@
 import 'reflect-metadata';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { serveBuiltToolRegistry } from '../facades/mcp/registry.ts';
-import { serveBuiltRestSchema } from '../facades/rest/facade.ts';
 import { loadConfig } from '../subgraphs/kernel/config.ts';
-import { serveBuiltSubgraphs } from '../subgraphs/kernel/federation.ts';
-import { createApp } from './app.ts';
-import { serveBuiltSupergraph, subgraphUrl } from './compose.ts';
+import { createApp, serveBuilt } from './app.ts';
+import { subgraphUrl } from './compose.ts';
 import { MODULES, SUBGRAPH_PORTS } from './modules.ts';
-import { builtBeside, runMain, startupDone } from './startup.ts';
+import { runMain, startupDone } from './startup.ts';
 
 /**
  * `npm run start:distributed`: each subgraph its own process on its own port, and the router in
@@ -31,12 +28,8 @@ const children: ChildProcess[] = MODULES.map((m) =>
 );
 for (const child of children) child.on('exit', (code) => code && !stopping && shutdown(`a subgraph exited with ${code}`, 1));
 
-// Built, the router takes the supergraph the build checked (router/compose.ts) and the MCP tool
-// registry it worked out from it (facades/mcp/registry.ts).
-serveBuiltSupergraph(builtBeside(import.meta.url, './supergraph.graphql'));
-serveBuiltToolRegistry(builtBeside(import.meta.url, './mcp-tools.json'));
-serveBuiltSubgraphs(builtBeside(import.meta.url, './subgraphs.json'));
-serveBuiltRestSchema(builtBeside(import.meta.url, './rest-schema.graphql'));
+// Built, the router takes what the build worked out beside it (router/app.ts).
+serveBuilt(import.meta.url);
 
 let app: Awaited<ReturnType<typeof createApp>> | undefined;
 runMain(async () => {

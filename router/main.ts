@@ -1,11 +1,7 @@
 import 'reflect-metadata';
-import { serveBuiltToolRegistry } from '../facades/mcp/registry.ts';
-import { serveBuiltRestSchema } from '../facades/rest/facade.ts';
 import { loadConfig } from '../subgraphs/kernel/config.ts';
 import { restoreNewDataFoldersFrom } from '../subgraphs/kernel/database.ts';
-import { serveBuiltSubgraphs } from '../subgraphs/kernel/federation.ts';
-import { createApp } from './app.ts';
-import { serveBuiltSupergraph } from './compose.ts';
+import { createApp, serveBuilt } from './app.ts';
 import { builtBeside, runMain, startupDone } from './startup.ts';
 
 /**
@@ -13,13 +9,9 @@ import { builtBeside, runMain, startupDone } from './startup.ts';
  * TOPOLOGY=distributed runs only the router, over subgraph processes (docker-compose.yml).
  */
 const config = loadConfig();
-// Built (dist/main.cjs, what `npm start` runs): the build left beside it the supergraph it checked,
-// the MCP tool registry it worked out from that supergraph, and a migrated snapshot a new PGlite
-// data folder starts from. From source (tsx) there are none.
-serveBuiltSupergraph(builtBeside(import.meta.url, './supergraph.graphql'));
-serveBuiltToolRegistry(builtBeside(import.meta.url, './mcp-tools.json'));
-serveBuiltSubgraphs(builtBeside(import.meta.url, './subgraphs.json'));
-serveBuiltRestSchema(builtBeside(import.meta.url, './rest-schema.graphql'));
+// Built (dist/main.cjs, what `npm start` runs): what the build worked out beside it, and a migrated
+// snapshot a new PGlite data folder starts from. From source (tsx) there are none.
+serveBuilt(import.meta.url);
 restoreNewDataFoldersFrom(builtBeside(import.meta.url, './pglite-snapshot'));
 const topology = process.env.TOPOLOGY ?? 'embedded';
 if (topology !== 'embedded' && topology !== 'distributed') throw new Error(`TOPOLOGY must be embedded or distributed, got ${topology}`);
