@@ -21,8 +21,8 @@ const bundle = (word: string) =>
  * Runs the bundle in a process of its own, as launch.mjs does (within one process V8 would reuse
  * its own compilation and never read the file): what it printed, and how its cache went.
  */
-const run = (file: string) => {
-  const script = `const { runBundle } = await import(${JSON.stringify(codeCache)}); const { cache } = runBundle(${JSON.stringify(file)}, ${JSON.stringify(cacheDir)}); console.log(cache);`;
+const run = (file: string, variant = '') => {
+  const script = `const { runBundle } = await import(${JSON.stringify(codeCache)}); const { cache } = runBundle(${JSON.stringify(file)}, ${JSON.stringify(cacheDir)}, { variant: ${JSON.stringify(variant)} }); console.log(cache);`;
   const [printed, cache] = execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' }).trim().split('\n');
   return { printed, cache };
 };
@@ -43,6 +43,27 @@ describe('the code V8 compiled for a bundle, kept between starts', () => {
     utimesSync(file, new Date(), new Date(Date.now() + 60_000));
     expect(run(file)).toEqual({ printed: 'other 246 function object true', cache: 'absent' });
     expect(readdirSync(cacheDir)).toHaveLength(2);
+  });
+
+  it('is kept per variant: a start-up that runs other code (another topology or database) makes its own', () => {
+    const file = join(dir, 'variant.cjs');
+    writeFileSync(file, bundle('variant'));
+    expect(run(file, 'distributed pglite').cache).toBe('absent');
+    expect(run(file, 'embedded pglite').cache).toBe('absent');
+    expect(run(file, 'distributed pglite').cache).toBe('used');
+    expect(run(file, 'embedded pglite').cache).toBe('used');
+    expect(readdirSync(cacheDir).filter((f) => f.startsWith('variant.cjs-'))).toHaveLength(2);
+  });
+
+  it('reads the text whole, a character split between two reads included, and says when start-up is over', () => {
+    const file = join(dir, 'pieces.cjs');
+    // 'é' is two bytes in UTF-8: the padding puts its first at the end of the first 64 KiB read.
+    const head = '"use strict"; console.log("';
+    const pad = 64 * 1024 - 1 - Buffer.byteLength(head);
+    writeFileSync(file, `${head}${'x'.repeat(pad)}é ✓ 𝄞".slice(${pad})); globalThis[Symbol.for("service-platform.startup-done")]();`);
+    expect(readFileSync(file).subarray(64 * 1024 - 1, 64 * 1024 + 1).toString('utf8')).toBe('é');
+    const script = `const { runBundle } = await import(${JSON.stringify(codeCache)}); runBundle(${JSON.stringify(file)}, ${JSON.stringify(cacheDir)}, { afterStartup: () => console.log('after start-up') });`;
+    expect(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' }).trim().split('\n')).toEqual(['é ✓ 𝄞', 'after start-up']);
   });
 
   it('is made again when V8 refuses it', () => {
