@@ -381,20 +381,41 @@ function httpSubgraphs(urls: Map<string, string>): Subgraphs {
 
 /**
  * The subgraph's answer, or null when none came (the gateway then asks on its own). Through an
- * undici pool rather than Node's http client and agent: the distributed router's CPU per services
- * list measured 0.31–0.36 ms instead of 0.38–0.41 (`npm run bench`, same VM and hour); what is
- * left is mostly the two writes to sockets and Node's HTTP server.
+ * undici pool rather than Node's http client and agent (router CPU per services list 0.38–0.41 →
+ * 0.31–0.36 ms), and through its dispatch handler rather than `request`, whose answer is a
+ * Readable stream read chunk by chunk: the answer's chunks are kept as they come.
  */
-async function post(pool: Pool, path: string, body: string, headers: Record<string, string>): Promise<HandedOver['response'] | null> {
-  try {
-    const response = await pool.request({ path, method: 'POST', headers: { ...headers, 'content-type': 'application/json', accept: 'application/json' }, body });
+function post(pool: Pool, path: string, body: string, headers: Record<string, string>): Promise<HandedOver['response'] | null> {
+  return new Promise((resolve) => {
     const chunks: Buffer[] = [];
-    for await (const chunk of response.body) chunks.push(chunk as Buffer);
-    const type = response.headers['content-type'];
-    return { status: response.statusCode, type: (Array.isArray(type) ? type[0] : type) ?? 'application/json', body: Buffer.concat(chunks) };
-  } catch {
-    return null;
-  }
+    let status = 0;
+    let type = 'application/json';
+    try {
+      pool.dispatch(
+        { path, method: 'POST', headers: { ...headers, 'content-type': 'application/json', accept: 'application/json' }, body },
+        {
+          // Present so that undici takes this for a handler of its current kind (it looks for it).
+          onRequestStart() {},
+          onResponseStart(_controller, statusCode, responseHeaders) {
+            status = statusCode;
+            const given = responseHeaders['content-type'];
+            if (given) type = Array.isArray(given) ? given[0] : given;
+          },
+          onResponseData(_controller, chunk) {
+            chunks.push(chunk);
+          },
+          onResponseEnd() {
+            resolve({ status, type, body: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks) });
+          },
+          onResponseError() {
+            resolve(null);
+          },
+        },
+      );
+    } catch {
+      resolve(null);
+    }
+  });
 }
 
 const DATA_START = Buffer.from('{"data":{');
