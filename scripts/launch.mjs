@@ -32,7 +32,7 @@ runBundle(file, join(dist, '.code-cache'), {
 
 /**
  * Start-up leaves garbage behind that an idle server would keep for as long as nothing allocates:
- * the bundle's and PGlite's file buffers, V8's code cache, the build-up of schemas. With
+ * the bundle's and PGlite's file buffers, V8's code cache, what building the schemas left. With
  * `--expose-gc` (the npm scripts), one full collection a moment after start-up gives that memory
  * back: RSS 1 s after start 232–249 MB against 250–261 without (scripts/code-cache.mjs says why
  * it is given back to the system and not only freed). A moment after, so that the answers start-up
