@@ -224,3 +224,27 @@ describe('a later start on the same database', () => {
     expect(after.subscriptions).toEqual(before.subscriptions);
   });
 });
+
+describe('an idle process', () => {
+  it('asks for due jobs once a poll for all its queues, instead of every queue fetching', async () => {
+    const db = platform.runtime.jobs.boss.getDb();
+    const executeSql = db.executeSql;
+    const sent: string[] = [];
+    db.executeSql = (text, values) => {
+      sent.push(JSON.stringify({ text, values }));
+      return executeSql.call(db, text, values);
+    };
+    try {
+      await advance(10);
+    } finally {
+      db.executeSql = executeSql;
+    }
+    const looks = sent.filter((s) => s.includes('select distinct name from'));
+    expect(looks.length).toBeGreaterThan(0);
+    expect(looks.length).toBeLessThanOrEqual(10);
+    // A queue with nothing due is fetched from only by its worker's backstop poll (30 s apart):
+    // once at most in these ten seconds, where it was every second before.
+    const reminderFetches = sent.filter((s) => s.includes("j.name = 'probe.reminder'"));
+    expect(reminderFetches.length).toBeLessThanOrEqual(1);
+  });
+});
