@@ -75,11 +75,12 @@ interface Sent {
 export interface DirectPath {
   serve(req: IncomingMessage & { body?: Buffer }, res: ServerResponse): Promise<boolean>;
   /**
-   * The same for an operation run in-process (the REST facade's): its result when the direct path
-   * can give it, undefined when the gateway must run it with `request` as its request. The
-   * request's headers are the ones a subgraph may see.
+   * The same for an operation run in-process (the REST facade's, the MCP tools'): its result when the
+   * direct path can give it, undefined when the gateway must run it, with `operationRequest(headers)`
+   * as its request. `headers` are the ones a subgraph may see (names in lower case), a new record per
+   * operation: an answer handed over for the gateway's run is kept under it until that request is made.
    */
-  execute(document: DocumentNode, variables: Record<string, unknown>, operationName: string | undefined, request: Request): Promise<ExecutionResult | undefined>;
+  execute(document: DocumentNode, variables: Record<string, unknown>, operationName: string | undefined, headers: Record<string, string>): Promise<ExecutionResult | undefined>;
   /** Requests answered by the direct path since the start (the rest went to the gateway). */
   served: number;
 }
@@ -143,11 +144,11 @@ export function createDirectPath(gateway: GatewayRuntime, apiSchema: GraphQLSche
   const path: DirectPath = { serve, execute: executeDirect, served: 0 };
   return path;
 
-  async function executeDirect(document: DocumentNode, variables: Record<string, unknown>, operationName: string | undefined, request: Request) {
+  async function executeDirect(document: DocumentNode, variables: Record<string, unknown>, operationName: string | undefined, headers: Record<string, string>) {
     let found = byDocument.get(document);
     if (found === undefined) byDocument.set(document, (found = await route({ query: print(document), operationName })));
     const sent = admitted(found, variables, operationName);
-    const result = sent && (await subgraphs.result(found!, sent, Object.fromEntries(request.headers), request));
+    const result = sent && (await subgraphs.result(found!, sent, headers, headers));
     if (!result) return undefined;
     path.served++;
     return result;
@@ -315,8 +316,9 @@ interface Subgraphs {
  * status), kept for the gateway's run of the same client request, which the direct path then
  * leaves to it: the gateway's fetch from that subgraph takes the answer instead of asking again
  * (router/gateway.ts), so a query is not run twice to word its errors. Keyed by the client request
- * (the Node request of POST /graphql, the Request the REST facade runs its operation with) and the
- * subgraph (its URL over HTTP, its name in process); taken once.
+ * (the Node request of POST /graphql; for an operation the REST or MCP facade runs, its headers
+ * record, then the Request made from it: operationRequest) and the subgraph (its URL over HTTP, its
+ * name in process); taken once.
  */
 interface HandedOver {
   target: string;
@@ -325,6 +327,22 @@ interface HandedOver {
 }
 
 const handedOver = new WeakMap<object, HandedOver>();
+
+/**
+ * The Request an in-process operation runs with through the gateway, when the direct path left it
+ * there (`DirectPath.execute`): made only then (a WHATWG Request with its Headers, read back into a
+ * record for the subgraph, cost ~2 µs of CPU per operation and their garbage, for a read the direct
+ * path answers without them), and given what the direct path handed over under the operation's headers.
+ */
+export function operationRequest(headers: Record<string, string>, method: 'GET' | 'POST'): Request {
+  const request = new Request('http://router.internal/graphql', { method, headers });
+  const handed = handedOver.get(headers);
+  if (handed) {
+    handedOver.delete(headers);
+    handedOver.set(request, handed);
+  }
+  return request;
+}
 
 /** The answer handed over for this gateway context's request and subgraph, if any (taken). */
 export function takeHandedOver(context: unknown, target: string): HandedOver | undefined {

@@ -7,7 +7,7 @@ import { createServerAdapter } from '@whatwg-node/server';
 import { createSofa, createSofaRouter } from 'sofa-api';
 import type { Config } from '../../subgraphs/kernel/config.ts';
 import { idempotencyScope, idempotentFetch, requestHash, type IdempotencyRuntime } from '../../subgraphs/kernel/idempotency.ts';
-import type { DirectPath } from '../../router/direct.ts';
+import { operationRequest, type DirectPath } from '../../router/direct.ts';
 import { forwardedHeaders, forwardedHeadersOf } from '../../router/edge.ts';
 import { VIA_HEADER } from '../../subgraphs/kernel/audit.ts';
 import { toErrorBody } from '../errors.ts';
@@ -102,13 +102,12 @@ export function createRestFacade(gateway: GatewayRuntime, apiSchema: GraphQLSche
    * (`GET /v6/…`), which the audit log names as the way a write came.
    */
   async function runOperation(document: DocumentNode, variables: Record<string, unknown>, operationName: string | undefined, forwarded: Record<string, string>, route: string): Promise<ExecutionResult> {
-    const headers = new Headers();
-    for (const [name, value] of Object.entries(forwarded)) if (value) headers.set(name, value);
-    headers.set(VIA_HEADER, `rest ${route}`);
-    const operationRequest = new Request('http://router.internal/graphql', { headers });
-    const result = await direct.execute(document, variables, operationName, operationRequest);
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(forwarded)) if (value) headers[name] = value;
+    headers[VIA_HEADER] = `rest ${route}`;
+    const result = await direct.execute(document, variables, operationName, headers);
     if (result) return result;
-    const { execute, contextFactory, schema: gatewaySchema } = gateway.getEnveloped({ request: operationRequest });
+    const { execute, contextFactory, schema: gatewaySchema } = gateway.getEnveloped({ request: operationRequest(headers, 'GET') });
     return execute({ schema: gatewaySchema, document, variableValues: variables, operationName, contextValue: await contextFactory() }) as Promise<ExecutionResult>;
   }
 

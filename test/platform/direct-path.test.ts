@@ -148,9 +148,17 @@ describe('direct path of /graphql', () => {
     expect(server.app.direct.served - before).toBe(1);
     expect(listed.items.find((s: any) => s.id === serviceId)).toMatchObject({ name: 'Cut', price: { amount: '25.50' } });
     before = server.app.direct.served;
-    const missing = await toolError(merchant, 'get_service_detail', { serviceId: '00000000-0000-0000-0000-000000000000' });
+    const variables = { serviceId: '00000000-0000-0000-0000-000000000000' };
+    const missing = await toolError(merchant, 'get_service_detail', variables);
     expect(missing.code).toBe('NOT_FOUND');
     expect(server.app.direct.served - before).toBe(0);
+    // The subgraph's error answer is handed to the gateway's run: the query runs once, as the tool's
+    // operation alone through the gateway does.
+    const tool = server.app.mcp.tools.find((t) => t.name === 'get_service_detail')!;
+    const init = () => ({ method: 'POST', headers: { 'content-type': 'application/json', ...bearer(company.apiKey) }, body: JSON.stringify({ query: tool.query, variables }) });
+    const alone = await statementsOf(async () => server.app.gateway.fetch(`${server.url}/graphql`, init()));
+    expect(alone.length).toBeGreaterThan(0);
+    expect(await statementsOf(() => toolError(merchant, 'get_service_detail', variables))).toEqual(alone);
     await merchant.close();
   });
 });
