@@ -17,7 +17,7 @@ import { BenchDatabases, startDistributed, startEmbedded, type Started } from '.
  *
  *   BENCH_ONLY=router,rest,mcp,start,sql   sections (default: all)
  *   BENCH_DB=pglite,postgres               databases for rest/mcp (postgres needs DATABASE_URL)
- *   BENCH_ROUNDS=3  BENCH_SECONDS=5  BENCH_WARMUP=2  BENCH_CONNECTIONS=10
+ *   BENCH_ROUNDS=3  BENCH_SECONDS=5  BENCH_WARMUP=10  BENCH_CONNECTIONS=10
  *   DATABASE_URL=postgres://…              PostgreSQL parts (a fresh bench_<timestamp>_* database each, dropped after)
  *   BENCH_LAUNCH=tsx                       start servers with tsx instead of the npm scripts (see proc.ts)
  */
@@ -25,7 +25,7 @@ const env = process.env;
 const settings: Settings = {
   rounds: Number(env.BENCH_ROUNDS ?? 3),
   seconds: Number(env.BENCH_SECONDS ?? 5),
-  warmupSeconds: Number(env.BENCH_WARMUP ?? 2),
+  warmupSeconds: Number(env.BENCH_WARMUP ?? 10),
   connections: Number(env.BENCH_CONNECTIONS ?? 10),
 };
 const SECTIONS = ['router', 'rest', 'mcp', 'start', 'sql'];
@@ -194,7 +194,7 @@ const out: string[] = [];
 const cpuModel = cpus()[0]?.model.trim() ?? 'unknown CPU';
 out.push(
   `npm run bench — ${started.toISOString().slice(0, 10)} — ${cpus().length} cores (${cpuModel}), Node ${process.version}, ${process.platform}`,
-  `${settings.rounds} interleaved rounds × ${settings.seconds} s per side (after ${settings.warmupSeconds} s warm-up), ${settings.connections} connections (autocannon, in this process: "client");`,
+  `${settings.rounds} interleaved rounds (A B, B A, …) × ${settings.seconds} s per side (after ${settings.warmupSeconds} s of warm-up per side), ${settings.connections} connections (autocannon, in this process: "client");`,
   `distinct requests vary limit 20–100 over 20 seeded services (same answer, different request); figures are medians, spreads min–max over the rounds.`,
   `CPU ms/req: CPU time of the named processes over a run ÷ successful answers (server: the whole npm start tree; postgres: the backends of the bench database).`,
   '',
