@@ -42,6 +42,14 @@ describe('docker-compose.yml', () => {
     expect(compose.services.router.environment.TOPOLOGY).toBe('distributed');
   });
 
+  it('runs the built entry points through the npm start scripts (their V8 flags, the compiled-code cache), not the sources', () => {
+    const scripts = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts;
+    for (const m of MODULES) expect(compose.services[m.name].command, m.name).toEqual(['npm', 'run', 'start:subgraph', '--', m.name]);
+    expect(compose.services.router.command).toEqual(['npm', 'start']);
+    expect(scripts['start:subgraph']).toContain('scripts/launch.mjs subgraph-server');
+    expect(scripts.start).toContain('scripts/launch.mjs main');
+  });
+
   it.runIf(dockerComposeAvailable())('is accepted by `docker compose config`', () => {
     execFileSync('docker', ['compose', '-f', join(root, 'docker-compose.yml'), 'config', '--quiet'], { stdio: 'pipe' });
   });
