@@ -98,29 +98,41 @@ const MAX_COSTS = 200;
 
 export function createDirectPath(gateway: GatewayRuntime, apiSchema: GraphQLSchema, supergraphSdl: string, transport: DirectTransport, limits: QueryLimits): DirectPath {
   const costs = costAnnotations(supergraphSdl);
-  const decisions = new Map<string, Route | null>();
+  // By query text, then operation name: looked up without making a key of the two (a copy of the text).
+  const decisions = new Map<string, Map<string | undefined, Route | null>>();
+  let decisionCount = 0;
   // The REST facade's documents are built once per route: decided once per document object.
   const byDocument = new WeakMap<DocumentNode, Route | null>();
   let planner: QueryPlanner | undefined;
   const subgraphs = transport.kind === 'http' ? httpSubgraphs(transport.urls) : embeddedSubgraphs(transport.schemas, transport.runtime);
 
+  /** The decision for this text and name (undefined: none yet); without a promise, as it is almost always made already. */
+  function decided(body: Body): Route | null | undefined {
+    return decisions.get(body.query)?.get(body.operationName ?? undefined);
+  }
+
   async function route(body: Body): Promise<Route | null> {
-    // The name's length first: no name and text can pass for another pair.
-    const key = `${body.operationName?.length ?? -1}:${body.operationName ?? ''}\n${body.query}`;
-    let decided = decisions.get(key);
-    if (decided === undefined) {
-      try {
-        planner ??= new (await import('@graphql-hive/router-query-planner')).QueryPlanner(supergraphSdl);
-        decided = decide(gateway, planner, body.query, body.operationName ?? undefined);
-      } catch (error) {
-        // Whatever the gateway makes of it, it answers itself.
-        console.error('[router] direct path', error);
-        decided = null;
-      }
-      if (decisions.size >= MAX_DECISIONS) decisions.clear();
-      decisions.set(key, decided);
+    const known = decided(body);
+    if (known !== undefined) return known;
+    const operationName = body.operationName ?? undefined;
+    let decision: Route | null;
+    try {
+      planner ??= new (await import('@graphql-hive/router-query-planner')).QueryPlanner(supergraphSdl);
+      decision = decide(gateway, planner, body.query, operationName);
+    } catch (error) {
+      // Whatever the gateway makes of it, it answers itself.
+      console.error('[router] direct path', error);
+      decision = null;
     }
-    return decided;
+    if (decisionCount >= MAX_DECISIONS) {
+      decisions.clear();
+      decisionCount = 0;
+    }
+    let byName = decisions.get(body.query);
+    if (!byName) decisions.set(body.query, (byName = new Map()));
+    if (!byName.has(operationName)) decisionCount++;
+    byName.set(operationName, decision);
+    return decision;
   }
 
   /**
@@ -160,7 +172,8 @@ export function createDirectPath(gateway: GatewayRuntime, apiSchema: GraphQLSche
     const mediaType = acceptedMediaType(req.headers.accept);
     const body = mediaType && graphqlRequestBody(req.body.toString('utf8'));
     if (!body) return false;
-    const found = await route(body);
+    const known = decided(body);
+    const found = known !== undefined ? known : await route(body);
     const sent = admitted(found, body.variables ?? {}, body.operationName ?? undefined);
     const answer = sent && (await subgraphs.bytes(found!, sent, forwardedHeadersOf((name) => req.headers[name] as string | undefined), req));
     if (!answer) return false;
@@ -270,8 +283,8 @@ function graphqlRequestBody(text: string): Body | undefined {
     return undefined;
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
-  const { query, variables, operationName, ...rest } = body as Record<string, unknown>;
-  for (const _ in rest) return undefined;
+  for (const key in body) if (key !== 'query' && key !== 'variables' && key !== 'operationName') return undefined;
+  const { query, variables, operationName } = body as Record<string, unknown>;
   if (typeof query !== 'string') return undefined;
   if (variables != null && (typeof variables !== 'object' || Array.isArray(variables))) return undefined;
   if (operationName != null && typeof operationName !== 'string') return undefined;
