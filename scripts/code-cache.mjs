@@ -30,7 +30,9 @@ export const STARTUP_DONE = Symbol.for('service-platform.startup-done');
  * `afterStartup` runs once the program's start-up is over and its cache is written.
  */
 export function runBundle(file, cacheDir, { variant = '', afterStartup = () => {} } = {}) {
-  const source = readInPieces(file);
+  // The function CommonJS wraps a module in, read as one string with the file: a wrapper added to
+  // the text afterwards would be a second 10 MB string, made when V8 compiles it.
+  const source = readInPieces(file, '(function (exports, require, module, __filename, __dirname) {', '\n})');
   const { size, mtimeMs } = statSync(file);
   // V8 checks the flags and the source's length, not its text: the file's time is in the key.
   const key = createHash('sha256')
@@ -42,7 +44,7 @@ export function runBundle(file, cacheDir, { variant = '', afterStartup = () => {
   try {
     cachedData = readFileSync(cacheFile);
   } catch {}
-  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+  const script = new vm.Script(source, {
     filename: file,
     cachedData,
     // import() in the bundle (external packages, a dependency's optional module) as in a module.
@@ -75,7 +77,7 @@ export function runBundle(file, cacheDir, { variant = '', afterStartup = () => {
 }
 
 /**
- * The bundle's text, read 64 KiB at a time rather than whole. glibc's malloc gives back to the
+ * The bundle's text between `before` and `after`, read 64 KiB at a time rather than whole. glibc's malloc gives back to the
  * system a block it mapped for a large allocation when it is freed, then raises the size from
  * which it maps (up to 32 MiB) to that block's: the 10 MB read of the whole bundle, freed at once,
  * made every later large buffer of start-up (this cache's 7.7 MB, PGlite's 10 MB of WebAssembly
@@ -84,14 +86,14 @@ export function runBundle(file, cacheDir, { variant = '', afterStartup = () => {
  * reason (its free would raise the size again before PGlite reads). Measured with a full collection
  * after start-up (launch.mjs): RSS 1 s after start 232–249 MB against 250–261 (six starts each).
  */
-function readInPieces(file) {
+function readInPieces(file, before, after) {
   const fd = openSync(file, 'r');
   try {
     const piece = Buffer.allocUnsafeSlow(64 * 1024);
     const decoder = new StringDecoder('utf8');
-    const parts = [];
+    const parts = [before];
     for (let n; (n = readSync(fd, piece, 0, piece.length, null)) > 0; ) parts.push(decoder.write(piece.subarray(0, n)));
-    parts.push(decoder.end());
+    parts.push(decoder.end(), after);
     return parts.join('');
   } finally {
     closeSync(fd);
