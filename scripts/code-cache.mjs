@@ -77,14 +77,15 @@ export function runBundle(file, cacheDir, { variant = '', afterStartup = () => {
 }
 
 /**
- * The bundle's text between `before` and `after`, read 64 KiB at a time rather than whole. glibc's malloc gives back to the
- * system a block it mapped for a large allocation when it is freed, then raises the size from
- * which it maps (up to 32 MiB) to that block's: the 10 MB read of the whole bundle, freed at once,
- * made every later large buffer of start-up (this cache's 7.7 MB, PGlite's 10 MB of WebAssembly
- * and 6 MB file-system bundle) come from the heap, where freeing them gave nothing back: ~20 MB of
- * resident memory for good. The cache's buffer is also kept until start-up is over, for the same
- * reason (its free would raise the size again before PGlite reads). Measured with a full collection
- * after start-up (launch.mjs): RSS 1 s after start 232–249 MB against 250–261 (six starts each).
+ * The bundle's text between `before` and `after`, read 64 KiB at a time rather than whole. glibc's
+ * malloc gives back to the system a block it mapped for a large allocation when it is freed, then
+ * raises the size from which it maps (up to 32 MiB) to that block's: the 10 MB read of the whole
+ * bundle, freed at once, made every later large buffer of start-up (this cache's 7.7 MB, PGlite's
+ * 10 MB of WebAssembly and 6 MB file-system bundle) come from the heap, where freeing them gave
+ * nothing back: ~20 MB of resident memory for good. The cache's buffer is also kept until start-up
+ * is over, for the same reason (its free would raise the size again before PGlite reads). Measured
+ * with a full collection after start-up (launch.mjs): RSS 1 s after start 232–249 MB against
+ * 250–261 (six starts each).
  */
 function readInPieces(file, before, after) {
   const fd = openSync(file, 'r');
