@@ -108,7 +108,7 @@ export async function build(options: { reason?: string; quiet?: boolean } = {}):
   for (const old of ['.code-cache', '.compile-cache', ...Object.keys(ENTRIES).map((name) => `${name}.js`)]) rmSync(join(DIST, old), { recursive: true, force: true });
   // Each file replaced whole: a process running the previous build keeps reading a complete file.
   for (const file of result.outputFiles) {
-    writeFileSync(`${file.path}.tmp`, latin1(cheapNames(file.path, file.text)));
+    writeFileSync(`${file.path}.tmp`, ascii(cheapNames(file.path, file.text)));
     renameSync(`${file.path}.tmp`, file.path);
   }
 
@@ -126,13 +126,14 @@ export async function build(options: { reason?: string; quiet?: boolean } = {}):
 }
 
 /**
- * V8 keeps a script's source for as long as it runs, one byte a character if every character is
- * Latin-1 and two otherwise. esbuild escapes strings and names but not regular expressions (a few
- * dependencies have typographic characters in theirs); `\uXXXX` means the same there, and
+ * The bundle in ASCII. V8 keeps a script's source for as long as it runs, one byte a character if
+ * every character is Latin-1 and two otherwise, and scripts/launch.mjs reads the file as one byte a
+ * character (scripts/code-cache.mjs). esbuild escapes strings and names but not regular expressions
+ * (a few dependencies have typographic characters in theirs); `\uXXXX` means the same there, and
  * replaces an identity escape (`\–`) too.
  */
-function latin1(text: string): string {
-  return text.replace(/(\\*)([^\u0000-\u00ff])/g, (_, slashes: string, c: string) => `${slashes.slice(slashes.length % 2)}\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+function ascii(text: string): string {
+  return text.replace(/(\\*)([^\u0000-\u007f])/g, (_, slashes: string, c: string) => `${slashes.slice(slashes.length % 2)}\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 function readManifest(): Manifest | undefined {

@@ -114,6 +114,31 @@ describe.runIf(!databaseUrl)('a new PGlite data folder', () => {
   });
 });
 
+describe.runIf(!databaseUrl)('the memory scripts/launch.mjs makes for PGlite before the bundle loads', () => {
+  it('is the one the first PGlite of the process runs PostgreSQL in; a later one makes its own', async () => {
+    const key = Symbol.for('service-platform.pglite-memory');
+    const memory = new WebAssembly.Memory({ initial: 2048, maximum: 32768 });
+    (globalThis as Record<symbol, unknown>)[key] = memory;
+    const snapshot = new Blob([readFileSync(inject('snapshotFile')!)]);
+    const first = await createPglite(undefined, snapshot);
+    try {
+      expect(key in globalThis).toBe(false);
+      expect(new Uint8Array(memory.buffer).some((b) => b !== 0)).toBe(true);
+      // PostgreSQL works in it, and grows it past its initial 128 MB as it needs.
+      const big = await first.query<{ n: number }>("select length(string_agg(repeat('x', 1000), '')) as n from generate_series(1, 150000)");
+      expect(big.rows).toEqual([{ n: 150_000_000 }]);
+      expect(memory.buffer.byteLength).toBeGreaterThan(128 * 1024 * 1024);
+      const second = await createPglite(undefined, snapshot);
+      const before = new Uint8Array(memory.buffer).slice(0, 4096);
+      await second.query('select 1');
+      expect(new Uint8Array(memory.buffer).slice(0, 4096)).toEqual(before);
+      await second.close();
+    } finally {
+      await first.close();
+    }
+  });
+});
+
 /**
  * What `npm start` runs: the bundle in dist/ (rebuilt first if a source changed since the last
  * build), on a new data folder restored from the build's snapshot, answering on every interface.
