@@ -51,9 +51,9 @@ export function createPglite(dataDir?: string, loadDataDir?: Blob): Promise<PGli
 /**
  * PGlite's 128 MB WebAssembly memory, made by scripts/launch.mjs before the bundle loads. V8 counts
  * such a memory as memory held outside its heap, and taking 128 MB of it at once makes V8 collect
- * its whole heap on the spot: ~80–100 ms of a start when PGlite made it after the bundle and its
- * modules were loaded (a 55 MB heap), a few ms on launch.mjs's near-empty heap. Taken once: the
- * first PGlite of the process gets it (the server's); any other makes its own.
+ * its whole heap on the spot: 74–99 ms of a start when PGlite made it after the bundle and its
+ * modules were loaded (a 55 MB heap), 22–37 ms on launch.mjs's 7 MB heap (by `--trace-gc`, 2-core
+ * VM). Taken once: the first PGlite of the process gets it (the server's); any other makes its own.
  */
 const STARTUP_MEMORY = Symbol.for('service-platform.pglite-memory');
 
