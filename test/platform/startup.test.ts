@@ -164,6 +164,8 @@ describe.runIf(!databaseUrl)('npm start (the built server)', () => {
         await new Promise((r) => setTimeout(r, 100));
       }
       expect(output).not.toMatch(/composing the supergraph/);
+      // launch.mjs reads a bundle one byte a character (scripts/code-cache.mjs): the build writes them in ASCII.
+      for (const f of readdirSync(join(root, 'dist')).filter((name) => name.endsWith('.cjs'))) expect(/[^\x00-\x7f]/.test(readFileSync(join(root, 'dist', f), 'latin1')), f).toBe(false);
       // The code V8 compiled until it listened is kept for the next start (scripts/code-cache.mjs).
       const codeCache = join(root, 'dist/.code-cache');
       await expect.poll(() => existsSync(codeCache) && readdirSync(codeCache).some((f) => /^main\.cjs-\w+\.bin$/.test(f))).toBe(true);
