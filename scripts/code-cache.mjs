@@ -97,7 +97,7 @@ function readInPieces(file, before, after) {
   try {
     const piece = Buffer.allocUnsafeSlow(256 * 1024);
     const parts = [before];
-    for (let n; (n = readSync(fd, piece, 0, piece.length, null)) > 0; ) parts.push(piece.latin1Slice(0, n));
+    for (let n; (n = readSync(fd, piece, 0, piece.length, null)) > 0; ) parts.push(piece.toString('latin1', 0, n));
     parts.push(after);
     return parts.join('');
   } finally {
