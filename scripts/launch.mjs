@@ -24,11 +24,14 @@ process.env.NODE_COMPILE_CACHE ??= join(dist, '.compile-cache');
 module.enableCompileCache?.(process.env.NODE_COMPILE_CACHE);
 // The entry sees the command line it would have as `node dist/<entry>.cjs [args]`.
 process.argv.splice(1, process.argv.length - 1, file, ...args);
-// PGlite's memory, made while the heap is nearly empty (subgraphs/kernel/database.ts says why).
-if (entry === 'main' && (process.env.TOPOLOGY || 'embedded') === 'embedded' && !process.env.DATABASE_URL) globalThis[Symbol.for('service-platform.pglite-memory')] = new WebAssembly.Memory({ initial: 2048, maximum: 32768 });
+const topology = process.env.TOPOLOGY || 'embedded';
+const database = process.env.DATABASE_URL ? 'postgresql' : 'pglite';
+// PGlite's memory, made while the heap is nearly empty (subgraphs/kernel/database.ts says why), of
+// the size PGlite's module asks for (128 MB, growing to 2 GB).
+if (entry === 'main' && topology === 'embedded' && database === 'pglite') globalThis[Symbol.for('service-platform.pglite-memory')] = new WebAssembly.Memory({ initial: 2048, maximum: 32768 });
 runBundle(file, join(dist, '.code-cache'), {
   // A start-up's code depends on the topology and the database (scripts/code-cache.mjs): one cache each.
-  variant: `${process.env.TOPOLOGY || 'embedded'} ${process.env.DATABASE_URL ? 'postgresql' : 'pglite'}`,
+  variant: `${topology} ${database}`,
   afterStartup: collectStartupGarbage,
 });
 

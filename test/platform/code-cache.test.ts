@@ -61,11 +61,13 @@ describe('the code V8 compiled for a bundle, kept between starts', () => {
     // is not ASCII is escaped, as the build writes it (scripts/build.ts), in a string and a regex.
     const head = '"use strict"; const text = "';
     const body = Array.from({ length: 800 * 1024 }, (_, i) => String.fromCharCode(97 + (i % 26))).join('');
-    const tail = `"; console.log(text.length, text.slice(${256 * 1024 - head.length - 2}, ${256 * 1024 - head.length + 2}), "\\u00e9 \\u2713", /^\\u00e9$/.test("\\u00e9")); globalThis[Symbol.for("service-platform.startup-done")]();`;
+    // Where the first read ends, as an index into `text`.
+    const boundary = 256 * 1024 - head.length;
+    const tail = `"; console.log(text.length, text.slice(${boundary - 2}, ${boundary + 2}), "\\u00e9 \\u2713", /^\\u00e9$/.test("\\u00e9")); globalThis[Symbol.for("service-platform.startup-done")]();`;
     writeFileSync(file, head + body + tail);
     expect(/[^\x00-\x7f]/.test(readFileSync(file, 'latin1'))).toBe(false);
     const script = `const { runBundle } = await import(${JSON.stringify(codeCache)}); runBundle(${JSON.stringify(file)}, ${JSON.stringify(cacheDir)}, { afterStartup: () => console.log('after start-up') });`;
-    const around = body.slice(256 * 1024 - head.length - 2, 256 * 1024 - head.length + 2);
+    const around = body.slice(boundary - 2, boundary + 2);
     expect(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' }).trim().split('\n')).toEqual([`${body.length} ${around} é ✓ true`, 'after start-up']);
   });
 
