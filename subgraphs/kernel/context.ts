@@ -202,7 +202,7 @@ export class RequestContext {
    */
   async rows<T>(entity: EntityName<T>, where: Where<T> = {}, options: ReadOptions<T> = {}): Promise<Row<T>[]> {
     const read = rowsRead(this.em, entity, where, options);
-    return toRows<T>(read.shape, (await this.read(read)).rows);
+    return toRows<T>(read, (await this.read(read)).rows);
   }
 
   /**
@@ -211,7 +211,7 @@ export class RequestContext {
    */
   async rowsThrough<T, L>(entity: EntityName<T>, through: Through<L>, where: Where<T> = {}, options: ReadOptions<T> = {}): Promise<(Row<T> & Partial<Row<L>>)[]> {
     const read = rowsRead(this.em, entity, where, options, through);
-    return toRows<T>(read.shape, (await this.read(read)).rows) as (Row<T> & Partial<Row<L>>)[];
+    return toRows<T>(read, (await this.read(read)).rows) as (Row<T> & Partial<Row<L>>)[];
   }
 
   /** The first plain row that matches (by `orderBy` when given), or null. */
@@ -224,7 +224,7 @@ export class RequestContext {
   async page<T>(entity: EntityName<T>, where: Where<T>, req: PageRequest, orderBy: OrderBy<T>, options: Pick<ReadOptions<T>, 'filters'> = {}): Promise<Page<Row<T>>> {
     const read = pageRead(this.em, entity, where, { ...options, orderBy, limit: req.limit, offset: req.offset });
     const result = await this.read(read);
-    return toPage(toRows<T>(read.shape, result.rows), Number(result.total), req);
+    return toPage(toRows<T>(read, result.rows), Number(result.total), req);
   }
 
   /**

@@ -147,7 +147,8 @@ describe.runIf(!databaseUrl)('npm start (the built server)', () => {
   it('starts on a new data folder with the demo company and serves REST, GraphQL and MCP', async () => {
     const dataDir = join(tempDir('platform-built-'), 'data');
     const port = await freePort();
-    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), NODE_ENV: 'development', OUTBOX_LOG: 'silent' };
+    // Not the default claim expiry, which the build's snapshot made its queues with.
+    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), NODE_ENV: 'development', OUTBOX_LOG: 'silent', JOB_EXPIRE_SECONDS: '90' };
     delete env.DATABASE_URL;
     delete env.JWT_SECRET;
     let output = '';
@@ -215,5 +216,31 @@ describe.runIf(!databaseUrl)('npm start (the built server)', () => {
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
     }
+
+    // The build set up the job queues, subscriptions and schedules in the snapshot (a first start
+    // only reads them), with the default expiry; the start gave its queues the configured one.
+    const setUp = async (folder: string) => {
+      const pglite = await createPglite(folder);
+      try {
+        // Ours: pg-boss keeps queues of its own (`__pgboss__…`).
+        const queues = await pglite.query<{ name: string; expire_seconds: number }>("select name, expire_seconds from pgboss.queue where name not like '\\_\\_pgboss\\_\\_%' order by name");
+        const subscriptions = await pglite.query<{ event: string; name: string }>('select event, name from pgboss.subscription order by event, name');
+        const schedules = await pglite.query<{ name: string }>('select name from pgboss.schedule order by name');
+        return { queues: queues.rows, subscriptions: subscriptions.rows, schedules: schedules.rows };
+      } finally {
+        await pglite.close();
+      }
+    };
+    const snapshotCopy = join(tempDir('platform-snapshot-copy-'), 'pglite');
+    restoreDataFolder(join(root, 'dist/pglite-snapshot'), snapshotCopy);
+    const fromBuild = await setUp(snapshotCopy);
+    const afterStart = await setUp(join(dataDir, 'pglite'));
+    expect(fromBuild.queues.length).toBeGreaterThan(20);
+    expect(fromBuild.subscriptions.length).toBeGreaterThan(10);
+    expect(fromBuild.schedules.length).toBeGreaterThan(2);
+    expect(new Set(fromBuild.queues.map((q) => q.expire_seconds))).toEqual(new Set([120]));
+    expect(afterStart.queues).toEqual(fromBuild.queues.map((q) => ({ ...q, expire_seconds: 90 })));
+    expect(afterStart.subscriptions).toEqual(fromBuild.subscriptions);
+    expect(afterStart.schedules).toEqual(fromBuild.schedules);
   }, 240_000);
 });

@@ -1,4 +1,4 @@
-import { PgBoss, type ClockTimer, type Db, type JobWithMetadata, type Schedule, type SendOptions } from 'pg-boss';
+import { PgBoss, type ClockTimer, type Db, type JobWithMetadata, type Queue, type Schedule, type SendOptions } from 'pg-boss';
 import type { Transaction } from 'kysely';
 import type { Clock } from '../clock.ts';
 import { RequestContext } from '../context.ts';
@@ -32,10 +32,11 @@ const BACKSTOP_SECONDS = 30;
 /**
  * What earlier starts set up: queues, event subscriptions, schedules. Read in three statements so
  * that a start on an existing database writes nothing and asks nothing more per queue (31 queues
- * took ~0.5 s of an embedded start on PGlite, asked one by one).
+ * took ~0.5 s of an embedded start on PGlite, asked one by one). A new PGlite data folder starts
+ * from a snapshot where the build set them up (scripts/snapshot.ts), so its first start is one too.
  */
 interface SetUp {
-  queues: Set<string>;
+  queues: Map<string, Queue>;
   subscriptions: Set<string>;
   schedules: Map<string, Schedule>;
 }
@@ -43,7 +44,7 @@ interface SetUp {
 async function readSetUp(boss: PgBoss, db: Db, schema: string): Promise<SetUp> {
   const { rows } = await db.executeSql(`select event, name from ${schema}.subscription`, []);
   return {
-    queues: new Set((await boss.getQueues()).map((q) => q.name)),
+    queues: new Map((await boss.getQueues()).map((q) => [q.name, q])),
     subscriptions: new Set(rows.map((r) => `${r.event}\n${r.name}`)),
     // Only the default key: the one `schedule` below writes.
     schedules: new Map((await boss.getSchedules()).filter((s) => s.key === '').map((s) => [s.name, s])),
@@ -97,7 +98,7 @@ export class Jobs {
     boss.on('error', (error) => console.error('[jobs]', error));
     await startBoss(boss);
     // A process that works no queue sets none up.
-    const setUp = consuming ? await readSetUp(boss, db, schema) : { queues: new Set<string>(), subscriptions: new Set<string>(), schedules: new Map<string, Schedule>() };
+    const setUp = consuming ? await readSetUp(boss, db, schema) : { queues: new Map<string, Queue>(), subscriptions: new Set<string>(), schedules: new Map<string, Schedule>() };
     const jobs = new Jobs(boss, schema, { ...QUEUE_DEFAULTS, expireInSeconds: runtime.config.jobExpireSeconds }, setUp, options.clock);
     const poll = { pollingIntervalSeconds: BACKSTOP_SECONDS, batchSize: 1 };
 
@@ -168,13 +169,20 @@ export class Jobs {
 
   /**
    * Creates a queue once; a new one's cache entry is warmed so a send inside a transaction never
-   * looks it up on another path (pg-boss cached the queues that existed when it started).
+   * looks it up on another path (pg-boss cached the queues that existed when it started). A queue
+   * made with other options (an earlier start's JOB_EXPIRE_SECONDS, the build's defaults in a new
+   * data folder) takes this start's.
    */
   private async queue(name: string) {
-    if (this.setUp.queues.has(name)) return;
+    const existing = this.setUp.queues.get(name);
+    if (existing) {
+      const options = this.queueOptions as Record<string, unknown>;
+      if (Object.keys(options).some((k) => (existing as unknown as Record<string, unknown>)[k] !== options[k])) await this.boss.updateQueue(name, this.queueOptions);
+      return;
+    }
     await this.boss.createQueue(name, this.queueOptions);
     await this.boss.findJobs(name, { id: '00000000-0000-0000-0000-000000000000' });
-    this.setUp.queues.add(name);
+    this.setUp.queues.set(name, { name, ...this.queueOptions });
   }
 
   /** At start: the subscription, unless an earlier start made it. */
