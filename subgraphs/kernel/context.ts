@@ -13,7 +13,7 @@ import type { PendingJob } from './jobs/index.ts';
 import { toPage, type Page, type PageRequest } from './pagination.ts';
 import { resolvePrincipal, type HeaderReader, type Principal } from './principal.ts';
 import type { Runtime } from './runtime.ts';
-import { pageRead, resultsOf, rowsRead, runRead, statementOf, toRows, type OrderBy, type Read, type ReadOptions, type ReadResult, type Row, type Through, type Where } from './reads.ts';
+import { linkedRows, pageRead, resultsOf, rowsRead, runRead, statementOf, toRows, type OrderBy, type Read, type ReadOptions, type ReadResult, type Row, type Through, type Where } from './reads.ts';
 import { requireTenant, tenantStatement, tenantTableNamed } from './tenancy.ts';
 
 /** What a transaction collects for its commit: jobs and events to write with it, work to do after it. */
@@ -211,7 +211,7 @@ export class RequestContext {
    */
   async rowsThrough<T, L>(entity: EntityName<T>, through: Through<L>, where: Where<T> = {}, options: ReadOptions<T> = {}): Promise<(Row<T> & Partial<Row<L>>)[]> {
     const read = rowsRead(this.em, entity, where, options, through);
-    return toRows<T>(read, (await this.read(read)).rows) as (Row<T> & Partial<Row<L>>)[];
+    return linkedRows<T>(read, await this.read(read)) as (Row<T> & Partial<Row<L>>)[];
   }
 
   /** The first plain row that matches (by `orderBy` when given), or null. */

@@ -49,8 +49,10 @@ export interface ReadOptions<T> {
 }
 
 /**
- * Rows of `entity` joined to a link entity (a many-to-many table): each row comes once per link,
- * with the link's `select` properties added. Both sides are scoped by their own filters.
+ * Rows of `entity` through a link entity (a many-to-many table): each row comes once per link, with
+ * the link's `select` properties added. Both sides are scoped by their own filters. The statement
+ * gives each row once and each link as its values (the staff of 20 services that share 2 staff
+ * members: 2 rows and 40 pairs of ids, not 40 rows), and the rows are repeated here.
  */
 export interface Through<L> {
   entity: EntityName<L>;
@@ -210,24 +212,14 @@ function select<T>(em: EntityManager, entity: EntityName<T>, where: Where<T>, op
   const wanted = options.fields ? new Set<string>([...(options.fields as string[]), ...Object.keys(options.orderBy ?? {})]) : undefined;
   const names = [...shape.columns.keys()].filter((p) => !wanted || wanted.has(p));
   const list = names.map((p) => `t.${shape.columns.get(p)} as ${quote(p)}`);
-  let from = `${shape.table} as t`;
   const parts = filterConditions(em, shape, 't', params, options.filters);
   const { through } = extra;
   if (through) {
     const link = shapeOf(em, through.entity);
-    const pk = shape.meta.primaryKeys;
-    if (pk.length !== 1) throw new Error(`${shape.meta.className}: a read through a link needs a single primary key`);
-    for (const p of through.select as string[]) {
-      // Each row is its values in the order of its names: one name, one value.
-      if (names.includes(p)) throw new Error(`${shape.meta.className}: the link's ${p} has the name of a property of the row`);
-      names.push(p);
-      list.push(`${column(link, 'l', p)} as ${quote(p)}`);
-    }
-    from += ` join ${link.table} as l on ${column(link, 'l', through.on as string)} = ${column(shape, 't', pk[0])}`;
-    parts.push(...filterConditions(em, link, 'l', params, options.filters), conditions(link, 'l', through.where as Record<string, unknown>, params));
+    parts.push(`${column(shape, 't', keyOf(shape))} in (select ${column(link, 'l', through.on as string)} from ${link.table} as l where ${linkConditions(em, through, params, options.filters)})`);
   }
   parts.push(conditions(shape, 't', where as Record<string, unknown>, params));
-  let sql = `select ${extra.count ? 'count(*)' : list.join(', ')} from ${from} where ${parts.filter((p) => p !== 'true').join(' and ') || 'true'}`;
+  let sql = `select ${extra.count ? 'count(*)' : list.join(', ')} from ${shape.table} as t where ${parts.filter((p) => p !== 'true').join(' and ') || 'true'}`;
   if (extra.count) return { sql, shape, names };
   const order = orderClause(shape, 't', options.orderBy);
   if (order.length) sql += ` order by ${order.join(', ')}`;
@@ -240,6 +232,26 @@ function select<T>(em: EntityManager, entity: EntityName<T>, where: Where<T>, op
     params.push(options.offset);
   }
   return { sql, shape, names };
+}
+
+function keyOf(shape: Shape): string {
+  const pk = shape.meta.primaryKeys;
+  if (pk.length !== 1) throw new Error(`${shape.meta.className}: a read through a link needs a single primary key`);
+  return pk[0];
+}
+
+/** The link rows of a read through them (alias `l`), by their own filters and the read's `where`. */
+function linkConditions(em: EntityManager, through: Through<any>, params: unknown[], filters: Record<string, boolean> | undefined): string {
+  const link = shapeOf(em, through.entity);
+  const parts = [...filterConditions(em, link, 'l', params, filters), conditions(link, 'l', through.where as Record<string, unknown>, params)];
+  return parts.filter((p) => p !== 'true').join(' and ') || 'true';
+}
+
+/** The links of a read through them as one JSON array: each link the array of the row's key and the link's `select` values. */
+function linksOf(em: EntityManager, through: Through<any>, params: unknown[], filters: Record<string, boolean> | undefined): string {
+  const link = shapeOf(em, through.entity);
+  const values = [through.on, ...through.select].map((p) => column(link, 'l', p as string)).join(', ');
+  return `select coalesce(json_agg(json_build_array(${values})), '[]'::json) from ${link.table} as l where ${linkConditions(em, through, params, filters)}`;
 }
 
 /** The rows of a select as one JSON array, in its order, each row the array of its `names`' values. */
@@ -255,23 +267,32 @@ function aggregate<T>(sql: string, shape: Shape, names: string[], orderBy: Order
  * for a page), with their parameters in order. Reads made together run as one statement.
  */
 export interface Read {
-  parts: [column: 'rows' | 'total', sql: string][];
+  parts: [column: 'rows' | 'total' | 'links', sql: string][];
   params: unknown[];
   shape: Shape;
   /** The properties of each row, in the order of its values. */
   names: string[];
+  /** Through a link: the link's properties each row gets, in the order of a link's values after the row's key. */
+  linked?: string[];
 }
 
 /** What one read gives back. */
 export interface ReadResult {
   rows: unknown;
   total?: number | string;
+  links?: unknown;
 }
 
 export function rowsRead<T>(em: EntityManager, entity: EntityName<T>, where: Where<T>, options: ReadOptions<T> = {}, through?: Through<any>): Read {
   const params: unknown[] = [];
   const { sql, shape, names } = select(em, entity, where, options, params, { through });
-  return { parts: [['rows', aggregate(sql, shape, names, options.orderBy)]], params, shape, names };
+  const rows: Read['parts'][number] = ['rows', aggregate(sql, shape, names, options.orderBy)];
+  if (!through) return { parts: [rows], params, shape, names };
+  // A limit would count rows, where the reader of rows through links counts links.
+  if (options.limit != null || options.offset) throw new Error(`${shape.meta.className}: a read through a link takes no limit or offset`);
+  const linked = through.select as string[];
+  for (const p of linked) if (names.includes(p)) throw new Error(`${shape.meta.className}: the link's ${p} has the name of a property of the row`);
+  return { parts: [rows, ['links', linksOf(em, through, params, options.filters)]], params, shape, names, linked };
 }
 
 /** A page and the total of all the rows that match. */
@@ -294,7 +315,7 @@ export function statementOf(reads: Read[]): Statement {
 
 /** The single row of `statementOf(reads)`, split back into each read's result. */
 export function resultsOf(reads: Read[], row: Record<string, unknown>): ReadResult[] {
-  return reads.map((_, i) => ({ rows: row[`rows${i}`], total: row[`total${i}`] as number | string | undefined }));
+  return reads.map((_, i) => ({ rows: row[`rows${i}`], total: row[`total${i}`] as number | string | undefined, links: row[`links${i}`] }));
 }
 
 /**
@@ -425,4 +446,27 @@ export function toRows<T>(read: Pick<Read, 'shape' | 'names'>, json: unknown): R
     rows[i] = row;
   }
   return rows as Row<T>[];
+}
+
+/** A read through links: each of its rows once per link of it, with the link's values, in the rows' order. */
+export function linkedRows<T>(read: Read, result: ReadResult): Row<T>[] {
+  const rows = toRows<T>(read, result.rows) as Record<string, unknown>[];
+  const links = (typeof result.links === 'string' ? JSON.parse(result.links) : result.links) as unknown[][];
+  const linked = read.linked ?? [];
+  const byRow = new Map<unknown, unknown[][]>();
+  for (const link of links) {
+    const list = byRow.get(link[0]);
+    if (list) list.push(link);
+    else byRow.set(link[0], [link]);
+  }
+  const key = keyOf(read.shape);
+  const out: Record<string, unknown>[] = [];
+  for (const row of rows) {
+    for (const link of byRow.get(row[key]) ?? []) {
+      const copy = { ...row };
+      for (let j = 0; j < linked.length; j++) copy[linked[j]] = link[j + 1];
+      out.push(copy);
+    }
+  }
+  return out as Row<T>[];
 }

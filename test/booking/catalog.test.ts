@@ -135,6 +135,31 @@ describe('service catalogue', () => {
     expect((await http('/v6/merchant/bookings/services', { headers: { 'x-company-id': company.companyId } })).status).toBe(401);
   });
 
+  it('lists each service with its own staff and resources, in name order, however many services share them', async () => {
+    const { company, merchant } = await setupSalon({ staffCount: 0 });
+    const staff: Record<string, string> = {};
+    for (const name of ['Zoe', 'Ana', 'Mia']) staff[name] = (await callTool(merchant, 'create_staff_member', { name })).id;
+    const rooms: Record<string, string> = {};
+    for (const name of ['Studio', 'Annex']) rooms[name] = (await callTool(merchant, 'create_resource', { name, type: 'room' })).id;
+    const linked: [string, string[], string[]][] = [
+      ['A both', ['Zoe', 'Ana'], ['Studio', 'Annex']],
+      ['B one', ['Mia'], []],
+      ['C all', ['Mia', 'Zoe', 'Ana'], ['Annex']],
+      ['D none', [], []],
+    ];
+    for (const [name, names, roomNames] of linked) {
+      await callTool(merchant, 'create_service', { name, durationMinutes: 30, price: '10', capacity: 1, staffIds: names.map((n) => staff[n]), resourceIds: roomNames.map((n) => rooms[n]) });
+    }
+    const { data } = await fetchGraphql('{ services(limit: 50) { items { name staff { id name } resources { name } } } }', company.companyId);
+    expect(data.services.items).toEqual([
+      { name: 'A both', staff: [{ id: staff.Ana, name: 'Ana' }, { id: staff.Zoe, name: 'Zoe' }], resources: [{ name: 'Annex' }, { name: 'Studio' }] },
+      { name: 'B one', staff: [{ id: staff.Mia, name: 'Mia' }], resources: [] },
+      { name: 'C all', staff: [{ id: staff.Ana, name: 'Ana' }, { id: staff.Mia, name: 'Mia' }, { id: staff.Zoe, name: 'Zoe' }], resources: [{ name: 'Annex' }] },
+      { name: 'D none', staff: [], resources: [] },
+      { name: 'Haircut', staff: [], resources: [] },
+    ]);
+  });
+
   it('lists 20 services with staff and resources in a constant number of statements', async () => {
     const measure = async (count: number) => {
       const { company, merchant, staff } = await setupSalon({ staffCount: 2 });
