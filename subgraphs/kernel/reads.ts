@@ -290,9 +290,7 @@ export function rowsRead<T>(em: EntityManager, entity: EntityName<T>, where: Whe
   if (!through) return { parts: [rows], params, shape, names };
   // A limit would count rows, where the reader of rows through links counts links.
   if (options.limit != null || options.offset) throw new Error(`${shape.meta.className}: a read through a link takes no limit or offset`);
-  const linked = through.select as string[];
-  for (const p of linked) if (names.includes(p)) throw new Error(`${shape.meta.className}: the link's ${p} has the name of a property of the row`);
-  return { parts: [rows, ['links', linksOf(em, through, params, options.filters)]], params, shape, names, linked };
+  return { parts: [rows, ['links', linksOf(em, through, params, options.filters)]], params, shape, names, linked: through.select as string[] };
 }
 
 /** A page and the total of all the rows that match. */

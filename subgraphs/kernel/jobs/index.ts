@@ -176,8 +176,8 @@ export class Jobs {
   private async queue(name: string) {
     const existing = this.setUp.queues.get(name);
     if (existing) {
-      const options = this.queueOptions as Record<string, unknown>;
-      if (Object.keys(options).some((k) => (existing as unknown as Record<string, unknown>)[k] !== options[k])) await this.boss.updateQueue(name, this.queueOptions);
+      const keys = Object.keys(this.queueOptions) as (keyof typeof QUEUE_DEFAULTS)[];
+      if (keys.some((k) => existing[k] !== this.queueOptions[k])) await this.boss.updateQueue(name, this.queueOptions);
       return;
     }
     await this.boss.createQueue(name, this.queueOptions);
