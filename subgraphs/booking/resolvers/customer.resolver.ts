@@ -1,4 +1,5 @@
 import { Ctx, Directive, FieldResolver, Resolver, Root } from 'type-graphql';
+import { perKey } from '../../kernel/batches.ts';
 import type { RequestContext } from '../../kernel/context.ts';
 import { forbidden } from '../../kernel/errors.ts';
 import { Booking } from '../entities/booking.ts';
@@ -16,7 +17,7 @@ export class CustomerBookingsResolver {
     if (p.kind !== 'merchant' && !(p.kind === 'customer' && p.customerId === customer.id)) throw forbidden("Only the merchant or the customer may see a customer's bookings");
     const rows = await ctx.loader('booking.byCustomer', async (ids: readonly string[]) => {
       const all = await ctx.rows(Booking, { customerId: { $in: [...ids] } }, { orderBy: { startsAt: 'asc', id: 'asc' } });
-      return ids.map((id) => all.filter((b) => b.customerId === id));
+      return perKey(ids, all, (b) => b.customerId);
     }).load(customer.id);
     return rows;
   }

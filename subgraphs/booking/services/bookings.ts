@@ -1,4 +1,5 @@
 import { LockMode } from '@mikro-orm/core';
+import { perKey } from '../../kernel/batches.ts';
 import type { RequestContext } from '../../kernel/context.ts';
 import { AppError, badInput, notFound } from '../../kernel/errors.ts';
 import { isUuid, newId } from '../../kernel/ids.ts';
@@ -291,7 +292,7 @@ export function refundOf(booking: BookingRow) {
 
 export async function bookingEvents(ctx: RequestContext, bookingIds: readonly string[]) {
   const rows = await ctx.rows(BookingEvent, { bookingId: { $in: [...bookingIds] } }, { orderBy: { createdAt: 'asc', id: 'asc' } });
-  return bookingIds.map((id) => rows.filter((r) => r.bookingId === id));
+  return perKey(bookingIds, rows, (r) => r.bookingId);
 }
 
 /** Confirmation, cancellation and reschedule messages, written to the outbox in the booking's transaction. */

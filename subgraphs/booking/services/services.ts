@@ -1,4 +1,5 @@
 /** Bookable services: define and change them (with their staff and resources), find and list them. */
+import { perKey } from '../../kernel/batches.ts';
 import type { RequestContext } from '../../kernel/context.ts';
 import { badInput, notFound } from '../../kernel/errors.ts';
 import { isUuid, newId } from '../../kernel/ids.ts';
@@ -152,11 +153,11 @@ export async function listServices(ctx: RequestContext, args: { search?: string 
 /** The active staff of many services at once, in one statement (links and people): the list's loader. */
 export async function staffOfServices(ctx: RequestContext, serviceIds: readonly string[]): Promise<Row<StaffMember>[][]> {
   const rows = await ctx.rowsThrough(StaffMember, { entity: ServiceStaff, on: 'staffId', where: { serviceId: { $in: [...serviceIds] } }, select: ['serviceId'] }, { active: true }, { orderBy: { name: 'asc', id: 'asc' } });
-  return serviceIds.map((id) => rows.filter((r) => r.serviceId === id));
+  return perKey(serviceIds, rows, (r) => r.serviceId);
 }
 
 /** The active resources of many services at once, in one statement. */
 export async function resourcesOfServices(ctx: RequestContext, serviceIds: readonly string[]): Promise<Row<Resource>[][]> {
   const rows = await ctx.rowsThrough(Resource, { entity: ServiceResource, on: 'resourceId', where: { serviceId: { $in: [...serviceIds] } }, select: ['serviceId'] }, { active: true }, { orderBy: { name: 'asc', id: 'asc' } });
-  return serviceIds.map((id) => rows.filter((r) => r.serviceId === id));
+  return perKey(serviceIds, rows, (r) => r.serviceId);
 }

@@ -1,4 +1,5 @@
 /** Collections: hand-picked sets of products. */
+import { perKey } from '../../kernel/batches.ts';
 import type { RequestContext } from '../../kernel/context.ts';
 import { badInput, notFound } from '../../kernel/errors.ts';
 import { isUuid, newId } from '../../kernel/ids.ts';
@@ -76,6 +77,6 @@ export async function listCollections(ctx: RequestContext, args: { page?: number
 /** The collection ids of many products, one statement (the product list's loader). */
 export async function collectionIdsOfProducts(ctx: RequestContext, productIds: readonly string[]): Promise<string[][]> {
   const rows = await ctx.rows(CollectionProduct, { productId: { $in: [...productIds] } }, { orderBy: { createdAt: 'asc' } });
-  return productIds.map((id) => rows.filter((r) => r.productId === id).map((r) => r.collectionId));
+  return perKey(productIds, rows, (r) => r.productId).map((links) => links.map((r) => r.collectionId));
 }
 

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
+import { perKey } from '../../kernel/batches.ts';
 import type { RequestContext } from '../../kernel/context.ts';
 import { AppError, badInput, notFound } from '../../kernel/errors.ts';
 import { isUuid, newId } from '../../kernel/ids.ts';
@@ -302,7 +303,7 @@ export function listMyOrders(ctx: RequestContext, args: { page?: number | null; 
 /** Lines of many orders in one query, in each order's line order. */
 export async function orderLines(ctx: RequestContext, orderIds: readonly string[]) {
   const rows = await ctx.rows(OrderLine, { orderId: { $in: [...orderIds] } }, { orderBy: { orderId: 'asc', position: 'asc' } });
-  return orderIds.map((id) => rows.filter((r) => r.orderId === id));
+  return perKey(orderIds, rows, (r) => r.orderId);
 }
 
 // ---- Merchant moves ------------------------------------------------------------------------------

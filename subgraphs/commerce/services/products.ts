@@ -1,4 +1,5 @@
 /** Products and their variants: define and change them, find and list them. */
+import { perKey } from '../../kernel/batches.ts';
 import type { RequestContext } from '../../kernel/context.ts';
 import { badInput, notFound } from '../../kernel/errors.ts';
 import { isUuid, newId } from '../../kernel/ids.ts';
@@ -279,5 +280,5 @@ export async function listProducts(ctx: RequestContext, args: ProductListArgs, o
 /** The variants of many products at once, in one statement: the list's loader. */
 export async function variantsOfProducts(ctx: RequestContext, productIds: readonly string[]): Promise<VariantRow[][]> {
   const rows = await ctx.rows(ProductVariant, { productId: { $in: [...productIds] } }, { orderBy: { position: 'asc', id: 'asc' } });
-  return productIds.map((id) => rows.filter((r) => r.productId === id));
+  return perKey(productIds, rows, (r) => r.productId);
 }

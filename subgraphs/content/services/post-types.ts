@@ -1,4 +1,5 @@
 /** Post types and their custom fields, including the `post` type every company has. */
+import { perKey } from '../../kernel/batches.ts';
 import type { RequestContext } from '../../kernel/context.ts';
 import { badInput, conflict, notFound } from '../../kernel/errors.ts';
 import { isUuid, newId } from '../../kernel/ids.ts';
@@ -61,7 +62,7 @@ export async function createPostTypeField(ctx: RequestContext, input: { postType
 
 export async function fieldsOfTypes(ctx: RequestContext, typeIds: readonly string[]) {
   const rows = await ctx.rows(PostTypeField, { postTypeId: { $in: [...typeIds] } }, { orderBy: { createdAt: 'asc', id: 'asc' } });
-  return typeIds.map((id) => rows.filter((f) => f.postTypeId === id));
+  return perKey(typeIds, rows, (f) => f.postTypeId);
 }
 
 /** A post type by key; none, empty or `post` is the default type. */
