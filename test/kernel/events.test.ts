@@ -225,6 +225,26 @@ describe('a later start on the same database', () => {
   });
 });
 
+describe('a start', () => {
+  it("starts a queue's worker when the queue first holds a due job, not with the process", async () => {
+    const probeWorkers = (jobs: Jobs) => jobs.boss.getWipData().map((w) => w.name).filter((name) => name.startsWith('probe.'));
+    const again = await Jobs.start(platform.runtime, { consume: [probe()], deliverMessages: false, clock, schema, sessionSettings: { [CLOCK_OVERRIDE_SETTING]: 'on' } });
+    try {
+      // Its first look (made as it starts) has found nothing due for the reminders; it works the
+      // probe's four queues and has started none of their workers.
+      await again.status();
+      await new Promise((r) => setTimeout(r, 50));
+      expect((await again.status()).workers).toBe(4);
+      expect(probeWorkers(again)).not.toContain('probe.reminder');
+      // A commit's wake-up (or a look that finds a job) starts the queue's worker.
+      again.nudge(['probe.reminder']);
+      await eventually(() => expect(probeWorkers(again)).toContain('probe.reminder'));
+    } finally {
+      await again.stop();
+    }
+  });
+});
+
 describe('an idle process', () => {
   it('asks for due jobs once a poll for all its queues, instead of every queue fetching', async () => {
     const db = platform.runtime.jobs.boss.getDb();

@@ -29,6 +29,13 @@ export interface JobsOptions {
  */
 const BACKSTOP_SECONDS = 30;
 
+interface Handler {
+  poll: { pollingIntervalSeconds: number; batchSize: number };
+  handle: (job: JobWithMetadata<any>) => Promise<void>;
+  /** Set once the queue's pg-boss worker is starting (Jobs.wake). */
+  started: Promise<void> | undefined;
+}
+
 /**
  * What earlier starts set up: queues, event subscriptions, schedules. Read in three statements so
  * that a start on an existing database writes nothing and asks nothing more per queue (31 queues
@@ -66,6 +73,9 @@ export interface PendingJob {
  * the replicas.
  */
 export class Jobs {
+  /** The queues this process works, with what works them. */
+  private readonly handlers = new Map<string, Handler>();
+  /** The queues whose pg-boss worker has started (Jobs.wake says when): queue → worker id. */
   private readonly workers = new Map<string, string>();
   private watching: ClockTimer | undefined;
   private stopping = false;
@@ -104,9 +114,9 @@ export class Jobs {
 
     if (options.deliverMessages) {
       await jobs.queue(MESSAGE_QUEUE);
-      await jobs.work(MESSAGE_QUEUE, poll, (job) => deliverMessage(runtime, job));
+      jobs.work(MESSAGE_QUEUE, poll, (job) => deliverMessage(runtime, job));
       await jobs.queue(PURGE_QUEUE);
-      await jobs.work(PURGE_QUEUE, poll, () => purgeKernelTables(runtime));
+      jobs.work(PURGE_QUEUE, poll, () => purgeKernelTables(runtime));
       await jobs.scheduleAtStart(PURGE_QUEUE, '17 * * * *');
     }
     for (const module of options.consume) {
@@ -114,16 +124,16 @@ export class Jobs {
         const name = subscriberQueue(module.name, event);
         await jobs.queue(name);
         await jobs.subscribe(event, name);
-        await jobs.work(name, poll, (job) => handleEvent(runtime, name, job.data as DomainEvent, handler as any));
+        jobs.work(name, poll, (job) => handleEvent(runtime, name, job.data as DomainEvent, handler as any));
       }
       for (const [name, definition] of Object.entries(module.jobs ?? {}) as [string, JobDefinition][]) {
         await jobs.queue(name);
-        await jobs.work(name, poll, (job) => runJob(runtime, definition, (job.data ?? {}) as Record<string, unknown>));
+        jobs.work(name, poll, (job) => runJob(runtime, definition, (job.data ?? {}) as Record<string, unknown>));
         if (definition.cron) await jobs.scheduleAtStart(name, definition.cron);
         else if (jobs.setUp.schedules.has(name)) await boss.unschedule(name);
       }
     }
-    if (jobs.workers.size) jobs.watch(options.pollSeconds ?? 1);
+    if (jobs.handlers.size) jobs.watch(options.pollSeconds ?? 1);
     return jobs;
   }
 
@@ -137,7 +147,7 @@ export class Jobs {
    * due (campaign batches, retries), and need a listening connection PGlite's one session has not.
    */
   private watch(seconds: number) {
-    const names = [...this.workers.keys()];
+    const names = [...this.handlers.keys()];
     // The condition pg-boss's fetch claims on (and its partial index job_i11 covers).
     const due = `select distinct name from ${this.schema}.job where name = any($1::text[]) and state < 'active' and not blocked and start_after <= ${this.schema}.job_now()`;
     const look = async () => {
@@ -150,7 +160,10 @@ export class Jobs {
         if (!this.stopping) this.watching = this.clock.setTimeout(look, seconds * 1000);
       }
     };
-    this.watching = this.clock.setTimeout(look, seconds * 1000);
+    // At once, for what is due already (a job an earlier process left, one sent while none ran),
+    // as each worker's first fetch found it when they all started with the process; then every
+    // `seconds`.
+    void look();
   }
 
   /**
@@ -193,16 +206,34 @@ export class Jobs {
     this.setUp.subscriptions.add(key);
   }
 
-  private async work(name: string, poll: { pollingIntervalSeconds: number; batchSize: number }, handle: (job: JobWithMetadata<any>) => Promise<void>) {
-    let id = '';
-    id = await this.boss.work(name, { ...poll, includeMetadata: true }, async ([job]) => {
-      await handle(job);
-      // At batch size 1 pg-boss waits a polling interval after every job, even with more waiting
-      // (a burst of events ran at one per second per queue): a handled job wakes the worker to fetch
-      // again at once; an empty fetch falls back to polling.
-      this.boss.notifyWorker(id);
-    });
-    this.workers.set(name, id);
+  /**
+   * Works a queue from the first time it holds a job that is due (Jobs.watch, or a commit here:
+   * nudge). pg-boss's worker fetches as it starts: at start-up, one worker a queue, that was 32
+   * statements (~0.1 s of an embedded start on PGlite) to find, nearly always, nothing; the watch
+   * asks for every queue in one.
+   */
+  private work(name: string, poll: { pollingIntervalSeconds: number; batchSize: number }, handle: (job: JobWithMetadata<any>) => Promise<void>) {
+    this.handlers.set(name, { poll, handle, started: undefined });
+  }
+
+  private wake(name: string, handler: Handler): void {
+    handler.started ??= this.boss
+      .work(name, { ...handler.poll, includeMetadata: true }, async ([job]) => {
+        await handler.handle(job);
+        // At batch size 1 pg-boss waits a polling interval after every job, even with more waiting
+        // (a burst of events ran at one per second per queue): a handled job wakes the worker to
+        // fetch again at once; an empty fetch falls back to polling.
+        const id = this.workers.get(name);
+        if (id) this.boss.notifyWorker(id);
+      })
+      .then(
+        (id) => void this.workers.set(name, id),
+        (error) => {
+          // The next look or commit tries again.
+          handler.started = undefined;
+          if (!this.stopping) console.error('[jobs]', error);
+        },
+      );
   }
 
   /**
@@ -237,9 +268,14 @@ export class Jobs {
 
   /** Wakes this process's workers of queues a commit just wrote to, instead of waiting for their poll. */
   nudge(queues: string[]): void {
+    if (this.stopping) return;
     for (const name of new Set(queues)) {
       const id = this.workers.get(name);
       if (id) this.boss.notifyWorker(id);
+      else {
+        const handler = this.handlers.get(name);
+        if (handler) this.wake(name, handler);
+      }
     }
   }
 
@@ -249,12 +285,14 @@ export class Jobs {
       .getDb()
       .executeSql(`select extract(epoch from (now() - min(start_after)))::float as age from ${this.schema}.job where state in ('created', 'retry') and start_after <= now()`);
     const age = rows[0]?.age;
-    return { workers: this.workers.size, oldestWaitingSeconds: age == null ? null : Math.max(0, Math.round(age)) };
+    return { workers: this.handlers.size, oldestWaitingSeconds: age == null ? null : Math.max(0, Math.round(age)) };
   }
 
   async stop(): Promise<void> {
     this.stopping = true;
     if (this.watching !== undefined) this.clock.clearTimeout(this.watching);
+    // A worker still starting is stopped with the others.
+    await Promise.all([...this.handlers.values()].map((h) => h.started));
     await this.boss.stop({ graceful: true, timeout: 5000, close: false });
   }
 }
