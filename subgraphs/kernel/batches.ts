@@ -9,5 +9,10 @@ export function perKey<K, T>(keys: readonly K[], items: readonly T[], keyOf: (it
   for (const item of items) found.get(keyOf(item))?.push(item);
   // A key asked twice gets a copy of its own, as each filter made one.
   const given = new Set<K>();
-  return keys.map((key) => (given.has(key) ? [...found.get(key)!] : (given.add(key), found.get(key)!)));
+  return keys.map((key) => {
+    const items = found.get(key)!;
+    if (given.has(key)) return [...items];
+    given.add(key);
+    return items;
+  });
 }
