@@ -34,6 +34,8 @@ interface Handler {
   handle: (job: JobWithMetadata<any>) => Promise<void>;
   /** Set once the queue's pg-boss worker is starting (Jobs.wake). */
   started: Promise<void> | undefined;
+  /** The pg-boss worker's id, once it has started. */
+  worker: string | undefined;
 }
 
 /**
@@ -75,8 +77,6 @@ export interface PendingJob {
 export class Jobs {
   /** The queues this process works, with what works them. */
   private readonly handlers = new Map<string, Handler>();
-  /** The queues whose pg-boss worker has started (Jobs.wake says when): queue → worker id. */
-  private readonly workers = new Map<string, string>();
   private watching: ClockTimer | undefined;
   private stopping = false;
 
@@ -213,7 +213,7 @@ export class Jobs {
    * asks for every queue in one.
    */
   private work(name: string, poll: { pollingIntervalSeconds: number; batchSize: number }, handle: (job: JobWithMetadata<any>) => Promise<void>) {
-    this.handlers.set(name, { poll, handle, started: undefined });
+    this.handlers.set(name, { poll, handle, started: undefined, worker: undefined });
   }
 
   private wake(name: string, handler: Handler): void {
@@ -223,11 +223,10 @@ export class Jobs {
         // At batch size 1 pg-boss waits a polling interval after every job, even with more waiting
         // (a burst of events ran at one per second per queue): a handled job wakes the worker to
         // fetch again at once; an empty fetch falls back to polling.
-        const id = this.workers.get(name);
-        if (id) this.boss.notifyWorker(id);
+        if (handler.worker) this.boss.notifyWorker(handler.worker);
       })
       .then(
-        (id) => void this.workers.set(name, id),
+        (id) => void (handler.worker = id),
         (error) => {
           // The next look or commit tries again.
           handler.started = undefined;
@@ -270,12 +269,9 @@ export class Jobs {
   nudge(queues: string[]): void {
     if (this.stopping) return;
     for (const name of new Set(queues)) {
-      const id = this.workers.get(name);
-      if (id) this.boss.notifyWorker(id);
-      else {
-        const handler = this.handlers.get(name);
-        if (handler) this.wake(name, handler);
-      }
+      const handler = this.handlers.get(name);
+      if (handler?.worker) this.boss.notifyWorker(handler.worker);
+      else if (handler) this.wake(name, handler);
     }
   }
 
