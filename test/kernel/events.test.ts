@@ -245,6 +245,42 @@ describe('a start', () => {
   });
 });
 
+describe('a stop', () => {
+  it('lets the look for due jobs under way finish before it returns (the database closes next)', async () => {
+    const again = await Jobs.start(platform.runtime, { consume: [probe()], deliverMessages: false, clock, schema, sessionSettings: { [CLOCK_OVERRIDE_SETTING]: 'on' } });
+    const db = again.boss.getDb();
+    const executeSql = db.executeSql;
+    // The next look's statement waits until let go.
+    let letGo = () => {};
+    const held = new Promise<void>((r) => (letGo = r));
+    let looking = false;
+    db.executeSql = async (text, values) => {
+      if (text.includes('select distinct name from')) {
+        looking = true;
+        await held;
+      }
+      return executeSql.call(db, text, values);
+    };
+    let stopped = false;
+    try {
+      await eventually(async () => {
+        await clock.tick(1000);
+        expect(looking).toBe(true);
+      });
+      const stopping = again.stop().then(() => void (stopped = true));
+      await new Promise((r) => setTimeout(r, 100));
+      expect(stopped).toBe(false);
+      letGo();
+      await stopping;
+      expect(stopped).toBe(true);
+    } finally {
+      letGo();
+      db.executeSql = executeSql;
+      if (!stopped) await again.stop();
+    }
+  });
+});
+
 describe('an idle process', () => {
   it('asks for due jobs once a poll for all its queues, instead of every queue fetching', async () => {
     const db = platform.runtime.jobs.boss.getDb();

@@ -78,6 +78,8 @@ export class Jobs {
   /** The queues this process works, with what works them. */
   private readonly handlers = new Map<string, Handler>();
   private watching: ClockTimer | undefined;
+  /** The watch's look under way, which stop() lets finish before the database closes. */
+  private looking: Promise<void> | undefined;
   private stopping = false;
 
   private constructor(
@@ -157,13 +159,13 @@ export class Jobs {
       } catch (error) {
         if (!this.stopping) console.error('[jobs]', error);
       } finally {
-        if (!this.stopping) this.watching = this.clock.setTimeout(look, seconds * 1000);
+        if (!this.stopping) this.watching = this.clock.setTimeout(() => void (this.looking = look()), seconds * 1000);
       }
     };
     // At once, for what is due already (a job an earlier process left, one sent while none ran),
     // as each worker's first fetch found it when they all started with the process; then every
     // `seconds`.
-    void look();
+    this.looking = look();
   }
 
   /**
@@ -287,7 +289,9 @@ export class Jobs {
   async stop(): Promise<void> {
     this.stopping = true;
     if (this.watching !== undefined) this.clock.clearTimeout(this.watching);
-    // A worker still starting is stopped with the others.
+    // A look under way ends before the database can close under it (it catches its own errors);
+    // a worker it or a commit is still starting is stopped with the others.
+    await this.looking;
     await Promise.all([...this.handlers.values()].map((h) => h.started));
     await this.boss.stop({ graceful: true, timeout: 5000, close: false });
   }
