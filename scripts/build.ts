@@ -195,11 +195,19 @@ const NAME_HELPER = '__name=(target,value)=>__defProp(target,"name",{value,confi
 const CHEAP_NAME_HELPER = '__name=(target,value)=>target.name===value||target.name===""?target:__defProp(target,"name",{value,configurable:!0})';
 
 function cheapNames(path: string, text: string): string {
-  if (!text.includes(NAME_HELPER)) {
-    const found = /__name=.{0,100}/.exec(text)?.[0];
-    throw new Error(`${path}: esbuild's __name helper changed; update scripts/build.ts (cheapNames): ${found}`);
+  return replaceHelper(path, text, { name: '__name', from: NAME_HELPER, to: CHEAP_NAME_HELPER, by: 'cheapNames' });
+}
+
+/**
+ * A bundle with one of esbuild's helpers replaced. A helper that no longer reads as expected stops
+ * the build, naming the function here that replaces it: the replacement would otherwise not apply.
+ */
+function replaceHelper(path: string, text: string, helper: { name: string; from: string; to: string; by: string }): string {
+  if (!text.includes(helper.from)) {
+    const found = new RegExp(`${helper.name}=.{0,100}`).exec(text)?.[0];
+    throw new Error(`${path}: esbuild's ${helper.name} helper changed; update scripts/build.ts (${helper.by}): ${found}`);
   }
-  return text.replace(NAME_HELPER, CHEAP_NAME_HELPER);
+  return text.replace(helper.from, helper.to);
 }
 
 /**
@@ -221,11 +229,7 @@ const SHARED_TO_COMMONJS_HELPER =
 
 export function sharedInterop(path: string, text: string): string {
   if (!text.includes('__toCommonJS(') || text.includes('__reExport(')) return text;
-  if (!text.includes(TO_COMMONJS_HELPER)) {
-    const found = /__toCommonJS=.{0,100}/.exec(text)?.[0];
-    throw new Error(`${path}: esbuild's __toCommonJS helper changed; update scripts/build.ts (sharedInterop): ${found}`);
-  }
-  return text.replace(TO_COMMONJS_HELPER, SHARED_TO_COMMONJS_HELPER);
+  return replaceHelper(path, text, { name: '__toCommonJS', from: TO_COMMONJS_HELPER, to: SHARED_TO_COMMONJS_HELPER, by: 'sharedInterop' });
 }
 
 /**
