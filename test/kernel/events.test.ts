@@ -79,6 +79,9 @@ async function advance(seconds: number, step = 1) {
   }
 }
 
+/** Another Jobs working a module's queues, as another start of the process makes one; it delivers no messages. */
+const jobsFor = (module: ReturnType<typeof probeModule>) => Jobs.start(platform.runtime, { consume: [module], deliverMessages: false, clock, schema, sessionSettings: { [CLOCK_OVERRIDE_SETTING]: 'on' } });
+
 beforeAll(async () => {
   clock = new TestClock(Date.now());
   platform = await probePlatform([probe()], { clock, jobsSchema: schema });
@@ -213,11 +216,11 @@ describe('a later start on the same database', () => {
     expect(before.subscriptions).toHaveLength(2);
     // pg-boss stamps a rewrite with its clock: a minute later, any rewrite would show.
     await clock.tick(60_000);
-    const again = await Jobs.start(platform.runtime, { consume: [sameProbe('*/15 * * * *')], deliverMessages: false, clock, schema, sessionSettings: { [CLOCK_OVERRIDE_SETTING]: 'on' } });
+    const again = await jobsFor(sameProbe('*/15 * * * *'));
     await again.stop();
     expect(await setUp()).toEqual(before);
 
-    const changed = await Jobs.start(platform.runtime, { consume: [sameProbe('*/30 * * * *')], deliverMessages: false, clock, schema, sessionSettings: { [CLOCK_OVERRIDE_SETTING]: 'on' } });
+    const changed = await jobsFor(sameProbe('*/30 * * * *'));
     await changed.stop();
     const after = await setUp();
     expect(after.schedules.find((s: { name: string }) => s.name === 'probe.quarter-hourly').cron).toBe('*/30 * * * *');
@@ -228,7 +231,7 @@ describe('a later start on the same database', () => {
 describe('a start', () => {
   it("starts a queue's worker when the queue first holds a due job, not with the process", async () => {
     const probeWorkers = (jobs: Jobs) => jobs.boss.getWipData().map((w) => w.name).filter((name) => name.startsWith('probe.'));
-    const again = await Jobs.start(platform.runtime, { consume: [probe()], deliverMessages: false, clock, schema, sessionSettings: { [CLOCK_OVERRIDE_SETTING]: 'on' } });
+    const again = await jobsFor(probe());
     try {
       // Its first look (made as it starts) has found nothing due for the reminders; it works the
       // probe's four queues and has started none of their workers.
@@ -247,7 +250,7 @@ describe('a start', () => {
 
 describe('a stop', () => {
   it('lets the look for due jobs under way finish before it returns (the database closes next)', async () => {
-    const again = await Jobs.start(platform.runtime, { consume: [probe()], deliverMessages: false, clock, schema, sessionSettings: { [CLOCK_OVERRIDE_SETTING]: 'on' } });
+    const again = await jobsFor(probe());
     const db = again.boss.getDb();
     const executeSql = db.executeSql;
     // The next look's statement waits until let go.
