@@ -19,16 +19,22 @@ import { createHash } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readFileSync, readSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import module from 'node:module';
 import { basename, dirname, join } from 'node:path';
+import v8 from 'node:v8';
 import vm from 'node:vm';
 
 /** What a program calls (through globalThis) when its start-up is over; see router/startup.ts. */
 export const STARTUP_DONE = Symbol.for('service-platform.startup-done');
 
 /**
- * Runs `file` as CommonJS. Returns how its cache went: 'used', 'absent' or 'rejected' (by V8).
- * `afterStartup` runs once the program's start-up is over and its cache is written.
+ * Runs `file` as CommonJS, without V8's optimising compilers until its start-up is over (see
+ * optimisersOff). Returns how its cache went: 'used', 'absent' or 'rejected' (by V8).
+ * `afterStartup` runs once the program's start-up is over, its cache written and the optimising
+ * compilers on.
  */
 export function runBundle(file, cacheDir, { variant = '', afterStartup = () => {} } = {}) {
+  // Before the cache is read: V8 takes a cache only under the flags it was made with, and it is
+  // made while these are off.
+  const optimisersOn = optimisersOff();
   // The function CommonJS wraps a module in, read as one string with the file: a wrapper added to
   // the text afterwards would be a second 10 MB string, made when V8 compiles it.
   const source = readInPieces(file, '(function (exports, require, module, __filename, __dirname) {', '\n})');
@@ -66,6 +72,7 @@ export function runBundle(file, cacheDir, { variant = '', afterStartup = () => {
       } catch (error) {
         console.error(`[launch] could not keep the compiled code in ${cacheDir}: ${error.message}`);
       }
+      optimisersOn();
       afterStartup();
     });
   };
@@ -73,6 +80,27 @@ export function runBundle(file, cacheDir, { variant = '', afterStartup = () => {
   const exports = {};
   script.runInThisContext()(exports, module.createRequire(file), { exports }, file, dirname(file));
   return { cache };
+}
+
+/**
+ * Turns V8's optimising compilers (Maglev, TurboFan) off, those the command line left on; returns
+ * what turns them on again. A start-up runs most of its code once (the bundle's evaluation, parsing
+ * the SDLs, building the schemas, the ORM's discovery), yet enough of it gets hot for V8 to
+ * optimise, and `npm start` optimises on the main thread (`--no-concurrent-recompilation`,
+ * package.json; the README says why): with both off until start-up was over, an existing data
+ * folder's start (`node scripts/launch.mjs main`, 2-core VM) took 0.88–0.91 s against 0.94–1.00 s
+ * (medians of five, alternating), 0.95–0.96 s with only TurboFan off. Optimising on V8's threads
+ * instead (no `--no-concurrent-recompilation`) started as fast, 0.86–0.92 s, but left 221–230 MB
+ * resident 1 s after start against 201 (`npm run bench`). A function hot in the server's work is
+ * optimised as before once they are on (V8 reads these flags when it decides to optimise);
+ * Sparkplug, V8's baseline compiler, stays on (off: a slower start).
+ */
+function optimisersOff() {
+  const off = ['maglev', 'turbofan'].filter((name) => !process.execArgv.includes(`--no-${name}`));
+  for (const name of off) v8.setFlagsFromString(`--no-${name}`);
+  return () => {
+    for (const name of off) v8.setFlagsFromString(`--${name}`);
+  };
 }
 
 /**

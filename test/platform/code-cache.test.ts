@@ -71,6 +71,28 @@ describe('the code V8 compiled for a bundle, kept between starts', () => {
     expect(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' }).trim().split('\n')).toEqual([`${body.length} ${around} é ✓ true`, 'after start-up']);
   });
 
+  it('runs the bundle without optimising compilers until start-up is over, and with them after, unless the command line turned them off', () => {
+    const file = join(dir, 'optimisers.cjs');
+    // A function hot enough that V8 optimises it (synchronously: no worker thread, as npm start runs),
+    // asked whether its code is optimised (V8's optimisation status, bit 4) during and after start-up.
+    writeFileSync(
+      file,
+      `"use strict"; function hot(s) { let n = 0; for (let i = 0; i < s.length; i++) n += s.charCodeAt(i); return n; }
+      const optimised = () => { for (let i = 0; i < 50000; i++) hot("abcdefghij"); return (%GetOptimizationStatus(hot) & 16) !== 0; };
+      console.log("during start-up", optimised());
+      globalThis.optimised = optimised;
+      globalThis[Symbol.for("service-platform.startup-done")]();`,
+    );
+    const started = (flags: string[]) => {
+      const script = `const { runBundle } = await import(${JSON.stringify(codeCache)}); runBundle(${JSON.stringify(file)}, ${JSON.stringify(cacheDir)}, { afterStartup: () => console.log('after start-up', globalThis.optimised()) });`;
+      return execFileSync(process.execPath, ['--allow-natives-syntax', '--no-concurrent-recompilation', ...flags, '--input-type=module', '-e', script], { encoding: 'utf8' }).trim().split('\n');
+    };
+    expect(started([])).toEqual(['during start-up false', 'after start-up true']);
+    // Run again with the cache the first run wrote (made while they were off, so V8 takes it).
+    expect(started([])).toEqual(['during start-up false', 'after start-up true']);
+    expect(started(['--no-maglev', '--no-turbofan'])).toEqual(['during start-up false', 'after start-up false']);
+  });
+
   it('is made again when V8 refuses it', () => {
     const file = join(dir, 'refused.cjs');
     writeFileSync(file, bundle('refused'));
