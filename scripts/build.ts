@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import { build as esbuild, type Plugin } from 'esbuild';
 
 /**
@@ -93,12 +93,11 @@ export async function build(options: { reason?: string; quiet?: boolean } = {}):
     minifySyntax: true,
     legalComments: 'none',
     charset: 'ascii',
-    // PGlite loads its WebAssembly, file-system bundle and extensions from files beside its modules.
     // GraphiQL's page (router/gateway.ts) is imported when first served, from node_modules.
     // The query planner is a native addon that finds its binary beside its module (router/direct.ts).
-    external: ['@electric-sql/pglite', '@graphql-yoga/render-graphiql', '@graphql-hive/router-query-planner'],
+    external: ['@graphql-yoga/render-graphiql', '@graphql-hive/router-query-planner'],
     banner: { js: `"use strict";${IMPORT_META}` },
-    plugins: [sourceDirectories(), graphqlModules(), optionalDependencies(), dependencyPatches()],
+    plugins: [sourceDirectories(), graphqlModules(), optionalDependencies(), pgliteInPlace(), dependencyPatches()],
     metafile: true,
     write: false,
     logLevel: 'warning',
@@ -300,6 +299,30 @@ const PATCHES = [
     ].join('\n'),
   },
 ];
+
+/**
+ * PGlite in the bundle, its modules still finding their files where npm put them. PGlite's
+ * JavaScript (~0.5 MB) outside the bundle was compiled again at every start, each function when
+ * first called, as Node's compile cache holds a module's top level only: ~20–30 ms of a start (its
+ * Emscripten module factory alone 16–28 ms), where the bundle's code cache (scripts/code-cache.mjs)
+ * holds every function start-up ran. Its modules locate its WebAssembly, file-system bundle and
+ * extensions (`new URL('./pglite.wasm', import.meta.url)`, `../btree_gist.tar.gz` for an
+ * extension) from `import.meta.url`, which in the bundle would be the bundle's own file: each
+ * module's is its own file in the installed package instead, found when it runs.
+ */
+function pgliteInPlace(): Plugin {
+  return {
+    name: 'pglite-in-place',
+    setup(build) {
+      build.onLoad({ filter: /[\\/]@electric-sql[\\/]pglite[\\/]dist[\\/].*\.js$/ }, (args) => {
+        const dist = `${sep}dist${sep}`;
+        const inDist = args.path.slice(args.path.lastIndexOf(dist) + dist.length).split(sep).join('/');
+        const own = `new URL(${JSON.stringify(`./${inDist}`)}, __importMeta.resolve("@electric-sql/pglite")).href`;
+        return { contents: readFileSync(args.path, 'utf8').replaceAll('import.meta.url', own), loader: 'js' };
+      });
+    },
+  };
+}
 
 function dependencyPatches(): Plugin {
   return {
