@@ -21,7 +21,7 @@ import {
 } from 'graphql';
 import type { GatewayRuntime } from '@graphql-hive/gateway-runtime';
 import type { QueryPlanner } from '@graphql-hive/router-query-planner';
-import { Pool } from 'undici';
+import type { Pool } from 'undici';
 import { unsafeValue } from '../facades/validate.ts';
 import type { QueryLimits } from '../subgraphs/kernel/config.ts';
 import { RequestContext } from '../subgraphs/kernel/context.ts';
@@ -376,13 +376,20 @@ export function takeHandedOver(context: unknown, target: string): HandedOver | u
  * deduplication does, without copying: the answer is bytes.
  */
 function httpSubgraphs(urls: Map<string, string>): Subgraphs {
-  // A pool of keep-alive connections per subgraph process, and the path its GraphQL is at.
-  const targets = new Map(
-    [...urls.values()].map((url) => {
-      const { origin, pathname } = new URL(url);
-      return [url, { pool: new Pool(origin, { connections: 64 }), path: pathname }];
-    }),
-  );
+  // A pool of keep-alive connections per subgraph process, and the path its GraphQL is at. undici is
+  // loaded by the first request (the embedded topology, which never asks over HTTP, does not load
+  // it: ~7 ms of its start, with the worker_threads and http2 modules undici loads).
+  let targets: Promise<Map<string, { pool: Pool; path: string }>> | undefined;
+  const targetsReady = () =>
+    (targets ??= import('undici').then(
+      ({ Pool }) =>
+        new Map(
+          [...urls.values()].map((url) => {
+            const { origin, pathname } = new URL(url);
+            return [url, { pool: new Pool(origin, { connections: 64 }), path: pathname }];
+          }),
+        ),
+    ));
   const inFlight = new Map<string, Promise<HandedOver['response'] | null>>();
   const bytes: Subgraphs['bytes'] = async (route, variables, headers, request) => {
     const url = urls.get(route.subgraph);
@@ -391,8 +398,12 @@ function httpSubgraphs(urls: Map<string, string>): Subgraphs {
     const key = `${route.subgraph}\n${body}\n${headers.authorization ?? ''}\n${headers['x-company-id'] ?? ''}\n${headers[VIA_HEADER] ?? ''}\n${headers['x-forwarded-host'] ?? ''}`;
     let pending = inFlight.get(key);
     if (!pending) {
-      const target = targets.get(url)!;
-      pending = post(target.pool, target.path, body, headers).finally(() => inFlight.delete(key));
+      pending = targetsReady()
+        .then((ready) => {
+          const target = ready.get(url)!;
+          return post(target.pool, target.path, body, headers);
+        })
+        .finally(() => inFlight.delete(key));
       inFlight.set(key, pending);
     }
     const response = await pending;
