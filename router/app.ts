@@ -17,6 +17,7 @@ import { idempotencyScope, idempotentFetch, requestHash, type Answer, type Idemp
 import { serveBuiltSubgraphs } from '../subgraphs/kernel/federation.ts';
 import { recentMessages } from '../subgraphs/kernel/outbox/index.ts';
 import { serveBuiltSupergraph, subgraphUrl, supergraphOf } from './compose.ts';
+import { serveBuiltCostAnnotations } from './limits.ts';
 import { createCors } from './cors.ts';
 import { docsRoute } from './docs.ts';
 import { assignRequestId, forwardedHeaders, readBody, refuse, surfaceOf, usableHost } from './edge.ts';
@@ -49,7 +50,8 @@ export function serveBuilt(entryUrl: string): void {
   serveBuiltSupergraph(builtBeside(entryUrl, './supergraph.graphql'));
   serveBuiltToolRegistry(builtBeside(entryUrl, './mcp-tools.json'));
   serveBuiltSubgraphs(builtBeside(entryUrl, './subgraphs.json'));
-  serveBuiltRestSchema(builtBeside(entryUrl, './rest-schema.graphql'));
+  serveBuiltRestSchema(builtBeside(entryUrl, './rest-schema.json'));
+  serveBuiltCostAnnotations(builtBeside(entryUrl, './cost-annotations.json'));
 }
 
 /**

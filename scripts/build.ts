@@ -11,9 +11,10 @@ import { build as esbuild, type Plugin } from 'esbuild';
  *   compiler and about 4,000 fewer module files at start;
  * - dist/supergraph.graphql, the supergraph checked against the bundled subgraphs (router/compose.ts);
  * - dist/mcp-tools.json, the MCP tool registry worked out from it (facades/mcp/registry.ts);
- * - dist/subgraphs.json, each subgraph's SDL, which a built start makes its schema from
- *   (subgraphs/kernel/federation.ts), and dist/rest-schema.graphql, what REST serves of the API
- *   schema (facades/rest/facade.ts);
+ * - dist/subgraphs.json, each subgraph's SDL and its parsed document, which a built start makes its
+ *   schema from (subgraphs/kernel/federation.ts), dist/rest-schema.json, what REST serves of the API
+ *   schema, parsed (facades/rest/facade.ts), and dist/cost-annotations.json, the supergraph's `@cost`
+ *   and `@listSize` (router/limits.ts);
  * - dist/pglite-snapshot/, a migrated, empty PGlite data folder a new DATA_DIR is copied from
  *   (subgraphs/kernel/database.ts), remade when a migration changes (both by scripts/snapshot.ts);
  * - dist/build.json, the files the build read and their modification times (what launch.mjs checks).
@@ -28,7 +29,8 @@ export const SNAPSHOT = join(DIST, 'pglite-snapshot');
 export const SUPERGRAPH = join(DIST, 'supergraph.graphql');
 export const TOOLS = join(DIST, 'mcp-tools.json');
 export const SUBGRAPHS = join(DIST, 'subgraphs.json');
-export const REST_SCHEMA = join(DIST, 'rest-schema.graphql');
+export const REST_SCHEMA = join(DIST, 'rest-schema.json');
+export const COSTS = join(DIST, 'cost-annotations.json');
 
 export const ENTRIES: Record<string, string> = {
   main: 'router/main.ts',
@@ -117,7 +119,7 @@ export async function build(options: { reason?: string; quiet?: boolean } = {}):
   const snapshotChanged = !existsSync(SNAPSHOT) || !previous || !sameTimes(previous.snapshot, snapshotFiles);
   log(`bundled in ${Math.round(performance.now() - started)} ms`);
   const t = performance.now();
-  const snapshot = [join(DIST, 'snapshot.cjs'), '--supergraph', SUPERGRAPH, '--tools', TOOLS, '--subgraphs', SUBGRAPHS, '--rest', REST_SCHEMA, ...(snapshotChanged ? ['--pglite', SNAPSHOT] : [])];
+  const snapshot = [join(DIST, 'snapshot.cjs'), '--supergraph', SUPERGRAPH, '--tools', TOOLS, '--subgraphs', SUBGRAPHS, '--rest', REST_SCHEMA, '--costs', COSTS, ...(snapshotChanged ? ['--pglite', SNAPSHOT] : [])];
   execFileSync(process.execPath, snapshot, { stdio: 'inherit', env: { ...process.env, OUTBOX_LOG: 'silent' } });
   log(`supergraph, subgraph and REST SDLs, tool registry${snapshotChanged ? ' and migrated PGlite snapshot' : ''} in ${Math.round(performance.now() - t)} ms`);
   writeFileSync(`${MANIFEST}.tmp`, JSON.stringify({ files, snapshot: snapshotFiles } satisfies Manifest));

@@ -2,12 +2,13 @@ import 'reflect-metadata';
 import { existsSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { graphqlSync, type GraphQLSchema } from 'graphql';
+import { graphqlSync, parse, type GraphQLSchema } from 'graphql';
 import { printSchemaWithDirectives } from '@graphql-tools/utils';
 import { loadTools } from '../facades/mcp/registry.ts';
 import { restSchemaOf } from '../facades/rest/facade.ts';
 import { checkedInSupergraph, composeSupergraph, subgraphUrl } from '../router/compose.ts';
 import { createGateway } from '../router/gateway.ts';
+import { costAnnotationsFile } from '../router/limits.ts';
 import { startPlatform } from '../router/platform.ts';
 import { MODULES, SUBGRAPH_PORTS } from '../router/modules.ts';
 import { runMain } from '../router/startup.ts';
@@ -15,16 +16,18 @@ import { loadConfig } from '../subgraphs/kernel/config.ts';
 import { createPglite } from '../subgraphs/kernel/database.ts';
 
 /**
- * `node dist/snapshot.cjs [--supergraph FILE [--tools FILE] [--subgraphs FILE] [--rest FILE]] [--pglite FOLDER]`, run by
+ * `node dist/snapshot.cjs [--supergraph FILE [--tools FILE] [--subgraphs FILE] [--rest FILE] [--costs FILE]] [--pglite FOLDER]`, run by
  * scripts/build.ts with the bundle it just built: what a built start would otherwise work out each
  * time.
  *
  * --supergraph: schema/supergraph.graphql if the bundled subgraphs still print as schema/*.graphql,
  *   composed from them otherwise (with a warning: `npm run compose` is due), for router/compose.ts.
- * --subgraphs: each subgraph's SDL as @apollo/subgraph printed it (its `_service.sdl`), as JSON by
- *   name, which a built start makes the subgraph schemas from (subgraphs/kernel/federation.ts).
- * --rest: the SDL of the schema the REST facade serves of that supergraph's API schema, which a
- *   built start reads instead of filtering the API schema (facades/rest/facade.ts).
+ * --subgraphs: each subgraph's SDL as @apollo/subgraph printed it (its `_service.sdl`) and its
+ *   parsed document, as JSON by name, which a built start makes the subgraph schemas from
+ *   (subgraphs/kernel/federation.ts).
+ * --rest: the schema the REST facade serves of that supergraph's API schema, its SDL parsed, as
+ *   JSON, which a built start reads instead of filtering the API schema (facades/rest/facade.ts).
+ * --costs: that supergraph's `@cost` and `@listSize`, as JSON, for router/limits.ts.
  * --tools: the MCP tool registry worked out from that supergraph's API schema, as JSON, for
  *   facades/mcp/registry.ts (a tool that does not validate fails the build).
  * --pglite: a migrated, empty PGlite data folder, which a new DATA_DIR is copied from
@@ -41,8 +44,9 @@ const supergraphFile = argument('--supergraph');
 const toolsFile = argument('--tools');
 const subgraphsFile = argument('--subgraphs');
 const restFile = argument('--rest');
+const costsFile = argument('--costs');
 const pgliteFolder = argument('--pglite');
-if (!supergraphFile && !pgliteFolder) throw new Error('Usage: node dist/snapshot.cjs [--supergraph FILE [--tools FILE] [--subgraphs FILE] [--rest FILE]] [--pglite FOLDER]');
+if (!supergraphFile && !pgliteFolder) throw new Error('Usage: node dist/snapshot.cjs [--supergraph FILE [--tools FILE] [--subgraphs FILE] [--rest FILE] [--costs FILE]] [--pglite FOLDER]');
 
 /** Written whole or not at all. */
 function write(file: string, data: string | Buffer) {
@@ -62,9 +66,10 @@ runMain(async () => {
     write(supergraphFile, sdl);
     supergraph = sdl;
     if (subgraphsFile) {
-      const printed = subgraphs.map((s) => [s.name, (graphqlSync({ schema: s.schema, source: '{ _service { sdl } }' }).data as { _service: { sdl: string } })._service.sdl]);
-      write(subgraphsFile, JSON.stringify(Object.fromEntries(printed)));
+      const printed = subgraphs.map((s) => (graphqlSync({ schema: s.schema, source: '{ _service { sdl } }' }).data as { _service: { sdl: string } })._service.sdl);
+      write(subgraphsFile, JSON.stringify(Object.fromEntries(subgraphs.map((s, i) => [s.name, { sdl: printed[i], document: parse(printed[i], { noLocation: true }) }]))));
     }
+    if (costsFile) write(costsFile, costAnnotationsFile(sdl));
   }
 
   if (toolsFile || restFile) {
@@ -72,7 +77,7 @@ runMain(async () => {
     const gateway = createGateway(supergraph, { kind: 'http' });
     const apiSchema = (await gateway.getSchema()) as GraphQLSchema;
     if (toolsFile) write(toolsFile, JSON.stringify(loadTools(apiSchema)));
-    if (restFile) write(restFile, printSchemaWithDirectives(restSchemaOf(apiSchema)));
+    if (restFile) write(restFile, JSON.stringify(parse(printSchemaWithDirectives(restSchemaOf(apiSchema)), { noLocation: true })));
     await gateway.dispose();
   }
 

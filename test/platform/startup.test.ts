@@ -11,6 +11,7 @@ import { printSchemaWithDirectives } from '@graphql-tools/utils';
 import { loadTools } from '../../facades/mcp/registry.ts';
 import { checkedInSupergraph, composeSupergraph, subgraphUrl } from '../../router/compose.ts';
 import { createGateway } from '../../router/gateway.ts';
+import { costAnnotations, costAnnotationsFile, serveBuiltCostAnnotations } from '../../router/limits.ts';
 import { moduleNamed, MODULES, SUBGRAPH_PORTS } from '../../router/modules.ts';
 import { startPlatform } from '../../router/platform.ts';
 import { loadConfig } from '../../subgraphs/kernel/config.ts';
@@ -48,6 +49,32 @@ describe('the supergraph a router starts with', () => {
   });
 });
 
+describe("the supergraph's cost annotations the build read (dist/cost-annotations.json)", () => {
+  it('are those of the supergraph they were read from, whatever URLs its subgraphs are at, and only of that one', () => {
+    const supergraph = readFileSync(join(import.meta.dirname, '../../schema/supergraph.graphql'), 'utf8');
+    const at = (host: string) => supergraph.replace(/(@join__graph\(name: "[^"]+", url: )"[^"]*"/g, `$1"http://${host}/graphql"`);
+    // Nothing served: read from the text.
+    const fromText = costAnnotations(supergraph);
+    expect(fromText.fields.size + fromText.types.size).toBeGreaterThan(0);
+    const file = join(tempDir('platform-costs-'), 'cost-annotations.json');
+    writeFileSync(file, costAnnotationsFile(supergraph));
+    try {
+      serveBuiltCostAnnotations(file);
+      expect(costAnnotations(at('a.internal:1'))).toEqual(fromText);
+      // What a built start takes is the file: one with a weight of its own is read for this supergraph...
+      writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), types: [['Marker', 7]] }));
+      serveBuiltCostAnnotations(file);
+      expect(costAnnotations(at('b.internal:2')).types).toEqual(new Map([['Marker', 7]]));
+      // ...and not for another supergraph, whose own are read from its text.
+      const changed = costAnnotations(at('c.internal:3').replace('@cost(weight: 300)', '@cost(weight: 301)'));
+      expect(changed.types.has('Marker')).toBe(false);
+      expect([...changed.fields.values(), ...changed.types.values()]).toContain(301);
+    } finally {
+      serveBuiltCostAnnotations(undefined);
+    }
+  });
+});
+
 /** The SDL a subgraph schema gives the router (`_service.sdl`). */
 const serviceSdl = async (schema: GraphQLSchema) => ((await execute({ schema, document: parse('{ _service { sdl } }') })).data as { _service: { sdl: string } })._service.sdl;
 
@@ -61,9 +88,9 @@ describe('a subgraph schema made from the SDL the build printed (dist/subgraphs.
         ...(isUnionType(type) || isInterfaceType(type) ? [`${type.name}.resolveType:${typeof type.resolveType}`] : []),
       ]);
     const slow = await Promise.all(MODULES.map(async (m) => ({ name: m.name, schema: await m.buildSchema() })));
-    const sdls = Object.fromEntries(await Promise.all(slow.map(async (s) => [s.name, await serviceSdl(s.schema)])));
+    const built = Object.fromEntries(await Promise.all(slow.map(async (s) => [s.name, { sdl: await serviceSdl(s.schema), document: parse(await serviceSdl(s.schema), { noLocation: true }) }])));
     const file = join(tempDir('platform-subgraphs-'), 'subgraphs.json');
-    writeFileSync(file, JSON.stringify(sdls));
+    writeFileSync(file, JSON.stringify(built));
     serveBuiltSubgraphs(file);
     try {
       for (const { name, schema } of slow) {
@@ -194,16 +221,22 @@ describe.runIf(!databaseUrl)('npm start (the built server)', () => {
       await gateway.dispose();
       expect(JSON.parse(readFileSync(join(root, 'dist/mcp-tools.json'), 'utf8'))).toEqual(JSON.parse(JSON.stringify(fromSources)));
       expect(tools.map((t) => t.name).sort()).toEqual(fromSources.map((t) => t.name).sort());
-      // The subgraph SDLs the built server made its schemas from are the ones the sources print.
-      const builtSdls = JSON.parse(readFileSync(join(root, 'dist/subgraphs.json'), 'utf8'));
-      for (const m of MODULES) expect(builtSdls[m.name], m.name).toBe(await serviceSdl(await m.buildSchema()));
+      // The subgraph SDLs the built server made its schemas from are the ones the sources print,
+      // with their documents as parsed; its cost annotations are those read from its supergraph.
+      const builtSubgraphs = JSON.parse(readFileSync(join(root, 'dist/subgraphs.json'), 'utf8'));
+      for (const m of MODULES) {
+        const sdl = await serviceSdl(await m.buildSchema());
+        expect(builtSubgraphs[m.name].sdl, m.name).toBe(sdl);
+        expect(builtSubgraphs[m.name].document, m.name).toEqual(JSON.parse(JSON.stringify(parse(sdl, { noLocation: true }))));
+      }
+      expect(readFileSync(join(root, 'dist/cost-annotations.json'), 'utf8')).toBe(costAnnotationsFile(readFileSync(join(root, 'dist/supergraph.graphql'), 'utf8')));
       const built = Object.keys(JSON.parse(readFileSync(join(root, 'dist/build.json'), 'utf8')).files);
       expect(built).toEqual(expect.arrayContaining(['facades/mcp/tools', 'facades/mcp/tools/list_services.graphql', 'facades/mcp/fragments']));
       const created = await mcp.callTool({ name: 'create_staff_member', arguments: { name: 'Mia' } });
       expect(created.isError).toBeFalsy();
       await mcp.close();
 
-      // What REST serves, made from the SDL the build printed (dist/rest-schema.graphql), is what
+      // What REST serves, made from the SDL the build printed (dist/rest-schema.json), is what
       // the sources make of the API schema: the OpenAPI document (every route's parameters, bodies
       // and answers, the descriptions) is the one a server running the sources gives.
       const { url: sourceBase } = await testServer();
