@@ -84,13 +84,13 @@ describe('the code V8 compiled for a bundle, kept between starts', () => {
       globalThis[Symbol.for("service-platform.startup-done")]();`,
     );
     const started = (flags: string[]) => {
-      const script = `const { runBundle } = await import(${JSON.stringify(codeCache)}); runBundle(${JSON.stringify(file)}, ${JSON.stringify(cacheDir)}, { afterStartup: () => console.log('after start-up', globalThis.optimised()) });`;
+      const script = `const { runBundle } = await import(${JSON.stringify(codeCache)}); const { cache } = runBundle(${JSON.stringify(file)}, ${JSON.stringify(cacheDir)}, { afterStartup: () => console.log('after start-up', globalThis.optimised()) }); console.log(cache);`;
       return execFileSync(process.execPath, ['--allow-natives-syntax', '--no-concurrent-recompilation', ...flags, '--input-type=module', '-e', script], { encoding: 'utf8' }).trim().split('\n');
     };
-    expect(started([])).toEqual(['during start-up false', 'after start-up true']);
-    // Run again with the cache the first run wrote (made while they were off, so V8 takes it).
-    expect(started([])).toEqual(['during start-up false', 'after start-up true']);
-    expect(started(['--no-maglev', '--no-turbofan'])).toEqual(['during start-up false', 'after start-up false']);
+    expect(started([])).toEqual(['during start-up false', 'absent', 'after start-up true']);
+    // Again, with the cache the first run wrote: made while they were off, V8 takes it.
+    expect(started([])).toEqual(['during start-up false', 'used', 'after start-up true']);
+    expect(started(['--no-maglev', '--no-turbofan'])).toEqual(['during start-up false', 'absent', 'after start-up false']);
   });
 
   it('is made again when V8 refuses it', () => {
