@@ -28,7 +28,7 @@ export async function composeSupergraph(subgraphs: SubgraphSource[]): Promise<Co
 export const SCHEMA_DIR = join(import.meta.dirname, '..', 'schema');
 
 /** The subgraphs of a supergraph and their URLs: its `join__Graph` enum. */
-const JOIN_GRAPH = /@join__graph\(name: "([^"]+)", url: "([^"]*)"\)/g;
+export const JOIN_GRAPH = /@join__graph\(name: "([^"]+)", url: "([^"]*)"\)/g;
 
 /**
  * The supergraph `npm run build` verified against (or composed from) the code it bundled

@@ -30,6 +30,7 @@ import {
   type ValidationContext,
 } from 'graphql';
 import type { QueryLimits } from '../subgraphs/kernel/config.ts';
+import { JOIN_GRAPH } from './compose.ts';
 import { DEFAULT_LIMIT } from '../subgraphs/kernel/pagination.ts';
 
 /**
@@ -208,7 +209,7 @@ export function costAnnotationsFile(supergraphSdl: string): string {
 /** A supergraph's digest without its subgraphs' URLs, which are set at start (router/compose.ts) and carry no cost. */
 function supergraphDigest(supergraphSdl: string): string {
   return createHash('sha256')
-    .update(supergraphSdl.replace(/(@join__graph\(name: "[^"]+", url: )"[^"]*"/g, '$1""'))
+    .update(supergraphSdl.replace(JOIN_GRAPH, (_, name: string) => `@join__graph(name: "${name}", url: "")`))
     .digest('hex');
 }
 

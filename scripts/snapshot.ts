@@ -14,6 +14,7 @@ import { MODULES, SUBGRAPH_PORTS } from '../router/modules.ts';
 import { runMain } from '../router/startup.ts';
 import { loadConfig } from '../subgraphs/kernel/config.ts';
 import { createPglite } from '../subgraphs/kernel/database.ts';
+import { builtSubgraph } from '../subgraphs/kernel/federation.ts';
 
 /**
  * `node dist/snapshot.cjs [--supergraph FILE [--tools FILE] [--subgraphs FILE] [--rest FILE] [--costs FILE]] [--pglite FOLDER]`, run by
@@ -66,8 +67,8 @@ runMain(async () => {
     write(supergraphFile, sdl);
     supergraph = sdl;
     if (subgraphsFile) {
-      const printed = subgraphs.map((s) => (graphqlSync({ schema: s.schema, source: '{ _service { sdl } }' }).data as { _service: { sdl: string } })._service.sdl);
-      write(subgraphsFile, JSON.stringify(Object.fromEntries(subgraphs.map((s, i) => [s.name, { sdl: printed[i], document: parse(printed[i], { noLocation: true }) }]))));
+      const printed = subgraphs.map((s) => [s.name, builtSubgraph((graphqlSync({ schema: s.schema, source: '{ _service { sdl } }' }).data as { _service: { sdl: string } })._service.sdl)]);
+      write(subgraphsFile, JSON.stringify(Object.fromEntries(printed)));
     }
     if (costsFile) write(costsFile, costAnnotationsFile(sdl));
   }

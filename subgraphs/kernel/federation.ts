@@ -85,6 +85,11 @@ export interface BuiltSubgraph {
   document: DocumentNode;
 }
 
+/** What dist/subgraphs.json holds for a subgraph's SDL (scripts/snapshot.ts). */
+export function builtSubgraph(sdl: string): BuiltSubgraph {
+  return { sdl, document: parse(sdl, { noLocation: true }) };
+}
+
 export function serveBuiltSubgraphs(file: string | undefined): void {
   builtSubgraphs = file === undefined ? undefined : JSON.parse(readFileSync(file, 'utf8'));
 }

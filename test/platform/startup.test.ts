@@ -16,7 +16,7 @@ import { moduleNamed, MODULES, SUBGRAPH_PORTS } from '../../router/modules.ts';
 import { startPlatform } from '../../router/platform.ts';
 import { loadConfig } from '../../subgraphs/kernel/config.ts';
 import { createPglite, restoreDataFolder, restoreNewDataFoldersFrom } from '../../subgraphs/kernel/database.ts';
-import { serveBuiltSubgraphs } from '../../subgraphs/kernel/federation.ts';
+import { builtSubgraph, serveBuiltSubgraphs } from '../../subgraphs/kernel/federation.ts';
 import { freePort } from '../support/local-servers.ts';
 import { testServer } from '../support/server.ts';
 
@@ -88,7 +88,7 @@ describe('a subgraph schema made from the SDL the build printed (dist/subgraphs.
         ...(isUnionType(type) || isInterfaceType(type) ? [`${type.name}.resolveType:${typeof type.resolveType}`] : []),
       ]);
     const slow = await Promise.all(MODULES.map(async (m) => ({ name: m.name, schema: await m.buildSchema() })));
-    const built = Object.fromEntries(await Promise.all(slow.map(async (s) => [s.name, { sdl: await serviceSdl(s.schema), document: parse(await serviceSdl(s.schema), { noLocation: true }) }])));
+    const built = Object.fromEntries(await Promise.all(slow.map(async (s) => [s.name, builtSubgraph(await serviceSdl(s.schema))])));
     const file = join(tempDir('platform-subgraphs-'), 'subgraphs.json');
     writeFileSync(file, JSON.stringify(built));
     serveBuiltSubgraphs(file);
@@ -225,9 +225,9 @@ describe.runIf(!databaseUrl)('npm start (the built server)', () => {
       // with their documents as parsed; its cost annotations are those read from its supergraph.
       const builtSubgraphs = JSON.parse(readFileSync(join(root, 'dist/subgraphs.json'), 'utf8'));
       for (const m of MODULES) {
-        const sdl = await serviceSdl(await m.buildSchema());
-        expect(builtSubgraphs[m.name].sdl, m.name).toBe(sdl);
-        expect(builtSubgraphs[m.name].document, m.name).toEqual(JSON.parse(JSON.stringify(parse(sdl, { noLocation: true }))));
+        const fromSources = builtSubgraph(await serviceSdl(await m.buildSchema()));
+        expect(builtSubgraphs[m.name].sdl, m.name).toBe(fromSources.sdl);
+        expect(builtSubgraphs[m.name].document, m.name).toEqual(JSON.parse(JSON.stringify(fromSources.document)));
       }
       expect(readFileSync(join(root, 'dist/cost-annotations.json'), 'utf8')).toBe(costAnnotationsFile(readFileSync(join(root, 'dist/supergraph.graphql'), 'utf8')));
       const built = Object.keys(JSON.parse(readFileSync(join(root, 'dist/build.json'), 'utf8')).files);
