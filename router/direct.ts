@@ -177,7 +177,7 @@ export function createDirectPath(gateway: GatewayRuntime, apiSchema: GraphQLSche
     const sent = admitted(found, body.variables ?? {}, body.operationName ?? undefined);
     const answer = sent && (await subgraphs.bytes(found!, sent, forwardedHeadersOf((name) => req.headers[name] as string | undefined), req));
     if (!answer) return false;
-    res.writeHead(200, { 'content-type': `${mediaType}; charset=utf-8`, 'content-length': answer.length });
+    res.writeHead(200, { 'content-type': CONTENT_TYPE[mediaType], 'content-length': answer.length });
     res.end(answer);
     path.served++;
     return true;
@@ -292,6 +292,8 @@ function graphqlRequestBody(text: string): Body | undefined {
 }
 
 const acceptedTypes = new Map<string, string | undefined>();
+/** The Content-Type of an answer in each media type `acceptedMediaType` gives. */
+const CONTENT_TYPE: Record<string, string> = { 'application/graphql-response+json': 'application/graphql-response+json; charset=utf-8', 'application/json': 'application/json; charset=utf-8' };
 
 /**
  * The media type Yoga answers a result in for this Accept header (graphql-yoga's result
@@ -379,34 +381,43 @@ function httpSubgraphs(urls: Map<string, string>): Subgraphs {
   // A pool of keep-alive connections per subgraph process, and the path its GraphQL is at. undici is
   // loaded by the first request (the embedded topology, which never asks over HTTP, does not load
   // it: ~7 ms of its start, with the worker_threads and http2 modules undici loads).
-  let targets: Promise<Map<string, { pool: Pool; path: string }>> | undefined;
+  type Targets = Map<string, { pool: Pool; path: string }>;
+  let loading: Promise<Targets> | undefined;
+  // Once made, used as they are: not a promise to wait for per request.
+  let targets: Targets | undefined;
   const targetsReady = () =>
-    (targets ??= import('undici').then(
+    (loading ??= import('undici').then(
       ({ Pool }) =>
-        new Map(
+        (targets = new Map(
           [...urls.values()].map((url) => {
             const { origin, pathname } = new URL(url);
             return [url, { pool: new Pool(origin, { connections: 64 }), path: pathname }];
           }),
-        ),
+        )),
     ));
-  const inFlight = new Map<string, Promise<HandedOver['response'] | null>>();
+  const send = (ready: Targets, url: string, body: string, headers: Record<string, string>) => {
+    const target = ready.get(url)!;
+    return post(target.pool, target.path, body, headers);
+  };
+  // Per route (its subgraph and query text), by the rest of what makes two requests the same: a short
+  // key, not one holding the query text (the key is hashed and compared on every request).
+  const inFlight = new WeakMap<Route, Map<string, Promise<HandedOver['response'] | null>>>();
   const bytes: Subgraphs['bytes'] = async (route, variables, headers, request) => {
     const url = urls.get(route.subgraph);
     if (!url) return null;
     const body = `${route.bodyStart}${variables.json}}`;
-    const key = `${route.subgraph}\n${body}\n${headers.authorization ?? ''}\n${headers['x-company-id'] ?? ''}\n${headers[VIA_HEADER] ?? ''}\n${headers['x-forwarded-host'] ?? ''}`;
-    let pending = inFlight.get(key);
+    const key = `${variables.json}\n${headers.authorization ?? ''}\n${headers['x-company-id'] ?? ''}\n${headers[VIA_HEADER] ?? ''}\n${headers['x-forwarded-host'] ?? ''}`;
+    let same = inFlight.get(route);
+    if (!same) inFlight.set(route, (same = new Map()));
+    let pending = same.get(key);
     if (!pending) {
-      pending = targetsReady()
-        .then((ready) => {
-          const target = ready.get(url)!;
-          return post(target.pool, target.path, body, headers);
-        })
-        .finally(() => inFlight.delete(key));
-      inFlight.set(key, pending);
+      pending = targets ? send(targets, url, body, headers) : targetsReady().then((ready) => send(ready, url, body, headers));
+      same.set(key, pending);
     }
     const response = await pending;
+    // The first of the requests sharing it to get here lets it go (they all get here in the same
+    // turn, before a new request can be read): the next identical request asks again.
+    if (same.get(key) === pending) same.delete(key);
     if (!response) return null;
     const data = response.status === 200 ? plainData(response.body) : null;
     if (!data) handedOver.set(request, { target: url, response });
@@ -462,8 +473,7 @@ function post(pool: Pool, path: string, body: string, headers: Record<string, st
 }
 
 const DATA_START = Buffer.from('{"data":{');
-const ERRORS_KEY = Buffer.from('"errors":');
-const EXTENSIONS_KEY = Buffer.from('"extensions":');
+const ERRORS_OR_EXTENSIONS = /"(?:errors|extensions)":/;
 
 /**
  * The answer when it is data alone: `{"data":{…}}` (Apollo Server writes `errors` first) with no
@@ -472,7 +482,10 @@ const EXTENSIONS_KEY = Buffer.from('"extensions":');
  */
 function plainData(body: Buffer): Buffer | null {
   if (!body.subarray(0, DATA_START.length).equals(DATA_START)) return null;
-  if (body.includes(ERRORS_KEY) || body.includes(EXTENSIONS_KEY)) return null;
+  // Searched in the bytes read as Latin-1 (a UTF-8 sequence never holds an ASCII byte, so nothing is
+  // found that is not there): copying them into a string and one regular expression took ~1.2 µs
+  // for a 5.7 KB answer, two Buffer#includes ~4.7 µs.
+  if (ERRORS_OR_EXTENSIONS.test(body.toString('latin1'))) return null;
   // Apollo Server ends its JSON with a line feed; the gateway's answer has none.
   return body[body.length - 1] === 0x0a ? body.subarray(0, body.length - 1) : body;
 }

@@ -143,6 +143,12 @@ describe.runIf(databaseUrl)('distributed topology', () => {
     const answers = await Promise.all(Array.from({ length: 20 }, () => call('/graphql', { query: services, variables: { limit: 10 } }, { 'x-company-id': companyId })));
     expect(router.direct.served - before).toBe(20);
     for (const answer of answers) expect(answer.body).toEqual(JSON.parse(listed.routed.body));
+    // ... asked of the subgraph fewer times than they were sent (once, when they all arrive while it answers).
+    const list = () => call('/graphql', { query: services, variables: { limit: 11 } }, { 'x-company-id': companyId });
+    const once = await statementsOf(list);
+    const together = await statementsOf(() => Promise.all(Array.from({ length: 20 }, list)));
+    expect(once.length).toBeGreaterThan(0);
+    expect(together.length).toBeLessThan(20 * once.length);
   });
 
   it('answers a variable that does not coerce with 400 naming the field, as the embedded topology does', async () => {
