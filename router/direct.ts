@@ -414,10 +414,14 @@ function httpSubgraphs(urls: Map<string, string>): Subgraphs {
       pending = targets ? send(targets, url, body, headers) : targetsReady().then((ready) => send(ready, url, body, headers));
       same.set(key, pending);
     }
-    const response = await pending;
-    // The first of the requests sharing it to get here lets it go (they all get here in the same
-    // turn, before a new request can be read): the next identical request asks again.
-    if (same.get(key) === pending) same.delete(key);
+    let response: HandedOver['response'] | null;
+    try {
+      response = await pending;
+    } finally {
+      // The first of the requests sharing it to get here lets it go (they all get here in the same
+      // turn, before a new request can be read): the next identical request asks again.
+      if (same.get(key) === pending) same.delete(key);
+    }
     if (!response) return null;
     const data = response.status === 200 ? plainData(response.body) : null;
     if (!data) handedOver.set(request, { target: url, response });
