@@ -121,7 +121,7 @@ export async function build(options: { reason?: string; quiet?: boolean } = {}):
   const t = performance.now();
   const snapshot = [join(DIST, 'snapshot.cjs'), '--supergraph', SUPERGRAPH, '--tools', TOOLS, '--subgraphs', SUBGRAPHS, '--rest', REST_SCHEMA, '--costs', COSTS, ...(snapshotChanged ? ['--pglite', SNAPSHOT] : [])];
   execFileSync(process.execPath, snapshot, { stdio: 'inherit', env: { ...process.env, OUTBOX_LOG: 'silent' } });
-  log(`supergraph, subgraph and REST SDLs, tool registry${snapshotChanged ? ' and migrated PGlite snapshot' : ''} in ${Math.round(performance.now() - t)} ms`);
+  log(`supergraph, subgraph and REST SDLs, cost annotations, tool registry${snapshotChanged ? ' and migrated PGlite snapshot' : ''} in ${Math.round(performance.now() - t)} ms`);
   writeFileSync(`${MANIFEST}.tmp`, JSON.stringify({ files, snapshot: snapshotFiles } satisfies Manifest));
   renameSync(`${MANIFEST}.tmp`, MANIFEST);
 }

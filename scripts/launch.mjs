@@ -19,7 +19,8 @@ const reason = staleness();
 // In a process of its own, so none of the build's memory stays with the server.
 if (reason) execFileSync(process.execPath, [join(import.meta.dirname, 'build.ts'), '--reason', reason], { stdio: 'inherit' });
 
-// The packages the bundle leaves out (PGlite's modules) are compiled from Node's cache.
+// The packages the bundle leaves out (GraphiQL's page, the query planner's native addon loader) are
+// compiled from Node's cache.
 process.env.NODE_COMPILE_CACHE ??= join(dist, '.compile-cache');
 module.enableCompileCache?.(process.env.NODE_COMPILE_CACHE);
 // The entry sees the command line it would have as `node dist/<entry>.cjs [args]`.
