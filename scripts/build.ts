@@ -284,21 +284,49 @@ function optionalDependencies(): Plugin {
  * - type-graphql's `getParams` sorts a resolver's parameter list in place on every call of every
  *   resolver: sorted after the first call, each later sort only allocated (a seventh of what a
  *   list of 20 services allocated, for its ~140 field-resolver calls). It sorts when out of order.
+ * - Reading the global `Request`, `Response`, `Headers`, `fetch` or `FormData` makes Node compile
+ *   its own fetch implementation (undici, ~50–60 ms of a start on a 2-core guest), which nothing
+ *   needs at start. Two copies of @whatwg-node/server read them as they load or build an adapter:
+ *   fets' copy (under the gateway and SOFA) keeps a table of the native classes, now read when
+ *   used; Yoga's compares its Request class with the native one to choose an abort controller,
+ *   now on its first request. (The MCP SDK's transport, which reads them too, is loaded on first
+ *   use: facades/mcp/server.ts.)
  */
-const PATCHES = [
-  { file: /[\\/]@graphql-mesh[\\/]hmac-upstream-signature[\\/]dist[\\/]index\.js$/, from: /\bnull\.error;/g, to: 'throw new TypeError("null.error");' },
-  { file: /[\\/]graphql[\\/]jsutils[\\/]instanceOf\.mjs$/, from: /const isProduction =[^;]*;/, to: 'const isProduction = true;' },
+const PATCHES: { file: RegExp; edits: { from: RegExp; to: string }[] }[] = [
+  { file: /[\\/]@graphql-mesh[\\/]hmac-upstream-signature[\\/]dist[\\/]index\.js$/, edits: [{ from: /\bnull\.error;/g, to: 'throw new TypeError("null.error");' }] },
+  { file: /[\\/]graphql[\\/]jsutils[\\/]instanceOf\.mjs$/, edits: [{ from: /const isProduction =[^;]*;/, to: 'const isProduction = true;' }] },
   {
     file: /[\\/]type-graphql[\\/]build[\\/]esm[\\/]resolvers[\\/]helpers\.js$/,
-    from: /export function getParams\(params, resolverData, globalValidate, globalValidateFn\) \{\s*const paramValues = params\s*\.sort\(\(a, b\) => a\.index - b\.index\)/,
-    to: [
-      'function inIndexOrder(params) {',
-      '  for (let i = 1; i < params.length; i++) if (params[i - 1].index > params[i].index) return params.sort((a, b) => a.index - b.index);',
-      '  return params;',
-      '}',
-      'export function getParams(params, resolverData, globalValidate, globalValidateFn) {',
-      '  const paramValues = inIndexOrder(params)',
-    ].join('\n'),
+    edits: [
+      {
+        from: /export function getParams\(params, resolverData, globalValidate, globalValidateFn\) \{\s*const paramValues = params\s*\.sort\(\(a, b\) => a\.index - b\.index\)/,
+        to: [
+          'function inIndexOrder(params) {',
+          '  for (let i = 1; i < params.length; i++) if (params[i - 1].index > params[i].index) return params.sort((a, b) => a.index - b.index);',
+          '  return params;',
+          '}',
+          'export function getParams(params, resolverData, globalValidate, globalValidateFn) {',
+          '  const paramValues = inIndexOrder(params)',
+        ].join('\n'),
+      },
+    ],
+  },
+  {
+    file: /[\\/]fets[\\/]node_modules[\\/]@whatwg-node[\\/]server[\\/](esm|cjs)[\\/]createServerAdapter\.js$/,
+    edits: [{ from: /^(\s+)(\w+): (globalThis\.\w+(?: \|\| \w+\.\w+)?),$/gm, to: '$1get $2() { return $3; },' }],
+  },
+  {
+    // fets' copy matches this too, but took the entry above: esbuild loads a file with the first
+    // onLoad callback (in the order set up) that returns its contents.
+    file: /[\\/]@whatwg-node[\\/]server[\\/](esm|cjs)[\\/]createServerAdapter\.js$/,
+    edits: [
+      {
+        from: /const useCustomAbortCtrl = (options\?\.__useCustomAbortCtrl == null\s*\? fetchAPI\.Request !== globalThis\.Request\s*: options\.__useCustomAbortCtrl);/,
+        to: 'let customAbortCtrl;\n    const useCustomAbortCtrl = () => (customAbortCtrl ??= $1);',
+      },
+      { from: /(nodeRequest, fetchAPI, (?:undefined|nodeResponse), useCustomAbortCtrl)\)/g, to: '$1())' },
+      { from: /const controller = useCustomAbortCtrl$/m, to: 'const controller = useCustomAbortCtrl()' },
+    ],
   },
 ];
 
@@ -332,10 +360,13 @@ function dependencyPatches(): Plugin {
     setup(build) {
       for (const patch of PATCHES) {
         build.onLoad({ filter: patch.file }, (args) => {
-          const text = readFileSync(args.path, 'utf8');
-          if (!patch.from.test(text)) throw new Error(`${args.path} no longer contains ${patch.from}: update scripts/build.ts (PATCHES)`);
-          patch.from.lastIndex = 0;
-          return { contents: text.replace(patch.from, patch.to), loader: 'js' };
+          let text = readFileSync(args.path, 'utf8');
+          for (const { from, to } of patch.edits) {
+            if (!from.test(text)) throw new Error(`${args.path} no longer contains ${from}: update scripts/build.ts (PATCHES)`);
+            from.lastIndex = 0;
+            text = text.replace(from, to);
+          }
+          return { contents: text, loader: 'js' };
         });
       }
     },

@@ -4,7 +4,6 @@ import type { GatewayRuntime } from '@graphql-hive/gateway-runtime';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { DEFAULT_MAX_REQUEST_BODY_SIZE } from '@modelcontextprotocol/sdk/server/requestBody.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolRequest, type ListToolsResult } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import type { Config } from '../../subgraphs/kernel/config.ts';
@@ -247,6 +246,7 @@ export function createMcpFacade(gateway: GatewayRuntime, schema: GraphQLSchema, 
     }
     req.auth = { token: call.authorization ?? '', clientId: call.kind, scopes: [], extra: { call } };
     const server = newServer();
+    const { StreamableHTTPServerTransport } = await sdkTransport();
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     // Closing the server closes its transport.
     res.on('close', () => void server.close());
@@ -257,6 +257,15 @@ export function createMcpFacade(gateway: GatewayRuntime, schema: GraphQLSchema, 
   const stats = { plainCalls: 0 };
   return Object.assign(handler, { tools, invoke, stats });
 }
+
+/**
+ * The SDK's transport module, loaded by the first request the plain path leaves to it. Loading it
+ * loads Hono's Node adapter, which reads the global Request and Response at load and so makes Node
+ * compile its own fetch implementation (undici): ~50–60 ms of a start on a 2-core guest, for what
+ * most servers' traffic (tool calls) never uses.
+ */
+let transportModule: Promise<typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js')> | undefined;
+const sdkTransport = () => (transportModule ??= import('@modelcontextprotocol/sdk/server/streamableHttp.js'));
 
 /** The request's call (set by the handler above before the transport sees the request). */
 function callOf(extra: { authInfo?: AuthInfo }): Call {

@@ -21,6 +21,8 @@ import { freePort } from '../support/local-servers.ts';
 import { testServer } from '../support/server.ts';
 
 const root = join(import.meta.dirname, '..', '..');
+/** The globals whose first read makes Node load its fetch implementation. */
+const FETCH_GLOBALS = ['fetch', 'Request', 'Response', 'Headers', 'FormData', 'WebSocket', 'EventSource', 'MessageEvent', 'CloseEvent'];
 const databaseUrl = inject('databaseUrl');
 const temporary: string[] = [];
 afterAll(() => temporary.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
@@ -178,8 +180,19 @@ describe.runIf(!databaseUrl)('npm start (the built server)', () => {
     const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), NODE_ENV: 'development', OUTBOX_LOG: 'silent', JOB_EXPIRE_SECONDS: '90' };
     delete env.DATABASE_URL;
     delete env.JWT_SECRET;
+    // Says on stderr when something first reads one of the globals that make Node load its own
+    // fetch implementation (undici): nothing at start needs it (scripts/build.ts, PATCHES).
+    const watch = join(tempDir('platform-globals-'), 'watch-fetch-globals.cjs');
+    writeFileSync(
+      watch,
+      `for (const name of ${JSON.stringify(FETCH_GLOBALS)}) {
+        const value = globalThis[name];
+        let told = false;
+        Object.defineProperty(globalThis, name, { configurable: true, get() { if (!told) { told = true; process.stderr.write('[fetch global read] ' + name + '\\n'); } return value; } });
+      }`,
+    );
     let output = '';
-    const child = spawn(process.execPath, [join(root, 'scripts/launch.mjs'), 'main'], { cwd: root, env });
+    const child = spawn(process.execPath, ['--require', watch, join(root, 'scripts/launch.mjs'), 'main'], { cwd: root, env });
     child.stdout!.on('data', (d) => (output += d));
     child.stderr!.on('data', (d) => (output += d));
     const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
@@ -192,6 +205,7 @@ describe.runIf(!databaseUrl)('npm start (the built server)', () => {
         await new Promise((r) => setTimeout(r, 100));
       }
       expect(output).not.toMatch(/composing the supergraph/);
+      expect(output).not.toMatch(/\[fetch global read\]/);
       // launch.mjs reads a bundle one byte a character (scripts/code-cache.mjs): the build writes them in ASCII.
       for (const f of readdirSync(join(root, 'dist')).filter((name) => name.endsWith('.cjs'))) expect(/[^\x00-\x7f]/.test(readFileSync(join(root, 'dist', f), 'latin1')), f).toBe(false);
       // The code V8 compiled until it listened is kept for the next start (scripts/code-cache.mjs).
@@ -209,6 +223,14 @@ describe.runIf(!databaseUrl)('npm start (the built server)', () => {
         body: JSON.stringify({ query: '{ company { id name } }' }),
       });
       expect((await company.json()).data.company).toEqual({ id: credentials.companyId, name: 'Demo Studio' });
+      // A mutation goes through the gateway's Yoga, whose Node adapter now decides on its first
+      // request which abort controller its requests get (scripts/build.ts, PATCHES).
+      const staff = await fetch(`${base}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${credentials.apiKey}` },
+        body: JSON.stringify({ query: 'mutation { createStaffMember(input: { name: "Ana" }) { name } }' }),
+      });
+      expect(await staff.json()).toEqual({ data: { createStaffMember: { name: 'Ana' } } });
 
       const mcp = new Client({ name: 'startup-test', version: '1.0.0' });
       await mcp.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${credentials.apiKey}` } } }));
