@@ -186,9 +186,13 @@ describe.runIf(!databaseUrl)('npm start (the built server)', () => {
     writeFileSync(
       watch,
       `for (const name of ${JSON.stringify(FETCH_GLOBALS)}) {
-        const value = globalThis[name];
+        let value = globalThis[name];
         let told = false;
-        Object.defineProperty(globalThis, name, { configurable: true, get() { if (!told) { told = true; process.stderr.write('[fetch global read] ' + name + '\\n'); } return value; } });
+        Object.defineProperty(globalThis, name, {
+          configurable: true,
+          get() { if (!told) { told = true; process.stderr.write('[fetch global read] ' + name + '\\n'); } return value; },
+          set(replaced) { value = replaced; },
+        });
       }`,
     );
     let output = '';
