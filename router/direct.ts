@@ -292,8 +292,8 @@ function graphqlRequestBody(text: string): Body | undefined {
 }
 
 const acceptedTypes = new Map<string, string | undefined>();
-/** The Content-Type of an answer in each media type `acceptedMediaType` gives. */
-const CONTENT_TYPE: Record<string, string> = { 'application/graphql-response+json': 'application/graphql-response+json; charset=utf-8', 'application/json': 'application/json; charset=utf-8' };
+/** The media types Yoga answers a result in, in its order of preference, and the Content-Type of an answer in each. */
+const CONTENT_TYPE: Record<string, string> = Object.fromEntries(['application/graphql-response+json', 'application/json'].map((type) => [type, `${type}; charset=utf-8`]));
 
 /**
  * The media type Yoga answers a result in for this Accept header (graphql-yoga's result
@@ -308,7 +308,7 @@ export function acceptedMediaType(accept: string | undefined): string | undefine
     const [type, ...params] = item.split(';');
     if ((params.find((p) => p.includes('charset=')) ?? 'charset=utf-8') !== 'charset=utf-8') continue;
     const [pre, suf] = type.split('/');
-    for (const offered of ['application/graphql-response+json', 'application/json']) {
+    for (const offered of Object.keys(CONTENT_TYPE)) {
       const [offeredPre, offeredSuf] = offered.split('/');
       if ((pre === '*' || pre === offeredPre) && (suf === '*' || suf === offeredSuf)) chosen = offered;
     }
