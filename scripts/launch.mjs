@@ -1,7 +1,7 @@
-// How the npm scripts run the product (`npm start`, `npm run start:distributed`, `start:subgraph`,
-// `jobs`): `node scripts/launch.mjs <entry> [args]` runs dist/<entry>.cjs in this process, after
-// rebuilding dist/ (scripts/build.ts) if a file it was built from changed since or it is missing,
-// with the code V8 compiled for it in an earlier run (scripts/code-cache.mjs).
+// How the npm scripts run the product (`npm start`, `npm run start:distributed`, `start:router`,
+// `start:subgraph`, `jobs`): `node scripts/launch.mjs <entry> [args]` runs dist/<entry>.cjs in this
+// process, after rebuilding dist/ (scripts/build.ts) if a file it was built from changed since or it
+// is missing, with the code V8 compiled for it in an earlier run (scripts/code-cache.mjs).
 // Plain JavaScript so the check costs a few stat calls and nothing to compile.
 import { execFileSync } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
@@ -11,8 +11,18 @@ import { runBundle } from './code-cache.mjs';
 
 const root = join(import.meta.dirname, '..');
 const dist = join(root, 'dist');
-const [entry, ...args] = process.argv.slice(2);
-if (!entry) throw new Error('Usage: node scripts/launch.mjs <main|distributed|subgraph-server|jobs> [arguments]');
+const [requested, ...args] = process.argv.slice(2);
+if (!requested) throw new Error('Usage: node scripts/launch.mjs <main|router|distributed|subgraph-server|jobs> [arguments]');
+// `router` (`npm run start:router`): the router alone over subgraph processes, which is `main` with
+// TOPOLOGY=distributed, under the V8 flags of a process without PGlite (package.json says which).
+const entry = requested === 'router' ? 'main' : requested;
+if (requested === 'router') {
+  if ((process.env.TOPOLOGY || 'distributed') !== 'distributed') {
+    console.error(`npm run start:router runs the router over subgraph processes (TOPOLOGY=distributed), not TOPOLOGY=${process.env.TOPOLOGY}; npm start runs the embedded topology`);
+    process.exit(1);
+  }
+  process.env.TOPOLOGY = 'distributed';
+}
 const file = join(dist, `${entry}.cjs`);
 
 const reason = staleness();

@@ -8,13 +8,15 @@ export const ROOT = join(import.meta.dirname, '..', '..');
 
 /**
  * What the harness starts, and how. By default through the npm scripts (`npm start`,
- * `npm run start:subgraph -- <name>`), as a user would; BENCH_LAUNCH=tsx starts the same source
- * files with tsx directly. When the project gains a build step, point BENCH_SCRIPT_ROUTER /
- * BENCH_SCRIPT_SUBGRAPH at the scripts that run the compiled entries (or change this table).
+ * `npm run start:router`, `npm run start:subgraph -- <name>`), as a user would; BENCH_LAUNCH=tsx
+ * starts the same source files with tsx directly. BENCH_SCRIPT_ROUTER,
+ * BENCH_SCRIPT_DISTRIBUTED_ROUTER and BENCH_SCRIPT_SUBGRAPH name other npm scripts for them.
  * The @apollo/gateway comparison server has no npm script: it always runs through tsx.
  */
 const ENTRIES = {
   router: { script: process.env.BENCH_SCRIPT_ROUTER ?? 'start', source: 'router/main.ts' },
+  // The router alone over subgraph processes (TOPOLOGY=distributed), as docker-compose.yml runs it.
+  distributedRouter: { script: process.env.BENCH_SCRIPT_DISTRIBUTED_ROUTER ?? 'start:router', source: 'router/main.ts' },
   subgraph: { script: process.env.BENCH_SCRIPT_SUBGRAPH ?? 'start:subgraph', source: 'router/subgraph-server.ts' },
   apollo: { script: undefined, source: 'scripts/bench/apollo-gateway.ts' },
 } as const;

@@ -37,7 +37,7 @@ const GRAPH = /@join__graph\(name: "([^"]+)", url: "([^"]*)"\)/g;
 
 /**
  * The distributed topology on PostgreSQL: each subgraph its own process (`npm run start:subgraph`),
- * our router over them (`npm start` with TOPOLOGY=distributed), and @apollo/gateway over the same
+ * our router over them (`npm run start:router`), and @apollo/gateway over the same
  * processes with the same supergraph (schema/supergraph.graphql, URLs pointed at these processes).
  */
 export async function startDistributed(databaseUrl: string): Promise<Distributed> {
@@ -70,7 +70,7 @@ export async function startDistributed(databaseUrl: string): Promise<Distributed
     const urlEnv = Object.fromEntries(names.map((n) => [`SUBGRAPH_${n.toUpperCase()}_URL`, urls.get(n)!]));
     const routerPort = await freePort();
     const routerBase = `http://127.0.0.1:${routerPort}`;
-    const routerServer = launch('router (distributed)', 'router', [], { ...env, ...urlEnv, TOPOLOGY: 'distributed', PORT: String(routerPort), PUBLIC_URL: routerBase });
+    const routerServer = launch('router (distributed)', 'distributedRouter', [], { ...env, ...urlEnv, TOPOLOGY: 'distributed', PORT: String(routerPort), PUBLIC_URL: routerBase });
     started.push({ server: routerServer, base: routerBase, readyMs: 0 });
     const router = { server: routerServer, base: routerBase, readyMs: await waitUntil(routerServer, readyz(routerBase)) };
 

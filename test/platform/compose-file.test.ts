@@ -45,9 +45,13 @@ describe('docker-compose.yml', () => {
   it('runs the built entry points through the npm start scripts (their V8 flags, the compiled-code cache), not the sources', () => {
     const scripts = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts;
     for (const m of MODULES) expect(compose.services[m.name].command, m.name).toEqual(['npm', 'run', 'start:subgraph', '--', m.name]);
-    expect(compose.services.router.command).toEqual(['npm', 'start']);
+    expect(compose.services.router.command).toEqual(['npm', 'run', 'start:router']);
     expect(scripts['start:subgraph']).toContain('scripts/launch.mjs subgraph-server');
+    expect(scripts['start:router']).toContain('scripts/launch.mjs router');
     expect(scripts.start).toContain('scripts/launch.mjs main');
+    // The router alone runs under the V8 flags start:distributed's router runs under, not npm start's (those are for PGlite).
+    const flags = (script: string) => script.replace(/ scripts\/launch\.mjs .*$/, '');
+    expect(flags(scripts['start:router'])).toBe(flags(scripts['start:distributed']));
   });
 
   it.runIf(dockerComposeAvailable())('is accepted by `docker compose config`', () => {

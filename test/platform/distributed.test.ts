@@ -1,4 +1,7 @@
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { createApp, type App } from '../../router/app.ts';
@@ -6,6 +9,7 @@ import { MODULES } from '../../router/modules.ts';
 import { startSubgraphServer } from '../../router/subgraph-server.ts';
 import { lastCode, uniqueEmail } from '../support/client.ts';
 import { testServer } from '../support/server.ts';
+import { freePort } from '../support/local-servers.ts';
 import { statementsOf } from '../support/sql.ts';
 
 const databaseUrl = inject('databaseUrl');
@@ -15,9 +19,10 @@ describe.runIf(databaseUrl)('distributed topology', () => {
   let subgraphs: Awaited<ReturnType<typeof startSubgraphServer>>[] = [];
   let router: App;
   let url: string;
+  let config: Awaited<ReturnType<typeof testServer>>['config'];
 
   beforeAll(async () => {
-    const { config } = await testServer();
+    ({ config } = await testServer());
     subgraphs = await Promise.all(MODULES.map((m) => startSubgraphServer(config, m, 0)));
     const subgraphUrls = Object.fromEntries(MODULES.map((m, i) => [m.name, subgraphs[i].url]));
     router = await createApp(config, { topology: 'distributed', subgraphUrls });
@@ -149,6 +154,49 @@ describe.runIf(databaseUrl)('distributed topology', () => {
     const together = await statementsOf(() => Promise.all(Array.from({ length: 20 }, list)));
     expect(once.length).toBeGreaterThan(0);
     expect(together.length).toBeLessThan(20 * once.length);
+  });
+
+  it('runs as `npm run start:router`: the built router alone over the subgraph processes, under its own V8 flags', async () => {
+    const root = join(import.meta.dirname, '..', '..');
+    const script: string = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts['start:router'];
+    const [, ...flags] = script.replace(/ scripts\/launch\.mjs router$/, '').split(' ');
+    const start = (env: NodeJS.ProcessEnv) => {
+      const child = spawn(process.execPath, [...flags, join(root, 'scripts/launch.mjs'), 'router'], { cwd: root, env: { ...process.env, ...env } });
+      let output = '';
+      child.stdout!.on('data', (d) => (output += d));
+      child.stderr!.on('data', (d) => (output += d));
+      return { child, output: () => output, exited: new Promise<number | null>((r) => child.on('exit', (code) => r(code))) };
+    };
+
+    // Another topology named is refused, not quietly run under the router's flags.
+    const refused = start({ TOPOLOGY: 'embedded' });
+    expect(await refused.exited).toBe(1);
+    expect(refused.output()).toMatch(/start:router runs the router over subgraph processes \(TOPOLOGY=distributed\), not TOPOLOGY=embedded/);
+
+    const { companyId, apiKey } = await signUp('dist-router', 'Router Alone Spa');
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const subgraphUrls = Object.fromEntries(MODULES.map((m, i) => [`SUBGRAPH_${m.name.toUpperCase()}_URL`, subgraphs[i].url]));
+    const alone = start({ ...subgraphUrls, TOPOLOGY: '', DATABASE_URL: config.databaseUrl, JWT_SECRET: config.jwtSecret, PORT: String(port), PUBLIC_URL: base, NODE_ENV: 'development', OUTBOX_LOG: 'silent' });
+    try {
+      for (let i = 0; ; i++) {
+        if (alone.child.exitCode !== null || i > 1500) throw new Error(`did not become ready:\n${alone.output()}`);
+        if (await fetch(`${base}/readyz`).then((r) => r.ok, () => false)) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect((await (await fetch(`${base}/readyz`)).json()).topology).toBe('distributed');
+      const company = await fetch(`${base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` }, body: JSON.stringify({ query: '{ company { id name } }' }) });
+      expect((await company.json()).data.company).toEqual({ id: companyId, name: 'Router Alone Spa' });
+      // What the subgraph processes hold, through this router and no other.
+      const staff = await fetch(`${base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` }, body: JSON.stringify({ query: 'mutation { createStaffMember(input: { name: "Eli" }) { id name } }' }) });
+      const created = (await staff.json()).data.createStaffMember;
+      expect(created.name).toBe('Eli');
+      const listed = await call('/graphql', { query: '{ staffMembers { items { id name } } }' }, { authorization: `Bearer ${apiKey}` });
+      expect(listed.body.data.staffMembers.items).toEqual([created]);
+    } finally {
+      alone.child.kill('SIGTERM');
+      await alone.exited;
+    }
   });
 
   it('answers a variable that does not coerce with 400 naming the field, as the embedded topology does', async () => {
