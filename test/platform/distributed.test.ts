@@ -9,7 +9,7 @@ import { MODULES } from '../../router/modules.ts';
 import { startSubgraphServer } from '../../router/subgraph-server.ts';
 import { lastCode, uniqueEmail } from '../support/client.ts';
 import { testServer } from '../support/server.ts';
-import { freePort } from '../support/local-servers.ts';
+import { freePort, waitReady } from '../support/local-servers.ts';
 import { statementsOf } from '../support/sql.ts';
 
 const databaseUrl = inject('databaseUrl');
@@ -179,11 +179,7 @@ describe.runIf(databaseUrl)('distributed topology', () => {
     const subgraphUrls = Object.fromEntries(MODULES.map((m, i) => [`SUBGRAPH_${m.name.toUpperCase()}_URL`, subgraphs[i].url]));
     const alone = start({ ...subgraphUrls, TOPOLOGY: '', DATABASE_URL: config.databaseUrl, JWT_SECRET: config.jwtSecret, PORT: String(port), PUBLIC_URL: base, NODE_ENV: 'development', OUTBOX_LOG: 'silent' });
     try {
-      for (let i = 0; ; i++) {
-        if (alone.child.exitCode !== null || i > 1500) throw new Error(`did not become ready:\n${alone.output()}`);
-        if (await fetch(`${base}/readyz`).then((r) => r.ok, () => false)) break;
-        await new Promise((r) => setTimeout(r, 100));
-      }
+      await waitReady(port);
       expect((await (await fetch(`${base}/readyz`)).json()).topology).toBe('distributed');
       const company = await fetch(`${base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` }, body: JSON.stringify({ query: '{ company { id name } }' }) });
       expect((await company.json()).data.company).toEqual({ id: companyId, name: 'Router Alone Spa' });
