@@ -9,6 +9,8 @@ RUN npm ci --ignore-scripts --no-audit --no-fund && npm rebuild --no-audit --no-
 COPY . .
 # dist/: the bundled entry points and the migrated PGlite snapshot (what `npm install` builds).
 RUN npm run build
+# Production: the image carries no secret, and refuses to start without a JWT_SECRET of the
+# operator's own (docker run -e JWT_SECRET=...) or with a known or placeholder one; no demo company.
 ENV NODE_ENV=production
 EXPOSE 4000
 CMD ["npm", "start"]

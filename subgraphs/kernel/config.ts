@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 
@@ -170,19 +170,72 @@ export function loadQueryLimits(env: NodeJS.ProcessEnv = process.env): QueryLimi
   };
 }
 
-/** Production must be given a secret; elsewhere one is generated once and kept in the data folder. */
+/**
+ * Production must be given a secret of its own (productionSecretProblem); elsewhere one is
+ * generated once and kept in the data folder.
+ */
 function jwtSecret(env: NodeJS.ProcessEnv, production: boolean, dataDir: string): string {
   if (env.JWT_SECRET) {
     if (env.JWT_SECRET.length < 32) throw new Error('JWT_SECRET must be at least 32 characters');
+    const problem = production ? productionSecretProblem(env.JWT_SECRET) : undefined;
+    if (problem) throw new Error(`JWT_SECRET ${problem}: anyone who knows it can sign merchant sessions. NODE_ENV=production needs a random secret of its own, e.g. from \`openssl rand -base64 48\``);
     return env.JWT_SECRET;
   }
-  if (production) throw new Error('JWT_SECRET is required when NODE_ENV=production');
+  if (production) throw new Error('JWT_SECRET is required when NODE_ENV=production (a random secret of 32+ characters, e.g. from `openssl rand -base64 48`)');
+  return generatedSecret(dataDir);
+}
+
+/**
+ * Secrets written in this repository (tests, scripts, an earlier docker-compose.yml default):
+ * public, so never a production secret. test/platform/shipped-secrets.test.ts finds every one.
+ */
+const PUBLISHED_SECRETS = new Set([
+  'test-secret-test-secret-test-secret-42',
+  'sdk-generate-secret-sdk-generate-secret',
+  'snapshot-only-snapshot-only-snapshot-only',
+  'bench-secret-bench-secret-bench-secret-0001',
+  'change-me-to-a-long-random-secret-of-32-chars',
+]);
+
+/**
+ * Words of a placeholder or a made-up secret. Five letters or more: a random secret of 64 base64
+ * characters holds one by chance a few times in a million.
+ */
+const PLACEHOLDER_WORDS = ['change', 'replace', 'example', 'placeholder', 'secret', 'password', 'sample', 'dummy', 'default', 'insecure'];
+
+/**
+ * Why a JWT_SECRET is not fit for production, or undefined: published, a placeholder, or a run of
+ * characters repeated (`x` × 32, `word-word-`). Random bytes repeat eight characters in a row with
+ * odds below one in a million, even written in hex.
+ */
+function productionSecretProblem(secret: string): string | undefined {
+  if (PUBLISHED_SECRETS.has(secret)) return 'is a secret published in this project (its tests, scripts or examples)';
+  const lower = secret.toLowerCase();
+  const word = PLACEHOLDER_WORDS.find((w) => lower.includes(w));
+  if (word) return `looks like a placeholder (it contains "${word}")`;
+  if (/(.{8}).*\1/s.test(secret)) return 'repeats a run of characters, which random bytes do not';
+  return undefined;
+}
+
+/**
+ * The development secret of a data folder, made on its first start. Created whole or not at all
+ * (written beside, then linked in place), so that two processes starting together on a new folder
+ * end up with the same secret.
+ */
+function generatedSecret(dataDir: string): string {
   const file = join(dataDir, 'jwt-secret');
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   mkdirSync(dataDir, { recursive: true });
-  const secret = randomBytes(48).toString('base64url');
-  writeFileSync(file, secret, { mode: 0o600 });
-  return secret;
+  const draft = `${file}.${process.pid}.tmp`;
+  writeFileSync(draft, randomBytes(48).toString('base64url'), { mode: 0o600 });
+  try {
+    linkSync(draft, file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  } finally {
+    rmSync(draft, { force: true });
+  }
+  return readFileSync(file, 'utf8').trim();
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { PGlite, type Extension } from '@electric-sql/pglite';
@@ -7,6 +7,7 @@ import { MikroORM as PgliteORM } from '@mikro-orm/pglite';
 import { MikroORM as PostgresORM, type EntityManager } from '@mikro-orm/postgresql';
 import type { EntitySchema, EventSubscriber, FlushEventArgs } from '@mikro-orm/core';
 import type { Config } from './config.ts';
+import { lockDataFolder } from './data-lock.ts';
 import { PostgresNamingStrategy } from './naming.ts';
 
 export type { EntityManager };
@@ -155,11 +156,17 @@ export async function openDatabase(config: Config, options: OpenOptions): Promis
   let release = () => {};
   if (!pglite) {
     const dir = join(config.dataDir, 'pglite');
-    release = lockDataDir(config.dataDir);
-    // PGlite resumes a folder that has PG_VERSION and runs initdb in one that has not.
-    if (newDataFolderSnapshot && !existsSync(join(dir, 'PG_VERSION'))) restoreDataFolder(newDataFolderSnapshot, dir);
-    mkdirSync(dir, { recursive: true });
-    pglite = await createPglite(dir);
+    // Two PGlite instances on one folder silently lose writes: one process per folder.
+    release = lockDataFolder(config.dataDir);
+    try {
+      // PGlite resumes a folder that has PG_VERSION and runs initdb in one that has not.
+      if (newDataFolderSnapshot && !existsSync(join(dir, 'PG_VERSION'))) restoreDataFolder(newDataFolderSnapshot, dir);
+      mkdirSync(dir, { recursive: true });
+      pglite = await createPglite(dir);
+    } catch (error) {
+      release();
+      throw error;
+    }
   }
   const orm = (await PgliteORM.init({ ...common, dbName: 'app', driverOptions: { pglite } } as any)) as unknown as PostgresORM;
   // One session for the life of the instance.
@@ -189,30 +196,4 @@ export function restoreDataFolder(snapshotFolder: string, dir: string): void {
   cpSync(snapshotFolder, partial, { recursive: true });
   rmSync(dir, { recursive: true, force: true });
   renameSync(partial, dir);
-}
-
-/**
- * Two processes on one PGlite folder silently lose writes, so the folder is locked by a pid file.
- * A lock left by a dead process is taken over.
- */
-function lockDataDir(dataDir: string): () => void {
-  mkdirSync(dataDir, { recursive: true });
-  const file = join(dataDir, 'server.lock');
-  if (existsSync(file)) {
-    const pid = Number(readFileSync(file, 'utf8'));
-    if (pid && pid !== process.pid && isAlive(pid)) {
-      throw new Error(`${dataDir} is in use by process ${pid}; stop it or set DATA_DIR to another folder`);
-    }
-  }
-  writeFileSync(file, String(process.pid));
-  return () => rmSync(file, { force: true });
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e: any) {
-    return e.code === 'EPERM';
-  }
 }

@@ -54,7 +54,21 @@ describe('docker-compose.yml', () => {
     expect(flags(scripts['start:router'])).toBe(flags(scripts['start:distributed']));
   });
 
-  it.runIf(dockerComposeAvailable())('is accepted by `docker compose config`', () => {
-    execFileSync('docker', ['compose', '-f', join(root, 'docker-compose.yml'), 'config', '--quiet'], { stdio: 'pipe' });
+  it('carries no secret: the operator gives JWT_SECRET and the PostgreSQL password, or Compose stops', () => {
+    const required = (name: string) => new RegExp(`^\\$\\{${name}:\\?[^}]+\\}$`);
+    for (const service of ['router', ...MODULES.map((m) => m.name)]) {
+      const env = compose.services[service].environment;
+      expect(env.NODE_ENV, service).toBe('production');
+      expect(env.JWT_SECRET, service).toMatch(required('JWT_SECRET'));
+      expect(env.DATABASE_URL, service).toMatch(/^postgres:\/\/platform:\$\{POSTGRES_PASSWORD:\?[^}]+\}@postgres:5432\/platform$/);
+    }
+    expect(compose.services.postgres.environment.POSTGRES_PASSWORD).toMatch(required('POSTGRES_PASSWORD'));
+  });
+
+  it.runIf(dockerComposeAvailable())('is accepted by `docker compose config` once the secrets are given, and refused without', () => {
+    const config = (env: NodeJS.ProcessEnv) => execFileSync('docker', ['compose', '-f', join(root, 'docker-compose.yml'), 'config', '--quiet'], { stdio: 'pipe', env });
+    const { JWT_SECRET: _jwt, POSTGRES_PASSWORD: _pg, ...rest } = process.env;
+    config({ ...rest, JWT_SECRET: 'k'.repeat(48), POSTGRES_PASSWORD: 'p'.repeat(24) });
+    expect(() => config({ ...rest, POSTGRES_PASSWORD: 'p'.repeat(24) })).toThrow(/set JWT_SECRET/);
   });
 });

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -187,7 +188,8 @@ async function productionApp(corsOrigins: string): Promise<{ app: App; url: stri
   const config = loadConfig({
     NODE_ENV: 'production',
     DATA_DIR: mkdtempSync(join(tmpdir(), 'cors-production-')),
-    JWT_SECRET: 'test-secret-test-secret-test-secret-42',
+    // Production refuses a secret written in the repository (subgraphs/kernel/config.ts).
+    JWT_SECRET: randomBytes(48).toString('base64url'),
     PUBLIC_URL: 'https://api.example.com',
     CORS_ORIGINS: corsOrigins,
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),

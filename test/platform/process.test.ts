@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -24,7 +24,6 @@ describe.runIf(!inject('databaseUrl'))('the embedded server process', () => {
 
     first.child.kill('SIGTERM');
     expect(await first.exited).toBe(0);
-    expect(existsSync(join(dataDir, 'server.lock'))).toBe(false);
 
     // A restart keeps the data and does not seed again; in production the dev outbox is gone.
     const third = start(dataDir, port, { NODE_ENV: 'production', JWT_SECRET: readFileSync(join(dataDir, 'jwt-secret'), 'utf8') });

@@ -8,11 +8,13 @@ import { mintApiKey } from './api-keys.ts';
 import { createCompany } from './companies.ts';
 
 /**
- * On the first start with an empty database: a demo company served on `localhost`, and its API
- * key printed once and written to DATA_DIR/demo-credentials.json.
+ * On the first start with an empty database, outside production: a demo company served on
+ * `localhost`, and its API key printed once and written to DATA_DIR/demo-credentials.json. In
+ * production a company with a key in the log would be a way in; companies come from signup.
  */
 export async function seedDemoCompany(runtime: Runtime): Promise<void> {
   const { db, config } = runtime;
+  if (config.production) return;
   const em = db.orm.em.fork();
   if ((await em.count(Company, {})) > 0) return;
   const created = await RequestContext.system(runtime, null).transaction(async (tx) => {
