@@ -4,6 +4,7 @@ import { GraphQLError } from 'graphql';
 import { VIA_HEADER } from '../subgraphs/kernel/audit.ts';
 import { ERROR_STATUS, type ErrorCode } from '../subgraphs/kernel/errors.ts';
 import { coercionError, isGraphqlCoercionMessage } from '../subgraphs/kernel/graphql-words.ts';
+import { currentClaim, IDEMPOTENCY_CLAIM_HEADER } from '../subgraphs/kernel/idempotency.ts';
 
 /**
  * What every request meets before an interface sees it: a request id, and for a request with a
@@ -46,6 +47,9 @@ export function forwardedHeadersOf(header: (name: string) => string | null | und
     const value = header(name);
     if (value != null) forwarded[name] = value;
   }
+  // The Idempotency-Key claim of the request running here (kernel/idempotency.ts): from the kernel, never a client's header.
+  const claim = currentClaim();
+  if (claim) forwarded[IDEMPOTENCY_CLAIM_HEADER] = claim;
   const host = header('x-forwarded-host') ?? header('host');
   if (host != null) forwarded['x-forwarded-host'] = host;
   return forwarded;
@@ -95,7 +99,14 @@ export async function readBody(req: IncomingMessage, res: ServerResponse, surfac
   }
   const tooLarge = () => refuse(req, res, surface, 'PAYLOAD_TOO_LARGE', `The body is larger than the limit of ${maxBytes} bytes`, { limitBytes: maxBytes });
   if (declared !== undefined && Number(declared) > maxBytes) return tooLarge();
-  const body = await readUpTo(req, maxBytes);
+  let body: Buffer | undefined;
+  try {
+    body = await readUpTo(req, maxBytes);
+  } catch (error) {
+    // The client went away in the middle of its body: nobody is left to answer.
+    if (req.destroyed) return true;
+    throw error;
+  }
   if (!body) return tooLarge();
   Object.assign(req, { body, rawBody: body });
   return false;
@@ -135,7 +146,18 @@ function readUpTo(req: IncomingMessage, maxBytes: number): Promise<Buffer | unde
   });
 }
 
-/** An answer in the interface's own error shape, naming the request id; the connection closes when the body was left unread. */
+/**
+ * How much of a refused request's body is still read, and dropped, after the answer. A client
+ * that is still sending when the server closes the connection (Node's fetch with 8 MB, curl) sees
+ * a broken pipe (EPIPE, ECONNRESET) rather than the answer, so the rest of a body is read up to
+ * this many bytes; a body declared longer is not read, and one that turns out longer is cut off.
+ */
+export const DISCARD_LIMIT_BYTES = 32 * 1024 * 1024;
+
+/**
+ * An answer in the interface's own error shape, naming the request id. A body left unread is read
+ * and dropped (`discardBody`) or, when longer than DISCARD_LIMIT_BYTES, the connection closes.
+ */
 export function refuse(req: IncomingMessage, res: ServerResponse, surface: Surface, code: ErrorCode, message: string, details?: Record<string, unknown>): true {
   const requestId = req.headers[REQUEST_ID_HEADER] as string | undefined;
   const body =
@@ -145,9 +167,35 @@ export function refuse(req: IncomingMessage, res: ServerResponse, surface: Surfa
         ? { errors: [{ message, extensions: { code, ...details, requestId } }] }
         : { jsonrpc: '2.0', error: { code: -32600, message, data: { code, ...details, requestId } }, id: null };
   const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8' };
-  if (!req.readableEnded) headers.connection = 'close';
+  if (!req.readableEnded && !discardBody(req, res)) headers.connection = 'close';
   res.writeHead(ERROR_STATUS[code], headers);
   res.end(JSON.stringify(body));
+  return true;
+}
+
+/**
+ * Reads what is left of a request's body and drops it, so that the connection outlives the answer
+ * and the client, still sending, reads it; false (nothing read) when the declared length passes
+ * DISCARD_LIMIT_BYTES. A body that passes it while being read is cut off: the connection is
+ * destroyed once the answer has gone out.
+ */
+function discardBody(req: IncomingMessage, res: ServerResponse): boolean {
+  if (Number(req.headers['content-length'] ?? 0) > DISCARD_LIMIT_BYTES) return false;
+  const socket = req.socket;
+  let dropped = 0;
+  const onData = (chunk: Buffer) => {
+    dropped += chunk.length;
+    if (dropped <= DISCARD_LIMIT_BYTES) return;
+    req.off('data', onData);
+    req.pause();
+    const cut = () => socket.destroy();
+    if (res.writableFinished) cut();
+    else res.once('finish', cut).once('close', cut);
+  };
+  req.on('data', onData);
+  // The client going away while sending is no error of ours.
+  req.on('error', () => {});
+  req.resume();
   return true;
 }
 

@@ -8,6 +8,7 @@ import { constraintError } from './constraints.ts';
 import type { Database } from './database.ts';
 import { AppError } from './errors.ts';
 import type { DomainEvents, EventName } from './events.ts';
+import { afterGuardedCommit, IDEMPOTENCY_CLAIM_HEADER, markCommitted } from './idempotency.ts';
 import { isUuid, newId } from './ids.ts';
 import type { PendingJob } from './jobs/index.ts';
 import { toPage, type Page, type PageRequest } from './pagination.ts';
@@ -123,13 +124,15 @@ export class RequestContext {
    * Runs `work` in one database transaction and gives it `tx`: this request bound to the
    * transaction (its entity manager, its own DataLoaders, `publish`, `runAt`, `afterCommit`).
    * Inside it, use only `tx`: PGlite has one connection, and another path into it would wait for
-   * this transaction forever. Changes are flushed, then the jobs and events written, then it
-   * commits; a violated constraint declared by a subgraph becomes its catalogue error. Nested
+   * this transaction forever. Changes are flushed, then the jobs and events written, then, for a
+   * request made under an Idempotency-Key, the key marked as committed (kernel/idempotency.ts), then
+   * it commits; a violated constraint declared by a subgraph becomes its catalogue error. Nested
    * calls join the open transaction.
    */
   async transaction<T>(work: (tx: RequestContext) => Promise<T>): Promise<T> {
     if (this.tx) return work(this);
     let state!: TransactionState;
+    const claim = this.header(IDEMPOTENCY_CLAIM_HEADER);
     try {
       const result = await this.em.transactional(async (em) => {
         state = { trx: em.getTransactionContext() as Transaction<any>, jobs: [], after: [], queues: [] };
@@ -138,8 +141,11 @@ export class RequestContext {
         await em.flush();
         await recordInTransaction(tx, value);
         state.queues = await this.runtime.jobs.write(state.trx, state.jobs);
+        // Last: the key's row stays locked only for the commit.
+        if (claim) await markCommitted(tx, claim, value);
         return value;
       });
+      if (claim) afterGuardedCommit();
       this.runtime.jobs.nudge(state.queues);
       for (const fn of state.after) await fn();
       return result;

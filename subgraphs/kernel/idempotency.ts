@@ -1,5 +1,8 @@
-import { createHash } from 'node:crypto';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { createHash, randomUUID } from 'node:crypto';
+import type { RequestContext } from './context.ts';
 import { AppError, badInput } from './errors.ts';
+import { isUuid } from './ids.ts';
 import type { Runtime } from './runtime.ts';
 
 /** What a request answered: its HTTP status and body text (MCP: the tool result as JSON). */
@@ -25,7 +28,7 @@ export interface IdempotentRequest {
 
 /** A key is kept a day (Stripe's window); after that it is free again. */
 const KEPT_MS = 24 * 3600_000;
-/** A claim still running after this long belongs to a process that died: it may be taken over. */
+/** A claim still running after this long belongs to a process that died: with nothing committed, it may be taken over. */
 const ABANDONED_MS = 5 * 60_000;
 const VALID_KEY = /^[\x20-\x7e]{1,255}$/;
 /** VALID_KEY as JSON Schema, for the OpenAPI document and the MCP tool schemas. */
@@ -51,45 +54,145 @@ export const idempotencyScope = (headers: Record<string, string | null | undefin
   requestHash(headers.authorization ?? null, headers['x-company-id'] ?? null, headers['x-forwarded-host'] ?? null);
 
 /**
+ * The claim a keyed request runs under travels to the subgraphs in this internal header (scope,
+ * key and the claim's own id, as JSON), so the transaction that makes the write also marks the key
+ * (`markCommitted`). The router sets it from the running request (router/edge.ts
+ * `forwardedHeadersOf`), never from a client's headers.
+ */
+export const IDEMPOTENCY_CLAIM_HEADER = 'x-idempotency-claim';
+
+interface Claim {
+  scope: string;
+  key: string;
+  /** This claim of the key: a retry that takes an abandoned key over makes a new one. */
+  id: string;
+}
+
+/** The claim of the keyed request running in this async context, while it runs (a worker started in it must not inherit it). */
+const running = new AsyncLocalStorage<{ header: string; open: boolean }>();
+
+/** The claim header of the keyed request this code runs for, if any. */
+export function currentClaim(): string | undefined {
+  const store = running.getStore();
+  return store?.open ? store.header : undefined;
+}
+
+/** A claim header as `markCommitted` takes it; anything malformed is no claim. */
+export function parseClaim(header: string | undefined): Claim | undefined {
+  if (!header) return undefined;
+  try {
+    const [id, scope, key] = JSON.parse(header) as unknown[];
+    return isUuid(id) && typeof scope === 'string' && typeof key === 'string' ? { id, scope, key } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Called by ctx.transaction before it commits, for a request that runs under an Idempotency-Key:
+ * the key is marked `committed` (with the id of what was written, when the result has one) in the
+ * writing transaction, so a retry after a crash finds that the write was made and does not make it
+ * again. When a retry has taken the key over meanwhile (this request ran past ABANDONED_MS), the
+ * write is refused and rolled back: the retry makes it instead.
+ */
+export async function markCommitted(tx: Pick<RequestContext, 'sql' | 'now'>, header: string, result: unknown): Promise<void> {
+  const claim = parseClaim(header);
+  if (!claim) return;
+  const id = (result as { id?: unknown } | null)?.id;
+  const marked = await tx.sql(
+    `update kernel.idempotency_key set state = 'committed', committed_at = coalesce(committed_at, ?), result_id = coalesce(result_id, ?)
+     where scope = ? and key = ? and claim = ? and state in ('running', 'committed') returning 1 as marked`,
+    [tx.now(), typeof id === 'string' ? id : null, claim.scope, claim.key, claim.id],
+  );
+  if (marked.length) return;
+  // Not ours to mark: answered already (work that outlived its request) or gone; or another claim holds it.
+  const [holder] = await tx.sql<{ claim: string | null }>('select claim from kernel.idempotency_key where scope = ? and key = ?', [claim.scope, claim.key]);
+  if (holder && holder.claim !== claim.id) throw new AppError('IDEMPOTENCY_KEY_IN_USE', 'A retry with the same Idempotency-Key took this request over; it was not carried out');
+}
+
+/**
+ * Test only, refused in production: the process kills itself right after committing a write that
+ * an Idempotency-Key guards, before the key's answer is stored, as a crash there would.
+ */
+const CRASH_HOOK = 'IDEMPOTENCY_TEST_CRASH_AFTER_COMMIT';
+const crashAfterCommit = process.env[CRASH_HOOK] === '1';
+if (crashAfterCommit && process.env.NODE_ENV === 'production') throw new Error(`${CRASH_HOOK} is a test hook: it is refused in production`);
+
+/** Called by ctx.transaction after a guarded write commits. */
+export function afterGuardedCommit(): void {
+  if (crashAfterCommit) process.kill(process.pid, 'SIGKILL');
+}
+
+/** What a retry is told when the first request's write committed but its answer was never stored. */
+function answerLost(row: { committed_at: Date | string | null; result_id: string | null }): AppError {
+  const committedAt = row.committed_at ? new Date(row.committed_at).toISOString() : undefined;
+  return new AppError(
+    'CONFLICT',
+    `The first request with this Idempotency-Key was carried out${committedAt ? ` at ${committedAt}` : ''}, but its answer was lost; it is not run again. Look up its result${row.result_id ? ` (${row.result_id})` : ''} instead of retrying`,
+    { ...(committedAt ? { committedAt } : {}), ...(row.result_id ? { resultId: row.result_id } : {}) },
+  );
+}
+
+type KeyRow = { request_hash: string; state: 'running' | 'committed' | 'unanswered' | 'done'; response_status: number; response_body: string; created_at: Date | string; committed_at: Date | string | null; result_id: string | null };
+
+/**
  * Runs a request once per key (Stripe's Idempotency-Key): the first claims the key and its answer
  * is stored; a repeat of the same request gets that answer (`replayed`) without running; the key
  * with another request is IDEMPOTENCY_KEY_REUSED, and while the first still runs
- * IDEMPOTENCY_KEY_IN_USE. Answers that ask to retry later (429, 5xx) are not kept. Statements go
- * straight to the ORM's connection, each on its own: never call this inside a transaction.
+ * IDEMPOTENCY_KEY_IN_USE. Answers that ask to retry later (429, 5xx) are not kept.
+ *
+ * The write the request makes marks the key `committed` in its own transaction (`markCommitted`),
+ * so a first request that dies, or fails, after its write committed and before its answer is
+ * stored never runs again: a repeat is told so with 409 CONFLICT (`answerLost`). A claim still
+ * running after ABANDONED_MS with nothing committed may be taken over by a repeat.
+ *
+ * Statements go straight to the ORM's connection, each on its own: never call this inside a transaction.
  */
 export async function withIdempotency(runtime: IdempotencyRuntime, request: IdempotentRequest, run: () => Promise<Answer>): Promise<Answer & { replayed: boolean }> {
   const { scope, key, fingerprint, field = 'Idempotency-Key', transient } = request;
   if (!VALID_KEY.test(key)) throw badInput(field, 'must be 1 to 255 printable ASCII characters');
   const conn = runtime.db.orm.em.getConnection();
   const now = runtime.clock.now();
+  const claim = randomUUID();
   // One statement claims a free key, an expired one or an abandoned one; the loser of a race gets no row.
   const claimed = await conn.execute<unknown[]>(
-    `insert into kernel.idempotency_key as k (scope, key, request_hash, state, created_at) values (?, ?, ?, 'running', ?)
-     on conflict (scope, key) do update set request_hash = excluded.request_hash, state = 'running', response_status = null, response_body = null, created_at = excluded.created_at
+    `insert into kernel.idempotency_key as k (scope, key, request_hash, state, created_at, claim) values (?, ?, ?, 'running', ?, ?)
+     on conflict (scope, key) do update set request_hash = excluded.request_hash, state = 'running', response_status = null, response_body = null,
+       created_at = excluded.created_at, claim = excluded.claim, committed_at = null, result_id = null
        where k.created_at < ? or (k.state = 'running' and k.created_at < ?)
      returning key`,
-    [scope, key, fingerprint, new Date(now), new Date(now - KEPT_MS), new Date(now - ABANDONED_MS)],
+    [scope, key, fingerprint, new Date(now), claim, new Date(now - KEPT_MS), new Date(now - ABANDONED_MS)],
   );
   if (!claimed.length) {
-    const [row] = await conn.execute<{ request_hash: string; state: string; response_status: number; response_body: string }[]>(
-      'select request_hash, state, response_status, response_body from kernel.idempotency_key where scope = ? and key = ?',
+    const [row] = await conn.execute<KeyRow[]>(
+      'select request_hash, state, response_status, response_body, created_at, committed_at, result_id from kernel.idempotency_key where scope = ? and key = ?',
       [scope, key],
     );
     if (row && row.request_hash !== fingerprint) throw new AppError('IDEMPOTENCY_KEY_REUSED', `Idempotency-Key ${key} was already used for a different request`);
+    if (row?.state === 'done') return { status: row.response_status, body: row.response_body, replayed: true };
+    // Committed by a request that has since died, or that ended without an answer to keep.
+    if (row?.state === 'unanswered' || (row?.state === 'committed' && new Date(row.created_at).getTime() < now - ABANDONED_MS)) throw answerLost(row);
     // No row: the first request has just given up its claim (a 5xx); the client's retry will run.
-    if (row?.state !== 'done') throw new AppError('IDEMPOTENCY_KEY_IN_USE', `A request with Idempotency-Key ${key} is still running; retry later`);
-    return { status: row.response_status, body: row.response_body, replayed: true };
+    throw new AppError('IDEMPOTENCY_KEY_IN_USE', `A request with Idempotency-Key ${key} is still running; retry later`);
   }
-  const release = () => conn.execute('delete from kernel.idempotency_key where scope = ? and key = ?', [scope, key]);
+  const mine = [scope, key, claim];
+  // Nothing committed: the key is free again. A committed write keeps it: a repeat is told the write was made.
+  const release = async () => {
+    await conn.execute(`delete from kernel.idempotency_key where scope = ? and key = ? and claim = ? and state = 'running'`, mine);
+    await conn.execute(`update kernel.idempotency_key set state = 'unanswered' where scope = ? and key = ? and claim = ? and state = 'committed'`, mine);
+  };
+  const store = { header: JSON.stringify([claim, scope, key]), open: true };
   let answer: Answer;
   try {
-    answer = await run();
+    answer = await running.run(store, run);
   } catch (error) {
     await release();
     throw error;
+  } finally {
+    store.open = false;
   }
   if (answer.status === 429 || answer.status >= 500 || transient?.(answer)) await release();
-  else await conn.execute(`update kernel.idempotency_key set state = 'done', response_status = ?, response_body = ? where scope = ? and key = ?`, [answer.status, answer.body, scope, key]);
+  else await conn.execute(`update kernel.idempotency_key set state = 'done', response_status = ?, response_body = ? where scope = ? and key = ? and claim = ?`, [answer.status, answer.body, ...mine]);
   return { ...answer, replayed: false };
 }
 
