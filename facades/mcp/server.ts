@@ -36,6 +36,12 @@ interface Call extends OperationHeaders {
 
 type McpRequest = IncomingMessage & { auth?: AuthInfo };
 
+/**
+ * A REST route's arguments read from its request (tool-routes.ts), or its refusal of them: read
+ * only once the caller is known to be a merchant, so a caller without a key learns nothing of them.
+ */
+export type RouteArguments = () => { args: Record<string, unknown> } | { refused: { status: number; body: unknown } };
+
 export type McpFacade = ReturnType<typeof createMcpFacade>;
 
 /**
@@ -207,14 +213,17 @@ export function createMcpFacade(gateway: GatewayRuntime, schema: GraphQLSchema, 
    * A tool called through its REST route (facades/rest/tool-routes.ts): the same caller check,
    * argument check, execution and idempotency as over MCP, answered as `{ status, body }` in the
    * REST envelope; the data is the tool's result (unwrapped when the tool wraps it as `{ result }`).
+   * The arguments may be a function that reads them (RouteArguments), called after the caller check.
    */
-  const invoke = async (req: IncomingMessage, name: string, args: Record<string, unknown>): Promise<{ status: number; body: unknown }> => {
+  const invoke = async (req: IncomingMessage, name: string, given: Record<string, unknown> | RouteArguments): Promise<{ status: number; body: unknown }> => {
     const failure = (status: number, error: ErrorBody) => ({ status, body: { success: false, error } });
     const call = await identify(req);
     // The refusal's code: the catalogue's first with its status (401 UNAUTHENTICATED, 403 FORBIDDEN, …).
     if ('status' in call) return failure(call.status, { code: (Object.keys(ERROR_STATUS) as ErrorCode[]).find((c) => ERROR_STATUS[c] === call.status) ?? 'INTERNAL', message: call.message });
     if (call.kind !== 'merchant') return failure(401, { code: 'UNAUTHENTICATED', message: 'A merchant API key or session is required (Authorization: Bearer svc_mcp_…)' });
-    const result = await answerTool(call, name, args);
+    const args = typeof given === 'function' ? given() : { args: given };
+    if ('refused' in args) return args.refused;
+    const result = await answerTool(call, name, args.args);
     if (result.isError) {
       const { error } = JSON.parse(result.content[0].text) as { error: ErrorBody };
       return failure(ERROR_STATUS[error.code] ?? 500, error);

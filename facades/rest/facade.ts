@@ -11,6 +11,9 @@ import { operationRequest, type DirectPath } from '../../router/direct.ts';
 import { forwardedHeaders, forwardedHeadersOf } from '../../router/edge.ts';
 import { VIA_HEADER } from '../../subgraphs/kernel/audit.ts';
 import { toErrorBody } from '../errors.ts';
+import { accessesOf, credentialRefusal } from './credentials.ts';
+import type { Access } from '../../subgraphs/kernel/access.ts';
+import { headerReader } from '../../subgraphs/kernel/principal.ts';
 import { canonicalEnums, type JsonSchema } from '../json-schema.ts';
 import { hasControlCharacters, unsafeValue, validator, type Validator } from '../validate.ts';
 import { requestSchema } from './request-schema.ts';
@@ -32,6 +35,8 @@ interface CompiledRoute extends RestRoute {
   /** The query parameters or flat body the route takes (request-schema.ts), and its checker. */
   request: JsonSchema;
   check: Validator;
+  /** What its root field requires of the caller, as declared on it (kernel/access.ts). */
+  access: Access[];
 }
 
 /** An error in the envelope; a wait the error knows (`retryAfterSeconds`) also goes in `Retry-After`. */
@@ -176,6 +181,17 @@ export function createRestFacade(gateway: GatewayRuntime, apiSchema: GraphQLSche
   const respondTo = async (request: Request) => withRequestId(await answer(request), request.headers.get(REQUEST_ID_HEADER));
   const handler = createServerAdapter(respondTo);
 
+  /**
+   * The refusal of a caller without the credential the route's root field needs (credentials.ts),
+   * in the envelope; undefined when the caller may go on. Called before anything reads the
+   * request's inputs, so a caller without one learns nothing of them. `forwarded`: the headers a
+   * subgraph resolves the principal from (router/edge.ts forwardedHeaders).
+   */
+  async function authenticate(route: CompiledRoute, forwarded: Record<string, string>): Promise<Response | undefined> {
+    const refused = await credentialRefusal(runtime.db, config.jwtSecret, headerReader(forwarded), route.access);
+    return refused && envelopeError(refused.status, refused.body.code, refused.body.message, refused.body.details);
+  }
+
   async function answer(request: Request): Promise<Response> {
     const url = new URL(request.url);
     if (url.pathname === '/openapi/connect-v6.openapi.yaml') return new Response(openApiDocument().yaml, { headers: { 'content-type': 'application/yaml; charset=utf-8' } });
@@ -187,6 +203,9 @@ export function createRestFacade(gateway: GatewayRuntime, apiSchema: GraphQLSche
         ? envelopeError(405, 'METHOD_NOT_ALLOWED', `${request.method} is not supported on ${url.pathname}; use ${allowed.join(' or ')}`, undefined, { allow: allowed.join(', ') })
         : envelopeError(404, 'NOT_FOUND', `No route ${request.method} ${url.pathname}`);
     }
+    // Who asks first: a caller without the credential the route needs learns nothing of its inputs.
+    const unauthenticated = await authenticate(route, forwardedHeaders(request));
+    if (unauthenticated) return unauthenticated;
     // Everything the client sent is checked before anything acts on it, idempotency included.
     const checked = await checkRequest(request, route, url);
     if (checked instanceof Response) return checked;
@@ -253,6 +272,7 @@ function compile(route: RestRoute, schema: GraphQLSchema): CompiledRoute {
     otherArgs: new Set(field.args.map((a) => a.name).filter((n) => n !== 'input')),
     request,
     check: validator(request, 'body'),
+    access: accessesOf([route.field]),
   };
 }
 

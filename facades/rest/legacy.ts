@@ -18,6 +18,7 @@ import { headerReader, resolvePrincipal } from '../../subgraphs/kernel/principal
 import { API_KEY_PREFIX } from '../../subgraphs/kernel/tokens.ts';
 import { VIA_HEADER } from '../../subgraphs/kernel/audit.ts';
 import { toErrorBody } from '../errors.ts';
+import { accessesOf, credentialRefusal } from './credentials.ts';
 
 type Shape = 'list' | 'one' | 'member';
 type Answer = { status: number; body: unknown; headers?: Record<string, string> };
@@ -42,6 +43,11 @@ interface LegacyRoute {
   successor?: string;
   shape?: Shape;
   adapter?: (call: Call) => Promise<Answer>;
+  /**
+   * The root fields an adapter may run: when each needs a credential (kernel/access.ts), a caller
+   * none of them admits is refused before the adapter reads anything of the request.
+   */
+  runs?: string[];
 }
 
 /** One legacy call: the request, its path parameters and query, and its name in the audit log (`rest POST /connect/v1/…`). */
@@ -61,9 +67,15 @@ const ROUTES: LegacyRoute[] = [
   { method: 'GET', path: '/connect/v1/blog/posts/{slug}/', successor: `${CP}/cms/posts/{slug}`, shape: 'one' },
   { method: 'GET', path: '/connect/v1/blog/categories/', successor: `${CP}/cms/categories`, shape: 'list' },
   { method: 'POST', path: '/connect/v1/members/register/', successor: `${CP}/auth/register`, shape: 'member' },
-  { method: 'GET', path: '/connect/v1/members/search/', adapter: memberSearch },
-  { method: 'POST', path: '/connect/v1/members/reward-transactions/', successor: '/v6/merchant/loyalty/customers/{customerId}/adjustments', adapter: rewardTransaction },
-  { method: 'POST', path: '/connect/v1/members/{member_uuid}/token/', successor: `${CP}/auth/refresh`, adapter: memberToken },
+  { method: 'GET', path: '/connect/v1/members/search/', adapter: memberSearch, runs: ['Query.findCustomers'] },
+  { method: 'POST', path: '/connect/v1/members/reward-transactions/', successor: '/v6/merchant/loyalty/customers/{customerId}/adjustments', adapter: rewardTransaction, runs: ['Mutation.adjustPoints'] },
+  {
+    method: 'POST',
+    path: '/connect/v1/members/{member_uuid}/token/',
+    successor: `${CP}/auth/refresh`,
+    adapter: memberToken,
+    runs: ['Mutation.issueCustomerToken', 'Query.validateCustomerToken', 'Mutation.refreshCustomerToken'],
+  },
   { method: 'GET', path: '/connect/v1/events/', successor: `${CP}/events`, shape: 'list' },
   { method: 'GET', path: '/connect/v1/events/{slug}/', successor: `${CP}/events/{slug}`, shape: 'one' },
   { method: 'GET', path: '/connect/v1/booking-records/', successor: `${CP}/bookings`, shape: 'list' },
@@ -115,7 +127,10 @@ export function createLegacyRoutes(deps: LegacyDeps) {
         });
       } else {
         const call = { req, params, query: url.searchParams, deps, via: `rest ${found.route.method} ${found.route.path}` };
-        answer = found.route.adapter ? await found.route.adapter(call) : await proxy(call, successor!, url.search, found.route.shape!);
+        // A route run through its v6 successor is refused there, as the successor is.
+        const refused = found.route.adapter && (await credentialRefusal(deps.db, deps.config.jwtSecret, headerReader(req.headers), accessesOf(found.route.runs ?? [])));
+        if (refused) answer = error(refused.status, refused.body.code, refused.body.message, refused.body.details);
+        else answer = found.route.adapter ? await found.route.adapter(call) : await proxy(call, successor!, url.search, found.route.shape!);
       }
     }
     const requestId = req.headers['x-request-id'];

@@ -4,11 +4,13 @@
  * and one execution, and cannot drift. Path segments and query parameters are the tool's
  * parameters by name, read as the tool's schema types them (numbers, booleans, lists as repeated
  * or comma-separated values); a write's body is the flat JSON of the other parameters; an
- * `Idempotency-Key` header is the tool's `idempotencyKey`.
+ * `Idempotency-Key` header is the tool's `idempotencyKey`. They are read only after the tool's
+ * caller check has admitted the caller (`invoke`), so a caller without a key learns nothing of them.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JsonSchema } from '../json-schema.ts';
 import { IDEMPOTENCY_ARG, type ToolDefinition } from '../mcp/registry.ts';
+import type { RouteArguments } from '../mcp/server.ts';
 import { fromQuery, MAX_URL_VALUE_LENGTH } from './facade.ts';
 import { TOOL_ROUTES } from './manifests/merchant-tools.ts';
 
@@ -23,7 +25,7 @@ export interface ToolRoute {
   pattern: RegExp;
 }
 
-type Invoke = (req: IncomingMessage, name: string, args: Record<string, unknown>) => Promise<{ status: number; body: unknown }>;
+type Invoke = (req: IncomingMessage, name: string, args: RouteArguments) => Promise<{ status: number; body: unknown }>;
 
 export function toolRoutes(tools: ToolDefinition[]): ToolRoute[] {
   const byName = new Map(tools.map((t) => [t.name, t]));
@@ -79,54 +81,60 @@ export function createToolRoutes(routes: ToolRoute[], invoke: Invoke) {
       send(res, 405, { success: false, error: { code: 'METHOD_NOT_ALLOWED', message: `${req.method} is not supported on ${path}; use ${allowed}` } }, req);
       return true;
     }
-    const refuse = (field: string, message: string) => {
-      send(res, 400, badInput(field, message), req);
-      return true;
-    };
-    const properties = (route.tool.inputSchema.properties ?? {}) as Record<string, JsonSchema>;
-    const args: Record<string, unknown> = {};
-    if (bodyless(route.method)) {
-      const query = new URL(req.url ?? path, 'http://x').searchParams;
-      for (const name of new Set(query.keys())) {
-        if (!properties[name] || name === IDEMPOTENCY_ARG) return refuse(name, `is not a parameter of this route; it takes ${Object.keys(properties).filter((p) => !route.params.includes(p)).join(', ') || 'none'}`);
-        const given = query.getAll(name);
-        if (given.some((v) => v.length > MAX_URL_VALUE_LENGTH)) return refuse(name, `must be at most ${MAX_URL_VALUE_LENGTH} characters`);
-        args[name] = typed(properties[name], given);
-      }
-    } else {
-      const raw = (req as { body?: unknown }).body;
-      const text = Buffer.isBuffer(raw) ? raw.toString('utf8') : '';
-      if (text.trim()) {
-        let parsed: unknown;
-        try {
-          parsed = JSON.parse(text);
-        } catch {
-          return refuse('body', 'is not valid JSON');
-        }
-        if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return refuse('body', 'must be a JSON object of the route’s fields');
-        for (const [name, value] of Object.entries(parsed)) {
-          if (route.params.includes(name) || name === IDEMPOTENCY_ARG) return refuse(name, 'goes in the path or the Idempotency-Key header, not the body');
-          args[name] = value;
-        }
-      }
-      const key = req.headers['idempotency-key'];
-      if (typeof key === 'string' && !route.tool.readOnly) args[IDEMPOTENCY_ARG] = key;
-    }
-    const match = route.pattern.exec(path)!;
-    for (const [i, name] of route.params.entries()) {
-      let value: string;
-      try {
-        value = decodeURIComponent(match[i + 1]);
-      } catch {
-        value = match[i + 1];
-      }
-      if (value.length > MAX_URL_VALUE_LENGTH) return refuse(name, `must be at most ${MAX_URL_VALUE_LENGTH} characters`);
-      args[name] = typed(properties[name], [value]);
-    }
-    const answer = await invoke(req, route.tool.name, args);
+    // Read by the tool's caller check once it has admitted the caller: one without a key learns nothing of the route's inputs.
+    const answer = await invoke(req, route.tool.name, () => routeArguments(route, req, path));
     send(res, answer.status === 200 ? route.status : answer.status, answer.body, req);
     return true;
   };
+}
+
+/**
+ * The tool's arguments from the route's request: the path segments, and the query (GET, DELETE) or
+ * the flat JSON body with the Idempotency-Key header; or the refusal of one, naming it.
+ */
+function routeArguments(route: ToolRoute, req: IncomingMessage, path: string): ReturnType<RouteArguments> {
+  const refuse = (field: string, message: string) => ({ refused: { status: 400, body: badInput(field, message) } });
+  const properties = (route.tool.inputSchema.properties ?? {}) as Record<string, JsonSchema>;
+  const args: Record<string, unknown> = {};
+  if (bodyless(route.method)) {
+    const query = new URL(req.url ?? path, 'http://x').searchParams;
+    for (const name of new Set(query.keys())) {
+      if (!properties[name] || name === IDEMPOTENCY_ARG) return refuse(name, `is not a parameter of this route; it takes ${Object.keys(properties).filter((p) => !route.params.includes(p)).join(', ') || 'none'}`);
+      const given = query.getAll(name);
+      if (given.some((v) => v.length > MAX_URL_VALUE_LENGTH)) return refuse(name, `must be at most ${MAX_URL_VALUE_LENGTH} characters`);
+      args[name] = typed(properties[name], given);
+    }
+  } else {
+    const raw = (req as { body?: unknown }).body;
+    const text = Buffer.isBuffer(raw) ? raw.toString('utf8') : '';
+    if (text.trim()) {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        return refuse('body', 'is not valid JSON');
+      }
+      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return refuse('body', 'must be a JSON object of the route’s fields');
+      for (const [name, value] of Object.entries(parsed)) {
+        if (route.params.includes(name) || name === IDEMPOTENCY_ARG) return refuse(name, 'goes in the path or the Idempotency-Key header, not the body');
+        args[name] = value;
+      }
+    }
+    const key = req.headers['idempotency-key'];
+    if (typeof key === 'string' && !route.tool.readOnly) args[IDEMPOTENCY_ARG] = key;
+  }
+  const match = route.pattern.exec(path)!;
+  for (const [i, name] of route.params.entries()) {
+    let value: string;
+    try {
+      value = decodeURIComponent(match[i + 1]);
+    } catch {
+      value = match[i + 1];
+    }
+    if (value.length > MAX_URL_VALUE_LENGTH) return refuse(name, `must be at most ${MAX_URL_VALUE_LENGTH} characters`);
+    args[name] = typed(properties[name], [value]);
+  }
+  return { args };
 }
 
 /** A tool's JSON Schema in OpenAPI 3.0's dialect: `anyOf [X, null]` becomes `nullable`, `const` an enum. */
