@@ -15,8 +15,11 @@ export function toErrorBody(error: { message?: string; extensions?: Record<strin
   if (isErrorCode(ext.code)) code = ext.code;
   else if (ext.http?.status === 400 || fallbackStatus === 400 || /^Variable "\$|cannot represent|POST body sent invalid JSON/.test(message)) code = 'BAD_USER_INPUT';
   else code = 'INTERNAL';
-  const { code: _c, http: _h, serviceName: _s, unexpected: _u, ...rest } = ext;
-  const details: Record<string, unknown> = { ...rest };
+  // What a client never sees: the HTTP hint, which subgraph answered, and what a development
+  // server attaches to an unexpected error (Yoga's `originalError`, Apollo's `stacktrace`, with paths).
+  const { code: _c, http: _h, serviceName: _s, unexpected: _u, originalError: _o, stacktrace: _t, exception: _e, ...rest } = ext;
+  // An unexpected error says nothing beyond its code.
+  const details: Record<string, unknown> = code === 'INTERNAL' ? {} : { ...rest };
   let clean = message;
   if (code === 'INTERNAL') clean = 'Internal server error';
   else if (code === 'BAD_USER_INPUT' && isGraphqlCoercionMessage(message)) {

@@ -1,5 +1,6 @@
 import { execute, getOperationAST, getVariableValues, type DocumentNode, type ExecutionResult, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import { leavesInputFieldsOut } from './left-out-fields.ts';
 
 /**
  * Executes operations on a subgraph schema compiled by graphql-jit, one function per document:
@@ -20,7 +21,8 @@ export function compiledExecution(schema: GraphQLSchema) {
       compiled.set(document, (entry = isCompiledQuery(query) && operation ? { query, operation } : null));
     }
     const definitions = entry?.operation.variableDefinitions;
-    if (!entry || (definitions?.length && getVariableValues(schema, definitions, variableValues).errors)) {
+    // graphql-jit would give a left-out input field as null (router/left-out-fields.ts): graphql-js leaves it out.
+    if (!entry || (definitions?.length && (leavesInputFieldsOut(document, variableValues) || getVariableValues(schema, definitions, variableValues).errors))) {
       return execute({ schema, document, variableValues, contextValue, operationName });
     }
     return entry.query.query(undefined, contextValue, variableValues);

@@ -10,10 +10,10 @@ import {
   ApolloServerPluginSchemaReportingDisabled,
   ApolloServerPluginUsageReportingDisabled,
 } from '@apollo/server/plugin/disabled';
-import { GraphQLError, type GraphQLSchema } from 'graphql';
+import type { ExecutionResult, GraphQLSchema } from 'graphql';
 import { loadConfig, type Config } from '../subgraphs/kernel/config.ts';
 import { RequestContext } from '../subgraphs/kernel/context.ts';
-import { maskError, serveBuiltSubgraphs } from '../subgraphs/kernel/federation.ts';
+import { maskError, serveBuiltSubgraphs, toGraphQLError } from '../subgraphs/kernel/federation.ts';
 import type { SubgraphModule } from '../subgraphs/kernel/module.ts';
 import { headerReader } from '../subgraphs/kernel/principal.ts';
 import { compiledExecution } from './compiled-execution.ts';
@@ -43,9 +43,13 @@ export async function startSubgraphServer(config: Config, module: SubgraphModule
       ApolloServerPluginSchemaReportingDisabled(),
       ApolloServerPluginUsageReportingDisabled(),
     ],
+    // Every error is answered as the embedded gateway words it (kernel maskError): its catalogue
+    // code and details, nothing of Apollo's own (no stack trace in development, no
+    // INTERNAL_SERVER_ERROR for a domain error), so it reaches the router's clients as it left.
+    includeStacktraceInErrorResponses: false,
     formatError: (formatted, error) => {
-      const masked = error instanceof GraphQLError ? maskError(error) : null;
-      return masked ? { ...formatted, message: masked.message, extensions: { ...masked.extensions } } : formatted;
+      const masked = maskError(toGraphQLError(error));
+      return { ...formatted, message: masked.message, extensions: { ...masked.extensions } };
     },
   });
   await server.start();
@@ -118,10 +122,22 @@ function compiledGateway(schema: GraphQLSchema): Gateway {
     },
     async load() {
       loaded?.({ apiSchema: schema, coreSupergraphSdl: '' });
-      return { executor: async ({ document, operationName, request, context }) => run(document, request.variables ?? {}, context, operationName ?? undefined) };
+      return { executor: async ({ document, operationName, request, context }) => masked(await run(document, request.variables ?? {}, context, operationName ?? undefined)) };
     },
     async stop() {},
   };
+}
+
+/**
+ * A result's errors as a client may see them (kernel maskError), where the embedded gateway's
+ * executor words them too (router/gateway.ts, inProcessExecutor): a unique violation is CONFLICT,
+ * text PostgreSQL cannot store BAD_USER_INPUT, anything unexpected INTERNAL. Left to Apollo, an
+ * error graphql-jit made of a thrown non-GraphQL error, which has no `extensions`, made Apollo's
+ * own formatting throw before `formatError` saw it: an INTERNAL_SERVER_ERROR, with that failure's
+ * stack trace in development.
+ */
+function masked(result: ExecutionResult): ExecutionResult {
+  return result.errors?.length ? { ...result, errors: result.errors.map((error) => maskError(toGraphQLError(error))) } : result;
 }
 
 // Run as a program (`tsx router/subgraph-server.ts NAME`, `node scripts/launch.mjs subgraph-server NAME`), not imported.

@@ -85,6 +85,14 @@ export type ErrorReason = keyof typeof ERROR_REASONS;
 
 export const isErrorCode = (code: unknown): code is ErrorCode => typeof code === 'string' && code in ERROR_STATUS;
 
+/**
+ * A GraphQL error made by any copy of graphql: a bundle holds its own, and a package it loads from
+ * node_modules at run time uses another, whose class `instanceof` does not recognise. The name and
+ * the shape are the same.
+ */
+export const isGraphQLErrorLike = (error: unknown): error is GraphQLError =>
+  error instanceof GraphQLError || (error instanceof Error && error.name === 'GraphQLError' && typeof (error as { extensions?: unknown }).extensions === 'object');
+
 /** Extensions beside the code; a `reason` goes through `reasonError`, so every reason is in the catalogue. */
 export type ErrorDetails = Record<string, unknown> & { reason?: never };
 

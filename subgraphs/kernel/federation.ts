@@ -22,7 +22,7 @@ import { getDocumentNodeFromSchema } from '@graphql-tools/utils';
 import { buildSchema, createResolversMap, getMetadataStorage, type NonEmptyArray } from 'type-graphql';
 import { authChecker } from './access.ts';
 import type { RequestContext } from './context.ts';
-import { AppError, isErrorCode, pgErrorCode, PG_BAD_TEXT, PG_UNIQUE_VIOLATION } from './errors.ts';
+import { AppError, isErrorCode, isGraphQLErrorLike, pgErrorCode, PG_BAD_TEXT, PG_UNIQUE_VIOLATION } from './errors.ts';
 import { coercionError, isGraphqlCoercionMessage } from './graphql-words.ts';
 
 const FEDERATION_LINK = parse(
@@ -250,6 +250,8 @@ const namedType = (type: TypeNode): string => (type.kind === Kind.NAMED_TYPE ? t
 /**
  * What a client may see of an error: catalogue errors and GraphQL's own validation errors as they
  * are, a unique violation as CONFLICT, anything else as INTERNAL without its message (logged here).
+ * A catalogue error is known by its code, not its class: one made by another copy of graphql (a
+ * bundle beside a package loaded from node_modules) is still the client's answer, not a fault.
  */
 export function maskError(error: GraphQLError, requestId?: string | null): GraphQLError {
   const original = error.originalError;
@@ -259,7 +261,7 @@ export function maskError(error: GraphQLError, requestId?: string | null): Graph
     const { message, field } = coercionError(error.message);
     return new GraphQLError(message, { extensions: { code: 'BAD_USER_INPUT', ...(field ? { field } : {}), http: { status: 400 } } });
   }
-  if (original instanceof GraphQLError) return isErrorCode(original.extensions?.code) ? withPath(original, error) : error;
+  if (isGraphQLErrorLike(original)) return isErrorCode(original.extensions?.code) ? withPath(original, error) : error;
   const pgCode = pgErrorCode(original);
   if (pgCode === PG_UNIQUE_VIOLATION) {
     return new GraphQLError('A record with these values already exists', { path: error.path, extensions: { code: 'CONFLICT' } });
@@ -269,6 +271,19 @@ export function maskError(error: GraphQLError, requestId?: string | null): Graph
   }
   console.error(`[internal error]${requestId ? ` (request ${requestId})` : ''}`, original);
   return new GraphQLError('Internal server error', { path: error.path, extensions: { code: 'INTERNAL' } });
+}
+
+/**
+ * Any error as a GraphQL error of this copy of graphql, for `maskError`: a GraphQL error (of any
+ * copy, or graphql-jit's, whose `extensions` may be missing) keeps its message, path, extensions
+ * and the error it wraps; anything else is wrapped.
+ */
+export function toGraphQLError(error: unknown): GraphQLError {
+  if (error instanceof GraphQLError && error.extensions) return error;
+  if (isGraphQLErrorLike(error) || error instanceof GraphQLError) {
+    return new GraphQLError(error.message, { path: error.path, extensions: error.extensions ?? undefined, originalError: error.originalError ?? undefined });
+  }
+  return new GraphQLError(error instanceof Error ? error.message : 'Unexpected error', { originalError: error instanceof Error ? error : new Error(String(error)) });
 }
 
 function withPath(original: GraphQLError, located: GraphQLError): GraphQLError {

@@ -117,8 +117,10 @@ export async function createService(ctx: RequestContext, input: ServiceInput, cu
       cancellationPolicy: DEFAULT_POLICY,
       active: true,
     });
-    // Listing staff or resources implies needing them unless said otherwise.
-    await apply(tx, service, { requiresStaff: !!input.staffIds?.length, requiresResource: !!input.resourceIds?.length, ...stripUndefined(input) }, currency);
+    // Listing staff or resources implies needing them unless said otherwise (null says nothing, as left out).
+    const requiresStaff = input.requiresStaff ?? !!input.staffIds?.length;
+    const requiresResource = input.requiresResource ?? !!input.resourceIds?.length;
+    await apply(tx, service, { ...stripUndefined(input), requiresStaff, requiresResource }, currency);
     return service;
   });
 }
