@@ -205,7 +205,7 @@ export interface paths {
         };
         /**
          * Get available slots (MCP tool get_available_slots)
-         * @description Lists the open times of a service between two dates (YYYY-MM-DD, inclusive, company time zone), each with its start, end, free staff and resources and remaining places. An empty list means fully booked or closed.
+         * @description Lists the open times of a service between two dates (YYYY-MM-DD, inclusive, company time zone), earliest first, each with its start, end, free staff and resources and remaining places; page and limit (default 20, at most 100) page through a long range. No items means fully booked or closed.
          */
         get: operations["get_available_slots"];
         put?: never;
@@ -1057,7 +1057,7 @@ export interface paths {
         };
         /**
          * List shipping methods (MCP tool list_shipping_methods)
-         * @description Lists the shop's shipping methods, inactive ones included, in checkout order.
+         * @description Lists the shop's shipping methods, inactive ones included, in checkout order: search by name, page and limit.
          */
         get: operations["list_shipping_methods"];
         put?: never;
@@ -1101,7 +1101,7 @@ export interface paths {
         };
         /**
          * List payment methods (MCP tool list_payment_methods)
-         * @description Lists the shop's payment methods: the sandbox provider outside production (sandbox: the hosted test page; sandbox_success, sandbox_decline, sandbox_requires_action: fixed outcomes for tests) and manual (pay at the venue).
+         * @description Lists the shop's payment methods: the sandbox provider outside production (sandbox: the hosted test page; sandbox_success, sandbox_decline, sandbox_requires_action: fixed outcomes for tests) and manual (pay at the venue). Search by name, page and limit.
          */
         get: operations["list_payment_methods"];
         put?: never;
@@ -1397,7 +1397,7 @@ export interface paths {
         };
         /**
          * List membership tiers (MCP tool list_membership_tiers)
-         * @description Lists the company's membership tiers, lowest threshold first.
+         * @description Lists the company's membership tiers, lowest threshold first: search by name, page and limit.
          */
         get: operations["list_membership_tiers"];
         put?: never;
@@ -3042,12 +3042,14 @@ export interface components {
             items: components["schemas"]["Resource"][];
             pagination: components["schemas"]["Pagination"];
         };
+        /** @description A page of a service's open times on a day, with the day and the time zone they are in. */
         SlotList: {
             serviceId: string;
             /** @description The day, in the company time zone. */
             date: string;
             timeZone: string;
             items: components["schemas"]["Slot"][];
+            pagination: components["schemas"]["Pagination"];
         };
         /** @description A bookable time, with the staff and resources free for it. */
         Slot: {
@@ -3452,6 +3454,10 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
         };
+        ShippingMethodPage: {
+            items: components["schemas"]["ShippingMethod"][];
+            pagination: components["schemas"]["Pagination"];
+        };
         /** @description A way an order reaches its customer, and what it costs. */
         ShippingMethod: {
             id: string;
@@ -3475,6 +3481,10 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+        };
+        PaymentMethodPage: {
+            items: components["schemas"]["PaymentMethod"][];
+            pagination: components["schemas"]["Pagination"];
         };
         /** @description A way to pay at checkout. */
         PaymentMethod: {
@@ -3620,6 +3630,10 @@ export interface components {
             /** @description Why the last payment attempt failed (e.g. card_declined). */
             failureCode?: string | null;
         };
+        MembershipTierPage: {
+            items: components["schemas"]["MembershipTier"][];
+            pagination: components["schemas"]["Pagination"];
+        };
         /** @description A membership level, reached by lifetime points earned. */
         MembershipTier: {
             id: string;
@@ -3636,6 +3650,10 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+        };
+        GiftOfferPage: {
+            items: components["schemas"]["GiftOffer"][];
+            pagination: components["schemas"]["Pagination"];
         };
         /** @description A gift customers redeem for points, or claim free. */
         GiftOffer: {
@@ -4863,6 +4881,10 @@ export interface operations {
                 startDate: string;
                 /** @description YYYY-MM-DD, inclusive */
                 endDate: string;
+                /** @description Page number, at least 1 (default 1). */
+                page?: number;
+                /** @description Slots per page, between 1 and 100 (default 20). */
+                limit?: number;
             };
             header?: never;
             path: {
@@ -4883,21 +4905,31 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         data: {
-                            /** Format: date-time */
-                            start: string;
-                            /** Format: date-time */
-                            end: string;
-                            staff: {
-                                id: string;
-                                name: string;
+                            items: {
+                                /** Format: date-time */
+                                start: string;
+                                /** Format: date-time */
+                                end: string;
+                                staff: {
+                                    id: string;
+                                    name: string;
+                                }[];
+                                resources: {
+                                    id: string;
+                                    name: string;
+                                }[];
+                                capacity: number;
+                                remainingCapacity: number;
                             }[];
-                            resources: {
-                                id: string;
-                                name: string;
-                            }[];
-                            capacity: number;
-                            remainingCapacity: number;
-                        }[];
+                            /** @description Where a page sits in the whole list. */
+                            pagination: {
+                                page: number;
+                                limit: number;
+                                total: number;
+                                totalPages: number;
+                                hasNextPage: boolean;
+                            };
+                        };
                     };
                 };
             };
@@ -8541,7 +8573,14 @@ export interface operations {
     };
     list_shipping_methods: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Text to look for (names, titles, emails, …); empty for all. */
+                search?: string;
+                /** @description Page number, at least 1 (default 1). */
+                page?: number;
+                /** @description Items per page, between 1 and 100 (default 20). */
+                limit?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -8558,31 +8597,41 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         data: {
-                            id: string;
-                            name: string;
-                            /** @enum {string} */
-                            kind: "FLAT_RATE" | "FREE_ABOVE" | "LOCAL_PICKUP";
-                            /** @description An amount of money: a decimal string in major units and an ISO 4217 currency. */
-                            price: {
-                                amount: string;
-                                currency: string;
+                            items: {
+                                id: string;
+                                name: string;
+                                /** @enum {string} */
+                                kind: "FLAT_RATE" | "FREE_ABOVE" | "LOCAL_PICKUP";
+                                /** @description An amount of money: a decimal string in major units and an ISO 4217 currency. */
+                                price: {
+                                    amount: string;
+                                    currency: string;
+                                };
+                                /** @description An amount of money: a decimal string in major units and an ISO 4217 currency. */
+                                freeAbove: {
+                                    amount: string;
+                                    currency: string;
+                                } | null;
+                                /** @description Whether checkout must give a shipping address. */
+                                needsAddress: boolean;
+                                /** @description Offered at checkout. */
+                                active: boolean;
+                                /** @description Order at checkout, lowest first. Between 0 and 10000. */
+                                position: number;
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            }[];
+                            /** @description Where a page sits in the whole list. */
+                            pagination: {
+                                page: number;
+                                limit: number;
+                                total: number;
+                                totalPages: number;
+                                hasNextPage: boolean;
                             };
-                            /** @description An amount of money: a decimal string in major units and an ISO 4217 currency. */
-                            freeAbove: {
-                                amount: string;
-                                currency: string;
-                            } | null;
-                            /** @description Whether checkout must give a shipping address. */
-                            needsAddress: boolean;
-                            /** @description Offered at checkout. */
-                            active: boolean;
-                            /** @description Order at checkout, lowest first. Between 0 and 10000. */
-                            position: number;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
+                        };
                     };
                 };
             };
@@ -8764,7 +8813,14 @@ export interface operations {
     };
     list_payment_methods: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Text to look for (names, titles, emails, …); empty for all. */
+                search?: string;
+                /** @description Page number, at least 1 (default 1). */
+                page?: number;
+                /** @description Items per page, between 1 and 100 (default 20). */
+                limit?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -8781,17 +8837,27 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         data: {
-                            /** @description Give it as paymentMethodId at checkout (sandbox, sandbox_success, sandbox_decline, sandbox_requires_action, manual). */
-                            id: string;
-                            name: string;
-                            /** @enum {string} */
-                            kind: "PROVIDER" | "MANUAL";
-                            /** @description The provider that collects it (null for manual payment). */
-                            provider: string | null;
-                            description: string;
-                            /** @description A test method: no real money moves. */
-                            test: boolean;
-                        }[];
+                            items: {
+                                /** @description Give it as paymentMethodId at checkout (sandbox, sandbox_success, sandbox_decline, sandbox_requires_action, manual). */
+                                id: string;
+                                name: string;
+                                /** @enum {string} */
+                                kind: "PROVIDER" | "MANUAL";
+                                /** @description The provider that collects it (null for manual payment). */
+                                provider: string | null;
+                                description: string;
+                                /** @description A test method: no real money moves. */
+                                test: boolean;
+                            }[];
+                            /** @description Where a page sits in the whole list. */
+                            pagination: {
+                                page: number;
+                                limit: number;
+                                total: number;
+                                totalPages: number;
+                                hasNextPage: boolean;
+                            };
+                        };
                     };
                 };
             };
@@ -10750,7 +10816,14 @@ export interface operations {
     };
     list_membership_tiers: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Text to look for (names, titles, emails, …); empty for all. */
+                search?: string;
+                /** @description Page number, at least 1 (default 1). */
+                page?: number;
+                /** @description Items per page, between 1 and 100 (default 20). */
+                limit?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -10767,21 +10840,31 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         data: {
-                            id: string;
-                            name: string;
-                            /** @description Lifetime points needed. */
-                            threshold: number;
-                            /** @description What members of the tier get, one line each. */
-                            benefits: string[];
-                            /** @description Display order, lowest first. */
-                            sortOrder: number;
-                            /** @description Display colour, "#RRGGBB". */
-                            color: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
+                            items: {
+                                id: string;
+                                name: string;
+                                /** @description Lifetime points needed. */
+                                threshold: number;
+                                /** @description What members of the tier get, one line each. */
+                                benefits: string[];
+                                /** @description Display order, lowest first. */
+                                sortOrder: number;
+                                /** @description Display colour, "#RRGGBB". */
+                                color: string | null;
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            }[];
+                            /** @description Where a page sits in the whole list. */
+                            pagination: {
+                                page: number;
+                                limit: number;
+                                total: number;
+                                totalPages: number;
+                                hasNextPage: boolean;
+                            };
+                        };
                     };
                 };
             };
@@ -13295,6 +13378,10 @@ export interface operations {
     serviceSlots: {
         parameters: {
             query: {
+                /** @description Slots per page, between 1 and 100 (default 20). */
+                limit?: number;
+                /** @description Page number, at least 1 (default 1). */
+                page?: number;
                 /** @description Only times this resource is free. */
                 resourceId?: string;
                 /** @description Only times this staff member is free. */
@@ -14421,7 +14508,14 @@ export interface operations {
     };
     shopShippingMethods: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Text to look for (names, titles, emails, …); empty for all. */
+                search?: string;
+                /** @description Page number, at least 1 (default 1). */
+                page?: number;
+                /** @description Items per page, between 1 and 100 (default 20). */
+                limit?: number;
+            };
             header?: {
                 /** @description The tenant (company id). Needed on public and customer routes unless the request comes through one of the company’s storefront domains. */
                 "X-Company-Id"?: components["parameters"]["CompanyId"];
@@ -14440,7 +14534,7 @@ export interface operations {
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
-                        data: components["schemas"]["ShippingMethod"][];
+                        data: components["schemas"]["ShippingMethodPage"];
                     };
                 };
             };
@@ -14453,7 +14547,14 @@ export interface operations {
     };
     shopPaymentMethods: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Text to look for (names, titles, emails, …); empty for all. */
+                search?: string;
+                /** @description Page number, at least 1 (default 1). */
+                page?: number;
+                /** @description Items per page, between 1 and 100 (default 20). */
+                limit?: number;
+            };
             header?: {
                 /** @description The tenant (company id). Needed on public and customer routes unless the request comes through one of the company’s storefront domains. */
                 "X-Company-Id"?: components["parameters"]["CompanyId"];
@@ -14472,7 +14573,7 @@ export interface operations {
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
-                        data: components["schemas"]["PaymentMethod"][];
+                        data: components["schemas"]["PaymentMethodPage"];
                     };
                 };
             };
@@ -14644,7 +14745,14 @@ export interface operations {
     };
     membershipTiers: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Text to look for (names, titles, emails, …); empty for all. */
+                search?: string;
+                /** @description Page number, at least 1 (default 1). */
+                page?: number;
+                /** @description Items per page, between 1 and 100 (default 20). */
+                limit?: number;
+            };
             header?: {
                 /** @description The tenant (company id). Needed on public and customer routes unless the request comes through one of the company’s storefront domains. */
                 "X-Company-Id"?: components["parameters"]["CompanyId"];
@@ -14663,7 +14771,7 @@ export interface operations {
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
-                        data: components["schemas"]["MembershipTier"][];
+                        data: components["schemas"]["MembershipTierPage"];
                     };
                 };
             };
@@ -14676,7 +14784,14 @@ export interface operations {
     };
     shopGiftOffers: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Text to look for (names, titles, emails, …); empty for all. */
+                search?: string;
+                /** @description Page number, at least 1 (default 1). */
+                page?: number;
+                /** @description Items per page, between 1 and 100 (default 20). */
+                limit?: number;
+            };
             header?: {
                 /** @description The tenant (company id). Needed on public and customer routes unless the request comes through one of the company’s storefront domains. */
                 "X-Company-Id"?: components["parameters"]["CompanyId"];
@@ -14695,7 +14810,7 @@ export interface operations {
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
-                        data: components["schemas"]["GiftOffer"][];
+                        data: components["schemas"]["GiftOfferPage"];
                     };
                 };
             };

@@ -31,6 +31,13 @@ export class PageArgs {
   offset?: number;
 }
 
+/** What a list is asked for, as the list arguments arrive (each may be left out). */
+export interface ListQuery {
+  page?: number | null;
+  limit?: number | null;
+  search?: string | null;
+}
+
 export interface PageRequest {
   page: number;
   limit: number;
@@ -71,6 +78,14 @@ export interface Page<T> {
 export function toPage<T>(items: T[], total: number, req: PageRequest): Page<T> {
   const totalPages = Math.max(1, Math.ceil(total / req.limit));
   return { items, pagination: { page: req.page, limit: req.limit, total, totalPages, hasNextPage: req.page < totalPages } };
+}
+
+/**
+ * A page of a list held whole in memory (computed rather than read: a day's slots, the payment
+ * methods of the configuration), so it answers in the same shape as a list read page by page.
+ */
+export function pageOfAll<T>(all: readonly T[], req: PageRequest): Page<T> {
+  return toPage(all.slice(req.offset, req.offset + req.limit), all.length, req);
 }
 
 /** `XPage { items: [X!]!, pagination: Pagination! }` for a list of X. */

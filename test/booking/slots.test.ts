@@ -21,6 +21,10 @@ describe('slots', () => {
     expect(slots.items.map((s) => local(s.start, slots.timeZone))).toEqual(['09:00', '10:00', '11:00', '12:00', '13:00', '14:00', '15:00', '16:00']);
     expect(slots.items[0]).toMatchObject({ capacity: 1, remainingCapacity: 1, staff: [{ id: staff[0].id, name: 'Stylist 1' }] });
     expect(new Date(slots.items[0].end).getTime() - new Date(slots.items[0].start).getTime()).toBe(3600000);
+    expect((slots as any).pagination).toEqual({ page: 1, limit: 20, total: 8, totalPages: 1, hasNextPage: false });
+    const paged = await slotsOn(company.companyId, service.id, day, '&page=2&limit=3');
+    expect(paged.items.map((s) => local(s.start, slots.timeZone))).toEqual(['12:00', '13:00', '14:00']);
+    expect((paged as any).pagination).toEqual({ page: 2, limit: 3, total: 8, totalPages: 3, hasNextPage: true });
 
     await callTool(merchant, 'set_staff_availability', { memberId: staff[0].id, date: day, startTime: '12:00', endTime: '14:30' });
     expect((await slotsOn(company.companyId, service.id, day)).items.map((s) => local(s.start, 'Europe/Berlin'))).toEqual(['12:00', '13:00']);
@@ -32,7 +36,12 @@ describe('slots', () => {
 
     // The merchant tool covers a range; an empty list when nothing is open.
     const range = await callTool(merchant, 'get_available_slots', { serviceId: service.id, startDate: day, endDate: dayFromNow(12) });
-    expect(range.result).toHaveLength(2 + 0 + 8);
+    expect(range.items).toHaveLength(2 + 0 + 8);
+    expect(range.pagination).toEqual({ page: 1, limit: 20, total: 10, totalPages: 1, hasNextPage: false });
+    // Pages of a range follow one another, earliest first.
+    const second = await callTool(merchant, 'get_available_slots', { serviceId: service.id, startDate: day, endDate: dayFromNow(12), page: 2, limit: 4 });
+    expect(second.items.map((s: any) => s.start)).toEqual(range.items.slice(4, 8).map((s: any) => s.start));
+    expect(second.pagination).toEqual({ page: 2, limit: 4, total: 10, totalPages: 3, hasNextPage: true });
   });
 
   it('validates the slot query', async () => {

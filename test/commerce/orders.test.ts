@@ -22,7 +22,7 @@ describe('shipping and payment methods', () => {
     expect((await toolError(shop.merchant, 'create_shipping_method', { name: 'Odd', kind: 'BY_PIGEON', price: '1' })).details.field).toBe('kind');
 
     await callTool(shop.merchant, 'update_shipping_method', { shippingMethodId: pickup.id, active: false });
-    const all = (await callTool(shop.merchant, 'list_shipping_methods')).result; // a plain list comes back as { result }
+    const all = (await callTool(shop.merchant, 'list_shipping_methods')).items;
     expect(all.map((m: any) => [m.name, m.active])).toEqual([
       ['Standard', true],
       ['Free over 50', true],
@@ -30,15 +30,21 @@ describe('shipping and payment methods', () => {
     ]);
     const storefront = await http(`${P}/shop/shipping-methods`, { headers: shop.h });
     expect(storefront.status).toBe(200);
-    expect(storefront.body.data.map((m: any) => m.name)).toEqual(['Standard', 'Free over 50']);
+    expect(storefront.body.data.items.map((m: any) => m.name)).toEqual(['Standard', 'Free over 50']);
+    expect(storefront.body.data.pagination).toEqual({ page: 1, limit: 20, total: 2, totalPages: 1, hasNextPage: false });
+    expect((await http(`${P}/shop/shipping-methods?search=free`, { headers: shop.h })).body.data.items.map((m: any) => m.name)).toEqual(['Free over 50']);
+    expect((await callTool(shop.merchant, 'list_shipping_methods', { page: 2, limit: 2 })).items.map((m: any) => m.name)).toEqual(['Pickup']);
 
     // Another company's method is not found.
     const other = await openShop('Other Shop');
     expect((await toolError(other.merchant, 'update_shipping_method', { shippingMethodId: flat.id, active: false })).code).toBe('NOT_FOUND');
 
     const methods = await http(`${P}/shop/payment-methods`, { headers: shop.h });
-    expect(methods.body.data.map((m: any) => m.id)).toEqual(['sandbox', 'sandbox_success', 'sandbox_decline', 'sandbox_requires_action', 'manual']);
-    expect((await callTool(shop.merchant, 'list_payment_methods')).result.find((m: any) => m.id === 'manual')).toMatchObject({ kind: 'MANUAL', provider: null });
+    expect(methods.body.data.items.map((m: any) => m.id)).toEqual(['sandbox', 'sandbox_success', 'sandbox_decline', 'sandbox_requires_action', 'manual']);
+    expect(methods.body.data.pagination).toEqual({ page: 1, limit: 20, total: 5, totalPages: 1, hasNextPage: false });
+    expect((await http(`${P}/shop/payment-methods?limit=2&page=3`, { headers: shop.h })).body.data).toEqual({ items: [expect.objectContaining({ id: 'manual' })], pagination: { page: 3, limit: 2, total: 5, totalPages: 3, hasNextPage: false } });
+    expect((await http(`${P}/shop/payment-methods?limit=101`, { headers: shop.h })).body.error.details.field).toBe('limit');
+    expect((await callTool(shop.merchant, 'list_payment_methods')).items.find((m: any) => m.id === 'manual')).toMatchObject({ kind: 'MANUAL', provider: null });
   });
 });
 

@@ -31,12 +31,21 @@ describe('gift offers and redemptions', () => {
 
     // Anonymous storefront: open gifts only, no per-customer answer.
     const anonymous = await http(`${P}/gifts/offers`, { headers: shop.h });
-    expect(anonymous.body.data.map((o: any) => [o.title, o.redeemable])).toEqual([['VIP lounge', null], ['Free coffee', null]]);
+    expect(anonymous.body.data.items.map((o: any) => [o.title, o.redeemable])).toEqual([['VIP lounge', null], ['Free coffee', null]]);
+    expect(anonymous.body.data.pagination).toEqual({ page: 1, limit: 20, total: 2, totalPages: 1, hasNextPage: false });
+    expect((await http(`${P}/gifts/offers?search=coffee`, { headers: shop.h })).body.data.items.map((o: any) => o.title)).toEqual(['Free coffee']);
+    // Offers outside their dates are not open: neither listed nor counted.
+    const hour = 3600_000;
+    const later = await callTool(shop.merchant, 'create_gift_offer', { title: 'Summer gift', pointsCost: 10, status: 'active', startsAt: new Date(Date.now() + 24 * hour).toISOString() });
+    const over = await callTool(shop.merchant, 'create_gift_offer', { title: 'Spring gift', pointsCost: 20, status: 'active', startsAt: new Date(Date.now() - 48 * hour).toISOString(), endsAt: new Date(Date.now() - 24 * hour).toISOString() });
+    const dated = await callTool(shop.merchant, 'create_gift_offer', { title: 'This week', pointsCost: 30, status: 'active', startsAt: new Date(Date.now() - hour).toISOString(), endsAt: new Date(Date.now() + 24 * hour).toISOString() });
+    expect((await http(`${P}/gifts/offers`, { headers: shop.h })).body.data).toMatchObject({ items: [{ title: 'This week' }, { title: 'VIP lounge' }, { title: 'Free coffee' }], pagination: { total: 3 } });
+    for (const offer of [later, over, dated]) await callTool(shop.merchant, 'update_gift_offer', { offerId: offer.id, status: 'archived' });
     expect((await http(`${P}/gifts/offers/${draft.id}`, { headers: shop.h })).status).toBe(404);
 
     const me = await member(shop, 250);
     const mine = await http(`${P}/gifts/offers`, { headers: me.h });
-    expect(mine.body.data.map((o: any) => [o.title, o.redeemable, o.unavailableReason, o.pointsShort])).toEqual([['VIP lounge', false, 'TIER_REQUIRED', 0], ['Free coffee', true, null, 0]]);
+    expect(mine.body.data.items.map((o: any) => [o.title, o.redeemable, o.unavailableReason, o.pointsShort])).toEqual([['VIP lounge', false, 'TIER_REQUIRED', 0], ['Free coffee', true, null, 0]]);
     expect((await http(`${P}/gifts/offers/${coffee.id}`, { headers: me.h })).body.data).toMatchObject({ id: coffee.id, redeemable: true });
 
     const given = await redeem(me.h, coffee.id, 2);

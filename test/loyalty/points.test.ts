@@ -149,14 +149,17 @@ describe('membership tiers and rules', () => {
     expect((await toolError(shop.merchant, 'create_membership_tier', { name: 'Bad', threshold: -1 })).details.field).toBe('threshold');
     expect((await toolError(shop.merchant, 'create_membership_tier', { name: 'Bad', threshold: 1, color: 'red' })).details.field).toBe('color');
     expect(await callTool(shop.merchant, 'update_membership_tier', { tierId: gold.id, threshold: 800, color: null })).toMatchObject({ threshold: 800, color: null, name: 'Gold' });
-    expect((await callTool(shop.merchant, 'list_membership_tiers')).result.map((t: any) => t.name)).toEqual(['Silver', 'Gold']);
+    expect((await callTool(shop.merchant, 'list_membership_tiers')).items.map((t: any) => t.name)).toEqual(['Silver', 'Gold']);
+    expect((await callTool(shop.merchant, 'list_membership_tiers', { search: 'gol' })).items.map((t: any) => t.name)).toEqual(['Gold']);
 
     const listed = await http('/v6/customer-portal/membership-tiers', { headers: shop.h });
     expect(listed.status).toBe(200);
-    expect(listed.body.data.map((t: any) => [t.name, t.threshold])).toEqual([['Silver', 200], ['Gold', 800]]);
+    expect(listed.body.data.items.map((t: any) => [t.name, t.threshold])).toEqual([['Silver', 200], ['Gold', 800]]);
+    expect(listed.body.data.pagination).toEqual({ page: 1, limit: 20, total: 2, totalPages: 1, hasNextPage: false });
+    expect((await http('/v6/customer-portal/membership-tiers?page=2&limit=1', { headers: shop.h })).body.data.items.map((t: any) => t.name)).toEqual(['Gold']);
     expect((await http('/v6/customer-portal/membership-tiers')).status).toBe(400);
     const other = await openShop('Other Tier Shop');
-    expect((await http('/v6/customer-portal/membership-tiers', { headers: other.h })).body.data).toEqual([]);
+    expect((await http('/v6/customer-portal/membership-tiers', { headers: other.h })).body.data).toEqual({ items: [], pagination: { page: 1, limit: 20, total: 0, totalPages: 1, hasNextPage: false } });
     expect((await toolError(other.merchant, 'update_membership_tier', { tierId: gold.id, name: 'Mine' })).code).toBe('NOT_FOUND');
   });
 });

@@ -130,7 +130,7 @@ describe('the curl examples of the README and the guides', () => {
       const result = await callTool(agent, tool, args);
       if (tool === 'create_staff_member') ids.M = result.id;
       if (tool === 'create_service') ids.S = result.id;
-      if (tool === 'get_available_slots') slots = Array.isArray(result) ? result : result.result;
+      if (tool === 'get_available_slots') slots = result.items;
     }
     const service = { id: ids.S };
     // The time the storefront books below is one of the slots the staff hours give that day.

@@ -52,9 +52,9 @@ describe('MCP plain tools/call path', () => {
     const detail = await both({ name: 'get_service_detail', arguments: { serviceId } }, merchant, 'call-1');
     expect(detail.id).toBe('call-1');
     expect(detail.result.structuredContent.id).toBe(serviceId);
-    // A list is wrapped as { result }.
+    // A list is a page.
     const methods = await both({ name: 'list_payment_methods' }, merchant);
-    expect(Array.isArray(methods.result.structuredContent.result)).toBe(true);
+    expect(methods.result.structuredContent).toMatchObject({ items: expect.any(Array), pagination: { page: 1, hasNextPage: false } });
     // Without arguments at all.
     expect((await both({ name: 'get_company' }, merchant)).result.structuredContent.id).toBe(company.companyId);
   });

@@ -177,8 +177,9 @@ describe('MCP tool registry: rules every tool follows', () => {
     expect(booking.required).toEqual(expect.arrayContaining(['id', 'status', 'startsAt', 'price', 'refund']));
     expect(booking.properties.price).toMatchObject({ type: 'object', required: ['amount', 'currency'] });
     expect(booking.properties.staff.anyOf[1]).toEqual({ type: 'null' });
-    // A list is given as { result: [...] }.
-    expect(byName.get('get_available_slots')!.outputSchema).toMatchObject({ required: ['result'], properties: { result: { type: 'array' } } });
+    // A list is a page, { items, pagination }, as every list of the API; a scalar is given as { result }.
+    expect(byName.get('get_available_slots')!.outputSchema).toMatchObject({ required: ['items', 'pagination'], properties: { items: { type: 'array' }, pagination: { type: 'object' } } });
+    expect(byName.get('tag_customers')!.outputSchema).toMatchObject({ required: ['result'], properties: { result: { type: 'integer' } } });
   });
 });
 
@@ -201,8 +202,8 @@ describe('MCP tool registry: results match the output schemas', () => {
     expect((await call('get_company')).id).toBe(salon.company.companyId);
     expect((await call('list_services', { limit: 5 })).items).toHaveLength(1);
     const slots = await call('get_available_slots', { serviceId: salon.service.id, startDate: dayFromNow(3), endDate: dayFromNow(3) });
-    expect(slots.result.length).toBeGreaterThan(0);
-    const booking = await call('create_booking', { serviceId: salon.service.id, slotTime: slots.result[0].start, customer: { name: 'Ada', email: 'ada@example.test' } });
+    expect(slots.items.length).toBeGreaterThan(0);
+    const booking = await call('create_booking', { serviceId: salon.service.id, slotTime: slots.items[0].start, customer: { name: 'Ada', email: 'ada@example.test' } });
     expect((await call('list_bookings', { status: 'CONFIRMED' })).items.map((b: any) => b.id)).toContain(booking.id);
     expect((await call('cancel_booking', { bookingId: booking.id, reason: 'ill' })).status).toBe('CANCELLED');
     await call('update_service', { serviceId: salon.service.id, categoryId: null, description: 'Cut and dry' });

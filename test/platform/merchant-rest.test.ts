@@ -124,7 +124,7 @@ describe('merchant REST, one route per MCP tool', () => {
     const writes = tools.filter((t) => !t.annotations?.readOnlyHint && !t.name.startsWith('register_'));
     expect(Object.keys(WRITES).sort()).toEqual(writes.map((t) => t.name).sort());
     const tool = (name: string, args: Record<string, unknown>) => callTool(merchant, name, args);
-    const slots: { start: string }[] = (await tool('get_available_slots', { serviceId: ids.serviceId, startDate: dayFromNow(10), endDate: dayFromNow(12) })).result;
+    const slots: { start: string }[] = (await tool('get_available_slots', { serviceId: ids.serviceId, startDate: dayFromNow(10), endDate: dayFromNow(12), limit: 100 })).items;
     let nextSlot = 0;
     const fixtures: Fixtures = { ids, tool, slot: () => slots[nextSlot++].start, companyId: company.companyId };
     for (const [name, write] of Object.entries(WRITES)) {

@@ -88,7 +88,7 @@ async function shop(n: number): Promise<Shop> {
 
   // A signed-in customer with n bookings (made by the merchant with the customer's verified email).
   const customer = await signInCustomer(company.companyId);
-  const slots = (await callTool(merchant, 'get_available_slots', { serviceId, startDate: DATE, endDate: DATE })).result;
+  const slots = (await callTool(merchant, 'get_available_slots', { serviceId, startDate: DATE, endDate: DATE, limit: 100 })).items;
   const offers = slots.flatMap((s: any) => s.staff.map((m: any) => ({ start: s.start, staffId: m.id })));
   let bookingId = '';
   for (let i = 0; i < n; i++) {

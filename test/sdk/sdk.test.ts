@@ -54,7 +54,7 @@ describe('the TypeScript SDK', () => {
 
   it('serves the contract’s merchant methods', async () => {
     expect((await merchant.bookings.listServices()).items.map((s) => s.id)).toEqual([serviceId]);
-    const slots = await merchant.bookings.getTimeSlots({ serviceId, startDate: date, endDate: date });
+    const slots = (await merchant.bookings.getTimeSlots({ serviceId, startDate: date, endDate: date })).items;
     expect(slots.length).toBeGreaterThan(0);
     const booking = await merchant.bookings.createBooking({ serviceId, slotTime: slots[1].start, participants: 2, customer: { name: 'Ana', email: uniqueEmail('ana') } });
     expect(booking).toMatchObject({ id: expect.any(String), status: 'CONFIRMED' });

@@ -6,9 +6,9 @@ import type { operations } from '../schema.js';
 export function loyalty(core: Core) {
   return {
     /** The membership tiers, lowest threshold first (`GET /v6/customer-portal/membership-tiers`) */
-    browseTiers: bind(core, {"method":"GET","path":"/v6/customer-portal/membership-tiers","pathParams":[],"queryParams":[],"body":false,"tenant":true}) as OptionalMethod<Record<string, never>, operations['membershipTiers']['responses'][200]['content']['application/json']['data']>,
+    browseTiers: bind(core, {"method":"GET","path":"/v6/customer-portal/membership-tiers","pathParams":[],"queryParams":["search","page","limit"],"body":false,"tenant":true}) as OptionalMethod<NonNullable<operations['membershipTiers']['parameters']['query']>, operations['membershipTiers']['responses'][200]['content']['application/json']['data']>,
     /** The gifts offered now (with a customer token: whether each can be redeemed) (`GET /v6/customer-portal/gifts/offers`) */
-    browseGiftOffers: bind(core, {"method":"GET","path":"/v6/customer-portal/gifts/offers","pathParams":[],"queryParams":[],"body":false,"tenant":true}) as OptionalMethod<Record<string, never>, operations['shopGiftOffers']['responses'][200]['content']['application/json']['data']>,
+    browseGiftOffers: bind(core, {"method":"GET","path":"/v6/customer-portal/gifts/offers","pathParams":[],"queryParams":["search","page","limit"],"body":false,"tenant":true}) as OptionalMethod<NonNullable<operations['shopGiftOffers']['parameters']['query']>, operations['shopGiftOffers']['responses'][200]['content']['application/json']['data']>,
     /** One gift offered now (`GET /v6/customer-portal/gifts/offers/{id}`) */
     getGiftOffer: bind(core, {"method":"GET","path":"/v6/customer-portal/gifts/offers/{id}","pathParams":["id"],"queryParams":[],"body":false,"tenant":true}) as Method<operations['shopGiftOffer']['parameters']['path'], operations['shopGiftOffer']['responses'][200]['content']['application/json']['data']>,
     /** Spend points on a gift (`POST /v6/customer-portal/gifts/offers/{id}/redeem`) */
@@ -26,7 +26,7 @@ export function loyalty(core: Core) {
     /** Adjust points (MCP tool adjust_points) (`POST /v6/merchant/loyalty/customers/{customerId}/adjustments`) */
     adjustPoints: bind(core, {"method":"POST","path":"/v6/merchant/loyalty/customers/{customerId}/adjustments","pathParams":["customerId"],"queryParams":[],"body":true,"tenant":false}) as Method<operations['adjust_points']['parameters']['path'] & NonNullable<operations['adjust_points']['requestBody']>['content']['application/json'], operations['adjust_points']['responses'][200]['content']['application/json']['data']>,
     /** List membership tiers (MCP tool list_membership_tiers) (`GET /v6/merchant/loyalty/tiers`) */
-    listTiers: bind(core, {"method":"GET","path":"/v6/merchant/loyalty/tiers","pathParams":[],"queryParams":[],"body":false,"tenant":false}) as OptionalMethod<Record<string, never>, operations['list_membership_tiers']['responses'][200]['content']['application/json']['data']>,
+    listTiers: bind(core, {"method":"GET","path":"/v6/merchant/loyalty/tiers","pathParams":[],"queryParams":["search","page","limit"],"body":false,"tenant":false}) as OptionalMethod<NonNullable<operations['list_membership_tiers']['parameters']['query']>, operations['list_membership_tiers']['responses'][200]['content']['application/json']['data']>,
     /** Create membership tier (MCP tool create_membership_tier) (`POST /v6/merchant/loyalty/tiers`) */
     createTier: bind(core, {"method":"POST","path":"/v6/merchant/loyalty/tiers","pathParams":[],"queryParams":[],"body":true,"tenant":false}) as Method<NonNullable<operations['create_membership_tier']['requestBody']>['content']['application/json'], operations['create_membership_tier']['responses'][201]['content']['application/json']['data']>,
     /** Update membership tier (MCP tool update_membership_tier) (`PATCH /v6/merchant/loyalty/tiers/{tierId}`) */

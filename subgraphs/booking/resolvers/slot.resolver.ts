@@ -1,11 +1,15 @@
-import { Arg, Ctx, Directive, ID, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx, Directive, ID, Int, Query, Resolver } from 'type-graphql';
 import { Requires } from '../../kernel/access.ts';
 import type { RequestContext } from '../../kernel/context.ts';
+import { DEFAULT_LIMIT, MAX_LIMIT, pageOfAll, pageRequest } from '../../kernel/pagination.ts';
 import { tenantSettings } from '../../kernel/tenant.ts';
 import { parseDate } from '../../kernel/time.ts';
 import { getService } from '../services/services.ts';
 import { computeSlots } from '../services/slots.ts';
-import { SlotList, SlotNode, slotNode } from './slot.types.ts';
+import { SlotList, SlotPage, slotNode } from './slot.types.ts';
+
+const PAGE = 'Page number, at least 1 (default 1).';
+const LIMIT = `Slots per page, between 1 and ${MAX_LIMIT} (default ${DEFAULT_LIMIT}).`;
 
 /** Open times of a service: for the storefront by day, for merchants over a range. */
 @Resolver()
@@ -21,26 +25,33 @@ export class SlotResolver {
     @Arg('date', () => String, { description: 'YYYY-MM-DD' }) date: string,
     @Arg('staffId', () => ID, { nullable: true, description: 'Only times this staff member is free.' }) staffId?: string,
     @Arg('resourceId', () => ID, { nullable: true, description: 'Only times this resource is free.' }) resourceId?: string,
+    @Arg('page', () => Int, { nullable: true, description: PAGE }) page?: number,
+    @Arg('limit', () => Int, { nullable: true, description: LIMIT }) limit?: number,
   ) {
+    const req = pageRequest({ page, limit });
     const day = parseDate('date', date);
     const service = await getService(ctx, id, 'id', { activeOnly: true });
     const { timeZone } = await tenantSettings(ctx);
-    const slots = await computeSlots(ctx, service, day, day, { staffId, resourceId });
-    return { serviceId: service.id, date: day, timeZone, items: slots.map(slotNode) };
+    const slots = pageOfAll(await computeSlots(ctx, service, day, day, { staffId, resourceId }), req);
+    return { serviceId: service.id, date: day, timeZone, items: slots.items.map(slotNode), pagination: slots.pagination };
   }
 
   @Requires('merchant')
-  // Cost analysis: a range of days holds many slots; each is computed (@cost on the list counts per entry).
-  @Directive('@listSize(assumedSize: 100)')
-  @Directive('@cost(weight: 3)')
-  @Query(() => [SlotNode], { description: 'Open times of a service between two dates; empty when fully booked.' })
+  // Cost analysis: as serviceSlots, the range's availability is computed whatever the page asked
+  // for (its items are sized by `limit`, as in every page).
+  @Directive('@cost(weight: 300)')
+  @Query(() => SlotPage, { description: 'A page of the open times of a service between two dates, earliest first; no items when fully booked.' })
   async availableSlots(
     @Ctx() ctx: RequestContext,
     @Arg('serviceId', () => ID, { description: "The service's id (from list_services)." }) serviceId: string,
     @Arg('startDate', () => String, { description: 'YYYY-MM-DD' }) startDate: string,
     @Arg('endDate', () => String, { description: 'YYYY-MM-DD, inclusive' }) endDate: string,
+    @Arg('page', () => Int, { nullable: true, description: PAGE }) page?: number,
+    @Arg('limit', () => Int, { nullable: true, description: LIMIT }) limit?: number,
   ) {
+    const req = pageRequest({ page, limit });
     const service = await getService(ctx, serviceId, 'serviceId');
-    return (await computeSlots(ctx, service, parseDate('startDate', startDate), parseDate('endDate', endDate))).map(slotNode);
+    const slots = pageOfAll(await computeSlots(ctx, service, parseDate('startDate', startDate), parseDate('endDate', endDate)), req);
+    return { ...slots, items: slots.items.map(slotNode) };
   }
 }

@@ -5,7 +5,7 @@ import type { RequestContext } from '../../kernel/context.ts';
 import { badInput } from '../../kernel/errors.ts';
 import { isUuid } from '../../kernel/ids.ts';
 import { toMoney } from '../../kernel/money.ts';
-import { backfillFromMembers, readAllowingLag } from '../../kernel/projections.ts';
+import { backfillFromMembers, customersInMembers, type CustomerIdentity } from '../../kernel/projections.ts';
 import type { Runtime } from '../../kernel/runtime.ts';
 import { COMPANY } from '../../kernel/tenancy.ts';
 import type { TierChanged } from '../../loyalty/events.ts';
@@ -70,18 +70,29 @@ export async function tagCustomers(ctx: RequestContext, input: { customerIds: un
   const remove = (input.remove ?? []).map((t, i) => normalizeTag(`remove[${i}]`, t));
   if (!add.length && !remove.length) throw badInput('add', 'give tags to add or to remove');
   if (add.length + remove.length > 20) throw badInput('add', 'at most 20 tags at once');
-  const lowered = (ids as string[]).map((id) => id.toLowerCase());
-  // A customer made a moment ago reaches this projection through members' event: wait for it a
-  // little, as commerce and loyalty do, rather than answer that it was not tagged.
-  await readAllowingLag(async () => {
-    const [{ n }] = await ctx.tenantSql<{ n: number }>`select count(*)::int as n from campaigns.audience where company_id = ${COMPANY} and customer_id in (${lowered})`;
-    return n === new Set(lowered).size ? true : null;
-  });
-  const rows = await ctx.transaction((tx) => tx.tenantSql<{ customer_id: string }>`update campaigns.audience
+  const lowered = [...new Set((ids as string[]).map((id) => id.toLowerCase()))];
+  const rows = await ctx.transaction(async (tx) => {
+    // A customer made a moment ago whose members event has not reached the audience yet joins it
+    // now, from members (kernel/projections.ts), rather than go untagged or be waited for.
+    const present = await tx.tenantSql<{ customer_id: string }>`select customer_id from campaigns.audience where company_id = ${COMPANY} and customer_id in (${lowered})`;
+    const missing = lowered.filter((id) => !present.some((r) => r.customer_id === id));
+    if (missing.length) await joinAudience(tx, await customersInMembers(tx, missing));
+    return tx.tenantSql<{ customer_id: string }>`update campaigns.audience
       set tags = array(select distinct t from unnest(tags || array(select jsonb_array_elements_text(${JSON.stringify(add)}::jsonb))) t
         where t not in (select jsonb_array_elements_text(${JSON.stringify(remove)}::jsonb)) order by t)
-      where company_id = ${COMPANY} and customer_id in (${lowered}) returning customer_id`);
+      where company_id = ${COMPANY} and customer_id in (${lowered}) returning customer_id`;
+  });
   return rows.length;
+}
+
+/** Customers as members has them now, into the audience as the backfill puts them (one statement); members' events follow. */
+async function joinAudience(tx: RequestContext, customers: CustomerIdentity[]): Promise<void> {
+  if (!customers.length) return;
+  const facts = customers.map((c) => ({ customer_id: c.customerId, first_name: c.name, last_name: c.lastName, email: c.email, phone: c.phone, created_at: c.createdAt, updated_at: c.updatedAt }));
+  await tx.tenantSql`insert into campaigns.audience (company_id, customer_id, first_name, last_name, email, phone, tags, orders_count, spent, created_at, updated_at)
+    select ${COMPANY}, f.customer_id, f.first_name, f.last_name, f.email, f.phone, '{}', 0, 0, f.created_at, f.updated_at
+    from jsonb_to_recordset(${JSON.stringify(facts)}::jsonb) as f(customer_id uuid, first_name text, last_name text, email text, phone text, created_at timestamptz, updated_at timestamptz)
+    on conflict (company_id, customer_id) do nothing`;
 }
 
 /** Customers that existed before campaigns kept its projection (kernel/projections.ts). */

@@ -1,5 +1,6 @@
 /** GraphQL shape of a payment method. */
 import { Field, ObjectType } from 'type-graphql';
+import { PageOf } from '../../kernel/pagination.ts';
 import { stateEnum } from '../../kernel/states.ts';
 import type { PaymentMethodKind } from '../services/payment-methods.ts';
 
@@ -17,3 +18,5 @@ export class PaymentMethodNode {
   @Field(() => String) description!: string;
   @Field(() => Boolean, { description: 'A test method: no real money moves.' }) test!: boolean;
 }
+
+export const PaymentMethodPage = PageOf(PaymentMethodNode, 'PaymentMethodPage');

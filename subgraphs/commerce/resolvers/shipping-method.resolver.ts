@@ -1,9 +1,10 @@
-import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import { Requires } from '../../kernel/access.ts';
 import type { RequestContext } from '../../kernel/context.ts';
 import { toMoney } from '../../kernel/money.ts';
+import { ListArgs } from '../../kernel/pagination.ts';
 import * as shipping from '../services/shipping-methods.ts';
-import { CreateShippingMethodInput, ShippingMethodNode, UpdateShippingMethodInput } from './shipping-method.types.ts';
+import { CreateShippingMethodInput, ShippingMethodNode, ShippingMethodPage, UpdateShippingMethodInput } from './shipping-method.types.ts';
 
 export const shippingMethodNode = (m: shipping.ShippingMethodRow): ShippingMethodNode => ({
   id: m.id,
@@ -21,15 +22,17 @@ export const shippingMethodNode = (m: shipping.ShippingMethodRow): ShippingMetho
 @Resolver(() => ShippingMethodNode)
 export class ShippingMethodResolver {
   @Requires('public')
-  @Query(() => [ShippingMethodNode], { description: 'The active shipping methods, in checkout order.' })
-  async shopShippingMethods(@Ctx() ctx: RequestContext) {
-    return (await shipping.listShippingMethods(ctx, true)).map(shippingMethodNode);
+  @Query(() => ShippingMethodPage, { description: 'The active shipping methods, in checkout order.' })
+  async shopShippingMethods(@Ctx() ctx: RequestContext, @Args(() => ListArgs) args: ListArgs) {
+    const page = await shipping.listShippingMethods(ctx, true, args);
+    return { ...page, items: page.items.map(shippingMethodNode) };
   }
 
   @Requires('merchant')
-  @Query(() => [ShippingMethodNode], { description: "The shop's shipping methods, inactive ones included." })
-  async shippingMethods(@Ctx() ctx: RequestContext) {
-    return (await shipping.listShippingMethods(ctx, false)).map(shippingMethodNode);
+  @Query(() => ShippingMethodPage, { description: "The shop's shipping methods, inactive ones included, in checkout order." })
+  async shippingMethods(@Ctx() ctx: RequestContext, @Args(() => ListArgs) args: ListArgs) {
+    const page = await shipping.listShippingMethods(ctx, false, args);
+    return { ...page, items: page.items.map(shippingMethodNode) };
   }
 
   @Requires('merchant')

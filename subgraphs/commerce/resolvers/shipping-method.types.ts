@@ -1,6 +1,7 @@
 /** GraphQL shapes of shipping methods. */
 import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { Money } from '../../kernel/money.ts';
+import { PageOf } from '../../kernel/pagination.ts';
 import { Decimal, DateTime } from '../../kernel/scalars.ts';
 import { stateEnum } from '../../kernel/states.ts';
 import type { ShippingKind } from '../entities/shipping-method.ts';
@@ -24,6 +25,8 @@ export class ShippingMethodNode {
   @Field(() => DateTime) createdAt!: Date;
   @Field(() => DateTime) updatedAt!: Date;
 }
+
+export const ShippingMethodPage = PageOf(ShippingMethodNode, 'ShippingMethodPage');
 
 @InputType({ description: 'A new shipping method.' })
 export class CreateShippingMethodInput {

@@ -3,7 +3,7 @@ import type { Runtime } from '../../kernel/runtime.ts';
 import { COMPANY } from '../../kernel/tenancy.ts';
 import type { CustomerFacts } from '../../members/events.ts';
 import { CommerceCustomer } from '../entities/customer-projection.ts';
-import { backfillFromMembers, readAllowingLag } from '../../kernel/projections.ts';
+import { backfillFromMembers, customersInMembers } from '../../kernel/projections.ts';
 
 /**
  * Records what members says of a customer, idempotently: a repeat changes nothing, and facts older
@@ -21,9 +21,19 @@ export async function forgetCustomer(tx: RequestContext, customerId: string): Pr
   await tx.tenantSql`delete from commerce.customer_projection where company_id = ${COMPANY} and customer_id = ${customerId}`;
 }
 
-/** The customer of the caller's company with this id, or null (outside a transaction: it waits for the subscriber's). */
-export async function findCustomer(ctx: RequestContext, customerId: string) {
-  return readAllowingLag(() => ctx.row(CommerceCustomer, { customerId: customerId.toLowerCase() }));
+/** What commerce needs of a customer: their contact facts for an order. */
+export type KnownCustomer = Pick<CustomerFacts, 'customerId' | 'name' | 'lastName' | 'email' | 'phone'>;
+
+/**
+ * The customer of the caller's company with this id, or null: from the projection, or, for a
+ * customer made a moment ago whose members event has not arrived yet, from members itself
+ * (kernel/projections.ts).
+ */
+export async function findCustomer(ctx: RequestContext, customerId: string): Promise<KnownCustomer | null> {
+  const projected = await ctx.row(CommerceCustomer, { customerId: customerId.toLowerCase() });
+  if (projected) return { customerId: projected.customerId, name: projected.name, lastName: projected.lastName ?? null, email: projected.email ?? null, phone: projected.phone ?? null };
+  const [member] = await customersInMembers(ctx, [customerId]);
+  return member ? { customerId: member.customerId, name: member.name, lastName: member.lastName, email: member.email, phone: member.phone } : null;
 }
 
 /** Customers that existed before commerce kept its projection (kernel/projections.ts). */

@@ -5,6 +5,7 @@
  */
 import type { RequestContext } from '../../kernel/context.ts';
 import { badInput } from '../../kernel/errors.ts';
+import { pageOfAll, pageRequest, type ListQuery } from '../../kernel/pagination.ts';
 import { SANDBOX_METHODS } from './payments/sandbox.ts';
 
 export type PaymentMethodKind = 'PROVIDER' | 'MANUAL';
@@ -32,6 +33,14 @@ const SANDBOX: PaymentMethodInfo[] = [
 /** The active methods, in the order a checkout shows them. */
 export function paymentMethods(ctx: RequestContext): PaymentMethodInfo[] {
   return ctx.config.production ? [MANUAL] : [...SANDBOX, MANUAL];
+}
+
+/** A page of the active methods (they come from the configuration, not the database), searched by name or id. */
+export function listPaymentMethods(ctx: RequestContext, args: ListQuery) {
+  const req = pageRequest(args);
+  const search = req.search?.toLowerCase();
+  const methods = paymentMethods(ctx).filter((m) => !search || m.name.toLowerCase().includes(search) || m.id.includes(search));
+  return pageOfAll(methods, req);
 }
 
 /** The method a checkout names (the sandbox by default outside production, else manual). */

@@ -16,8 +16,10 @@ import { Payment } from '../entities/payment.ts';
 import { PayableRegistration } from '../entities/registration-projection.ts';
 import { choosePaymentMethod } from './payment-methods.ts';
 import { cancelOpenPayments, openProviderPayment, syncPayment } from './payments.ts';
-import { readAllowingLag } from '../../kernel/projections.ts';
+import { catchUpOnEvent } from '../../kernel/projections.ts';
 import { shopSettings } from './settings.ts';
+// The handler commerce's queue runs for content's event (a cycle of two modules, used at call time only).
+import { commerceSubscriptions } from '../subscriptions.ts';
 
 export const REGISTRATION_WINDOW_QUEUE = 'commerce.registration-window';
 
@@ -52,7 +54,7 @@ export async function registrationPaymentIntent(ctx: RequestContext, registratio
       throw badInput('returnUrl', 'must be an http(s) URL');
     }
   }
-  const registration = await readAllowingLag(() => ctx.row(PayableRegistration, { registrationId }));
+  const registration = await payableRegistration(ctx, registrationId.toLowerCase());
   if (!registration) throw notFound('Registration');
   const payments = await ctx.rows(Payment, { registrationId: registration.registrationId }, { orderBy: { createdAt: 'desc' } });
   if (payments.some((p) => p.status === 'succeeded')) throw conflict('This registration is paid', { field: 'id' });
@@ -86,6 +88,18 @@ export async function registrationPaymentIntent(ctx: RequestContext, registratio
   );
   await openProviderPayment(ctx, { paymentId: payment.id }, `Registration: ${registration.eventTitle}`);
   return (await ctx.row(Payment, { id: payment.id }))!;
+}
+
+/**
+ * What commerce knows a registration owes. One made a moment ago may not have reached commerce yet:
+ * content's event for it, still in commerce's queue, is handled now rather than waited for
+ * (kernel/projections.ts); an id with no such event is not found at once.
+ */
+async function payableRegistration(ctx: RequestContext, registrationId: string) {
+  const known = await ctx.row(PayableRegistration, { registrationId });
+  if (known) return known;
+  const caughtUp = await catchUpOnEvent(ctx, 'commerce', 'content.registration.created', { registrationId }, commerceSubscriptions['content.registration.created']!);
+  return caughtUp ? ctx.row(PayableRegistration, { registrationId }) : null;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { RequestContext } from '../../kernel/context.ts';
 import { badInput, notFound } from '../../kernel/errors.ts';
 import { isUuid, newId } from '../../kernel/ids.ts';
+import { likePattern, pageRequest, type ListQuery } from '../../kernel/pagination.ts';
 import { parseAmount } from '../../kernel/money.ts';
 import type { Row } from '../../kernel/reads.ts';
 import { tenantSettings } from '../../kernel/tenant.ts';
@@ -73,8 +74,11 @@ export async function updateShippingMethod(ctx: RequestContext, id: unknown, inp
   });
 }
 
-export function listShippingMethods(ctx: RequestContext, activeOnly: boolean) {
-  return ctx.rows(ShippingMethod, activeOnly ? { active: true } : {}, { orderBy: { position: 'asc', name: 'asc', id: 'asc' } });
+/** A page of the shop's shipping methods in checkout order (the storefront's: active ones only), searched by name. */
+export function listShippingMethods(ctx: RequestContext, activeOnly: boolean, args: ListQuery) {
+  const req = pageRequest(args);
+  const where = { ...(activeOnly ? { active: true } : {}), ...(req.search ? { name: { $ilike: likePattern(req.search) } } : {}) };
+  return ctx.page(ShippingMethod, where, req, { position: 'asc', name: 'asc', id: 'asc' });
 }
 
 /** What a method costs for an order subtotal. */

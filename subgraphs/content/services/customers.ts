@@ -1,5 +1,5 @@
 import type { RequestContext } from '../../kernel/context.ts';
-import { backfillFromMembers } from '../../kernel/projections.ts';
+import { backfillFromMembers, customersInMembers } from '../../kernel/projections.ts';
 import type { Runtime } from '../../kernel/runtime.ts';
 import { COMPANY } from '../../kernel/tenancy.ts';
 import type { CustomerFacts } from '../../members/events.ts';
@@ -25,29 +25,20 @@ export async function forgetCustomer(tx: RequestContext, customerId: string): Pr
 }
 
 /**
- * How long a customer id missing from the projection is looked for again before it is refused:
- * members' event about a customer who has just signed up may still be on its way (typically a few
- * milliseconds, longer when the queue is busy).
- */
-const LAG_GRACE_MS = 1000;
-const LAG_POLL_MS = 50;
-
-/**
  * Customer ids among `ids` that are not customers of the caller's company (lower-cased, each
- * once): one query against the projection for all of them; only ids it misses are looked for
- * again while the grace lasts. Call it outside a transaction (it waits for the subscriber's).
+ * once): one query against the projection for all of them; ids it misses (a customer made a
+ * moment ago, whose members event has not arrived yet) are asked of members at once
+ * (kernel/projections.ts), never waited for.
  */
 export async function notCustomers(ctx: RequestContext, ids: string[]): Promise<string[]> {
-  let missing = [...new Set(ids.map((id) => id.toLowerCase()))];
-  const deadline = Date.now() + LAG_GRACE_MS;
-  while (missing.length) {
-    const known = await ctx.rows(CustomerProjection, { customerId: { $in: missing } }, { fields: ['customerId'] });
-    const found = new Set(known.map((c) => c.customerId.toLowerCase()));
-    missing = missing.filter((id) => !found.has(id));
-    if (!missing.length || Date.now() >= deadline) break;
-    await new Promise((resolve) => setTimeout(resolve, LAG_POLL_MS));
-  }
-  return missing;
+  const unique = [...new Set(ids.map((id) => id.toLowerCase()))];
+  if (!unique.length) return [];
+  const known = await ctx.rows(CustomerProjection, { customerId: { $in: unique } }, { fields: ['customerId'] });
+  const projected = new Set(known.map((c) => c.customerId.toLowerCase()));
+  const missing = unique.filter((id) => !projected.has(id));
+  if (!missing.length) return [];
+  const members = new Set((await customersInMembers(ctx, missing)).map((c) => c.customerId));
+  return missing.filter((id) => !members.has(id));
 }
 
 /** Customers that existed before content kept its projection (kernel/projections.ts). */

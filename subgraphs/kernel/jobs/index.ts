@@ -298,7 +298,7 @@ export class Jobs {
 }
 
 /** Subscriber side: one transaction that records (subscriber, event id) and runs the handler, or skips a repeat. */
-async function handleEvent(runtime: Runtime, subscriber: string, event: DomainEvent, handler: (tx: RequestContext, e: DomainEvent) => Promise<void>) {
+export async function handleEvent(runtime: Runtime, subscriber: string, event: DomainEvent, handler: (tx: RequestContext, e: DomainEvent) => Promise<void>) {
   const ctx = RequestContext.system(runtime, event.companyId);
   await ctx.transaction(async (tx) => {
     const fresh = await tx.sql('insert into kernel.event_receipt (subscriber, event_id, handled_at) values (?, ?, ?) on conflict do nothing returning event_id', [

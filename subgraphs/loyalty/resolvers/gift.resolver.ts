@@ -67,9 +67,10 @@ async function redemptionNodes(ctx: RequestContext, rows: readonly Omit<Row<Rede
 @Resolver(() => GiftOfferNode)
 export class GiftResolver {
   @Requires('optionalCustomer')
-  @Query(() => [GiftOfferNode], { description: 'The gifts offered now, cheapest first; with a customer token each says whether they can redeem it.' })
-  async shopGiftOffers(@Ctx() ctx: RequestContext) {
-    return offerNodes(ctx, await gifts.openOffers(ctx));
+  @Query(() => GiftOfferPage, { description: 'The gifts offered now, cheapest first; with a customer token each says whether they can redeem it.' })
+  async shopGiftOffers(@Ctx() ctx: RequestContext, @Args(() => ListArgs) args: ListArgs) {
+    const page = await gifts.openOffers(ctx, args);
+    return { ...page, items: await offerNodes(ctx, page.items) };
   }
 
   @Requires('optionalCustomer')

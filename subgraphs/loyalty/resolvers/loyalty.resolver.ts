@@ -1,12 +1,13 @@
-import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { Requires } from '../../kernel/access.ts';
 import type { RequestContext } from '../../kernel/context.ts';
+import { ListArgs } from '../../kernel/pagination.ts';
 import type { Row } from '../../kernel/reads.ts';
 import { LedgerEntry } from '../entities/ledger-entry.ts';
 import * as accounts from '../services/accounts.ts';
 import * as rules from '../services/rules.ts';
 import * as tiers from '../services/tiers.ts';
-import { CustomerLoyaltyNode, CustomerRef, LedgerEntryNode, LoyaltyNode, LoyaltyRulesInput, LoyaltyRulesNode, MembershipTierInput, MembershipTierNode } from './loyalty.types.ts';
+import { CustomerLoyaltyNode, CustomerRef, LedgerEntryNode, LoyaltyNode, LoyaltyRulesInput, LoyaltyRulesNode, MembershipTierInput, MembershipTierNode, MembershipTierPage } from './loyalty.types.ts';
 
 export const tierNode = (t: tiers.TierRow | null): MembershipTierNode | null =>
   t && { id: t.id, name: t.name, threshold: t.threshold, benefits: t.benefits, sortOrder: t.sortOrder, color: t.color ?? null, createdAt: t.createdAt, updatedAt: t.updatedAt };
@@ -31,9 +32,10 @@ const loyaltyNode = (s: accounts.Standing): LoyaltyNode => ({ balance: s.balance
 @Resolver()
 export class LoyaltyResolver {
   @Requires('public')
-  @Query(() => [MembershipTierNode], { description: "The company's membership tiers, lowest threshold first." })
-  async membershipTiers(@Ctx() ctx: RequestContext) {
-    return (await tiers.listTiers(ctx)).map(tierNode);
+  @Query(() => MembershipTierPage, { description: "The company's membership tiers, lowest threshold first." })
+  async membershipTiers(@Ctx() ctx: RequestContext, @Args(() => ListArgs) args: ListArgs) {
+    const page = await tiers.tiersPage(ctx, args);
+    return { ...page, items: page.items.map((t) => tierNode(t)!) };
   }
 
   @Requires('merchant')

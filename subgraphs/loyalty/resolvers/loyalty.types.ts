@@ -41,6 +41,8 @@ export class MembershipTierNode {
   @Field(() => DateTime) updatedAt!: Date;
 }
 
+export const MembershipTierPage = PageOf(MembershipTierNode, 'MembershipTierPage');
+
 @ObjectType('LedgerEntry', { description: "One change of a customer's points." })
 export class LedgerEntryNode {
   @Field(() => ID) id!: string;

@@ -1,6 +1,6 @@
 import type { RequestContext } from '../../kernel/context.ts';
 import type { Runtime } from '../../kernel/runtime.ts';
-import { backfillFromMembers, readAllowingLag } from '../../kernel/projections.ts';
+import { backfillFromMembers, customersInMembers } from '../../kernel/projections.ts';
 import { COMPANY } from '../../kernel/tenancy.ts';
 import { LoyaltyCustomer } from '../entities/customer-projection.ts';
 
@@ -14,9 +14,13 @@ export async function forgetCustomer(tx: RequestContext, customerId: string): Pr
   await tx.tenantSql`delete from loyalty.customer_projection where company_id = ${COMPANY} and customer_id = ${customerId}`;
 }
 
-/** Whether the id is a customer of the caller's company (members' event may lag a new customer by a moment). */
+/**
+ * Whether the id is a customer of the caller's company: the projection, or, for a customer made a
+ * moment ago whose members event has not arrived yet, members itself (kernel/projections.ts).
+ */
 export async function isCustomer(ctx: RequestContext, customerId: string): Promise<boolean> {
-  return !!(await readAllowingLag(() => ctx.row(LoyaltyCustomer, { customerId: customerId.toLowerCase() })));
+  if (await ctx.row(LoyaltyCustomer, { customerId: customerId.toLowerCase() })) return true;
+  return (await customersInMembers(ctx, [customerId])).length > 0;
 }
 
 /** Customers that existed before loyalty kept its projection (kernel/projections.ts). */

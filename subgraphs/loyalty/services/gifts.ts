@@ -8,7 +8,7 @@ import { LockMode } from '@mikro-orm/core';
 import type { RequestContext } from '../../kernel/context.ts';
 import { badInput, conflict, notFound, reasonError } from '../../kernel/errors.ts';
 import { isUuid, newId } from '../../kernel/ids.ts';
-import { pageRequest } from '../../kernel/pagination.ts';
+import { likePattern, pageRequest, type ListQuery } from '../../kernel/pagination.ts';
 import type { Row } from '../../kernel/reads.ts';
 import { COMPANY } from '../../kernel/tenancy.ts';
 import { checkInstant } from '../../kernel/time.ts';
@@ -90,10 +90,12 @@ export function listOffers(ctx: RequestContext, args: { status?: GiftStatus | nu
 const isOpen = (offer: Pick<OfferRow, 'status' | 'startsAt' | 'endsAt'>, now: Date) =>
   offer.status === 'active' && (!offer.startsAt || offer.startsAt.getTime() <= now.getTime()) && (!offer.endsAt || offer.endsAt.getTime() > now.getTime());
 
-/** The storefront's offers: open ones, in the order they were made. */
-export async function openOffers(ctx: RequestContext): Promise<OfferRow[]> {
+/** The storefront's offers: a page of the open ones (isOpen, as a condition), cheapest first, searched by title. */
+export function openOffers(ctx: RequestContext, args: ListQuery) {
+  const req = pageRequest(args);
   const now = ctx.now();
-  return (await ctx.rows(GiftOffer, { status: 'active' }, { orderBy: { pointsCost: 'asc', id: 'asc' } })).filter((o) => isOpen(o, now));
+  const open = { status: 'active', $and: [{ $or: [{ startsAt: null }, { startsAt: { $lte: now } }] }, { $or: [{ endsAt: null }, { endsAt: { $gt: now } }] }] };
+  return ctx.page(GiftOffer, req.search ? { ...open, title: { $ilike: likePattern(req.search) } } : open, req, { pointsCost: 'asc', id: 'asc' });
 }
 
 export async function openOffer(ctx: RequestContext, offerId: unknown): Promise<OfferRow> {

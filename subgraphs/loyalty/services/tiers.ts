@@ -2,6 +2,7 @@
 import type { RequestContext } from '../../kernel/context.ts';
 import { badInput, notFound } from '../../kernel/errors.ts';
 import { isUuid, newId } from '../../kernel/ids.ts';
+import { likePattern, pageRequest, type ListQuery } from '../../kernel/pagination.ts';
 import type { Row } from '../../kernel/reads.ts';
 import { optionalText, requireText } from '../../kernel/validation.ts';
 import { MembershipTier } from '../entities/tier.ts';
@@ -59,6 +60,12 @@ export async function updateTier(ctx: RequestContext, tierId: unknown, input: Ti
 /** The company's tiers, lowest threshold first (the order customers climb them). */
 export function listTiers(ctx: RequestContext): Promise<TierRow[]> {
   return ctx.rows(MembershipTier, {}, { orderBy: { threshold: 'asc', id: 'asc' } });
+}
+
+/** A page of the tiers, lowest threshold first, searched by name. */
+export function tiersPage(ctx: RequestContext, args: ListQuery) {
+  const req = pageRequest(args);
+  return ctx.page(MembershipTier, req.search ? { name: { $ilike: likePattern(req.search) } } : {}, req, { threshold: 'asc', id: 'asc' });
 }
 
 /** The tier lifetime points reach: the highest threshold at or below them. */
