@@ -33,6 +33,9 @@ export function inProcessExecutor(name: string, schema: GraphQLSchema, runtime: 
   };
 }
 
+/** Headers that differ per request without changing what an operation reads. */
+const PER_REQUEST_HEADERS = new Set(['x-request-id', 'traceparent', 'tracestate', 'user-agent', 'accept', 'accept-encoding', 'accept-language', 'connection', 'content-length', 'content-type', 'keep-alive', 'origin', 'referer']);
+
 /** Where the subgraphs are: their schemas in this process, or their processes (at the URLs the supergraph names, also given here for the fast path). */
 export type SubgraphTransport = FastPathTransport | { kind: 'http'; urls?: undefined };
 
@@ -80,6 +83,9 @@ export function createGateway(supergraph: string, transport: SubgraphTransport, 
     cors: false,
     // Subgraph errors reach clients with their own code and message, without internal names.
     subgraphErrors: false,
+    // Identical queries in flight are executed once (each request still passes every plugin): the
+    // same operation, variables and headers, but for those that cannot change what it reads.
+    inboundInflightRequestDeduplication: { shouldIncludeHeader: (name) => !PER_REQUEST_HEADERS.has(name) },
     // In order: error wording, the input guard, the limits (before anything whose cost can grow
     // faster than the document), whatever else is registered, and last the fast path, which only
     // replaces how an operation every other plugin has seen is executed.

@@ -202,11 +202,28 @@ function useStructureLimits(limits: QueryLimits): GatewayPlugin {
   };
 }
 
-/** Estimated cost at the start of execution, where the variables (a list's `limit`) are known. */
+/** Costs kept per document (one per distinct operation name and variable values). */
+const MAX_COSTS = 200;
+
+/**
+ * Estimated cost at the start of execution, where the variables (a list's `limit`) are known; kept
+ * per document (Yoga's parser cache and the facades hand the same object for the same text) by
+ * operation name and variables, as the same requests come again and again.
+ */
 function useOperationCost(costs: CostAnnotations, limits: QueryLimits): GatewayPlugin {
+  const known = new WeakMap<DocumentNode, Map<string, number>>();
   return {
     onExecute({ args, setResultAndStopExecution }) {
-      const cost = operationCost(args.schema, args.document, (args.variableValues ?? {}) as Record<string, unknown>, costs, limits, args.operationName ?? undefined);
+      const variables = (args.variableValues ?? {}) as Record<string, unknown>;
+      const key = `${args.operationName ?? ''}\n${JSON.stringify(variables)}`;
+      let byKey = known.get(args.document);
+      let cost = byKey?.get(key);
+      if (cost === undefined) {
+        cost = operationCost(args.schema, args.document, variables, costs, limits, args.operationName ?? undefined);
+        if (!byKey) known.set(args.document, (byKey = new Map()));
+        if (byKey.size >= MAX_COSTS) byKey.clear();
+        byKey.set(key, cost);
+      }
       if (cost > limits.cost) setResultAndStopExecution({ errors: [limitError('cost', limits.cost, cost)] });
     },
   };
