@@ -1,9 +1,9 @@
 import 'reflect-metadata';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { PGlite } from '@electric-sql/pglite';
-import type { GatewayRuntime } from '@graphql-hive/gateway-runtime';
+import type { GatewayPlugin, GatewayRuntime } from '@graphql-hive/gateway-runtime';
 import { createServerAdapter } from '@whatwg-node/server';
-import { Kind, parse, type OperationDefinitionNode } from 'graphql';
+import { Kind, type OperationDefinitionNode } from 'graphql';
 import { toErrorBody } from '../facades/errors.ts';
 import { VIA_HEADER } from '../subgraphs/kernel/audit.ts';
 import { createMcpFacade, type McpFacade } from '../facades/mcp/server.ts';
@@ -17,12 +17,11 @@ import { idempotencyScope, idempotentFetch, requestHash, type Answer, type Idemp
 import { serveBuiltSubgraphs } from '../subgraphs/kernel/federation.ts';
 import { recentMessages } from '../subgraphs/kernel/outbox/index.ts';
 import { serveBuiltSupergraph, subgraphUrl, supergraphOf } from './compose.ts';
-import { serveBuiltCostAnnotations } from './limits.ts';
+import { parseWithinLimits, serveBuiltCostAnnotations } from './limits.ts';
 import { createCors } from './cors.ts';
 import { docsRoute } from './docs.ts';
 import { assignRequestId, forwardedHeaders, readBody, refuse, surfaceOf, usableHost } from './edge.ts';
-import { createDirectPath, type DirectPath } from './direct.ts';
-import { createGateway, inProcessExecutor } from './gateway.ts';
+import { createGateway, type Gateway } from './gateway.ts';
 import { moduleRoutes } from './module-routes.ts';
 import { MODULES, SUBGRAPH_PORTS } from './modules.ts';
 import { startPlatform, type Platform } from './platform.ts';
@@ -30,9 +29,8 @@ import { builtBeside } from './startup.ts';
 
 export interface App {
   server: Server;
-  gateway: GatewayRuntime;
-  /** POST /graphql's way around the gateway for one-subgraph queries (router/direct.ts). */
-  direct: DirectPath;
+  /** The one pipeline of every interface; `gateway.fastPath` is a step of its execution (router/fast-path.ts). */
+  gateway: Gateway;
   /** The MCP facade at /mcp (facades/mcp/server.ts). */
   mcp: McpFacade;
   /** The REST facade under /v6 (facades/rest/facade.ts). */
@@ -59,7 +57,10 @@ export function serveBuilt(entryUrl: string): void {
  * Distributed: subgraphs run elsewhere and the gateway reaches them over HTTP; this process
  * still opens the database for the kernel (outbox reads, readiness).
  */
-export async function createApp(config: Config, options: { topology?: 'embedded' | 'distributed'; pglite?: PGlite; subgraphUrls?: Record<string, string> } = {}): Promise<App> {
+export async function createApp(
+  config: Config,
+  options: { topology?: 'embedded' | 'distributed'; pglite?: PGlite; subgraphUrls?: Record<string, string>; plugins?: GatewayPlugin[] } = {},
+): Promise<App> {
   const topology = options.topology ?? 'embedded';
   const modules = topology === 'embedded' ? MODULES : [];
   const platform = await startPlatform(config, modules, { pglite: options.pglite });
@@ -71,23 +72,16 @@ export async function createApp(config: Config, options: { topology?: 'embedded'
   const gateway = createGateway(
     supergraphSdl,
     topology === 'embedded'
-      ? { kind: 'embedded', executors: new Map(subgraphs.map((s) => [s.name, inProcessExecutor(s.name, s.schema, platform.runtime)])) }
-      : { kind: 'http' },
-    config.queryLimits,
+      ? { kind: 'embedded', schemas: new Map(subgraphs.map((s) => [s.name, s.schema])), runtime: platform.runtime }
+      : { kind: 'http', urls: new Map(subgraphs.map((s) => [s.name, s.url])) },
+    { limits: config.queryLimits, plugins: options.plugins },
   );
   // SOFA and the MCP tool registry need the gateway's schema loaded before they serve.
   const apiSchema = await gateway.getSchema();
-  const direct = createDirectPath(
-    gateway,
-    apiSchema,
-    supergraphSdl,
-    topology === 'embedded' ? { kind: 'embedded', schemas: new Map(subgraphs.map((s) => [s.name, s.schema])), runtime: platform.runtime } : { kind: 'http', urls: new Map(subgraphs.map((s) => [s.name, s.url])) },
-    config.queryLimits,
-  );
-  const mcp = createMcpFacade(gateway, apiSchema, config, platform.runtime, direct);
+  const mcp = createMcpFacade(gateway, apiSchema, config, platform.runtime);
   const merchantToolRoutes = toolRoutes(mcp.tools);
   const merchantTools = createToolRoutes(merchantToolRoutes, mcp.invoke);
-  const rest = createRestFacade(gateway, apiSchema, config, platform.runtime, direct, toolOperations(merchantToolRoutes));
+  const rest = createRestFacade(gateway, apiSchema, config, platform.runtime, toolOperations(merchantToolRoutes));
   const legacy = createLegacyRoutes({
     config,
     db: platform.runtime.db,
@@ -115,8 +109,6 @@ export async function createApp(config: Config, options: { topology?: 'embedded'
         // Only the facades say which interface a write came through (the audit log); never a client.
         delete req.headers[VIA_HEADER];
         if (req.method === 'POST' && req.headers['idempotency-key'] !== undefined) return await idempotentGraphql(req, res);
-        // A query one subgraph answers as asked goes to it straight (router/direct.ts); the rest to the gateway.
-        if (await direct.serve(req, res)) return;
         return await gateway(req, res);
       }
       if (path === '/mcp') return await mcp(req, res);
@@ -152,7 +144,6 @@ export async function createApp(config: Config, options: { topology?: 'embedded'
   return {
     server,
     gateway,
-    direct,
     mcp,
     rest,
     platform,
@@ -204,7 +195,7 @@ function mutationRequest(text: string, maxTokens: number): { query: string; vari
   try {
     const body = JSON.parse(text);
     if (typeof body?.query !== 'string') return undefined;
-    const operations = parse(body.query, { maxTokens }).definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+    const operations = parseWithinLimits(body.query, { maxTokens }).definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
     const operation = body.operationName ? operations.find((o) => o.name?.value === body.operationName) : operations.length === 1 ? operations[0] : undefined;
     return operation?.operation === 'mutation' ? body : undefined;
   } catch {

@@ -6,7 +6,7 @@ import { leavesInputFieldsOut } from './left-out-fields.ts';
  * Executes operations on a subgraph schema compiled by graphql-jit, one function per document:
  * graphql-js's `execute` builds an info object, an arguments object and a path for every field of
  * every item, which with the garbage it leaves was about half the CPU of a list of 20 services.
- * Used by the embedded direct path (router/direct.ts) and the subgraph processes
+ * Used by the embedded fast path (router/fast-path.ts) and the subgraph processes
  * (router/subgraph-server.ts). Variables graphql-js refuses, and a document graphql-jit cannot
  * compile, run on graphql-js's `execute`, so their errors stay the ones the gateway and Apollo
  * Server recognise and word (a variable that does not coerce is a 400 naming the field).

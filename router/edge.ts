@@ -202,7 +202,8 @@ function discardBody(req: IncomingMessage, res: ServerResponse): boolean {
 /**
  * GraphQL errors as REST and MCP errors are: each names the request's id (`extensions.requestId`),
  * and GraphQL's own coercion messages, which repeat the rejected value (up to the body limit),
- * say what is wrong in our words with the field (`l: must be an integer`). Each error is copied
+ * say what is wrong in our words with the field (`l: must be an integer`); no internals (an
+ * original error, a stack) are kept. Each error is copied
  * (its HTTP status, in `extensions.http`, kept).
  */
 export function useErrorAnswers() {
@@ -219,6 +220,12 @@ export function useErrorAnswers() {
 
 function answer(error: any, requestId: string | null, failed: boolean) {
   const extensions: Record<string, unknown> = { ...error?.extensions, ...(requestId ? { requestId } : {}) };
+  // Internals never reach a client: Yoga puts the parser's own error (which repeats the body) in
+  // `originalError`, and a library may add a stack.
+  for (const internal of ['originalError', 'stack', 'exception']) delete extensions[internal];
+  // A request that is not a GraphQL request (a body that is not JSON) is 400 whatever the client
+  // accepts; Yoga marks it as the spec's, which under application/json it would answer with 200.
+  if (extensions.code === 'BAD_REQUEST' && extensions.http) extensions.http = { ...(extensions.http as object), spec: false };
   let message: string = error?.message ?? 'Error';
   if ((extensions.code === undefined || extensions.code === 'BAD_USER_INPUT') && isGraphqlCoercionMessage(message)) {
     const worded = coercionError(message);

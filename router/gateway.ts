@@ -1,5 +1,5 @@
 import { execute, type GraphQLSchema } from 'graphql';
-import { createGatewayRuntime, type GatewayRuntime } from '@graphql-hive/gateway-runtime';
+import { createGatewayRuntime, type GatewayPlugin, type GatewayRuntime } from '@graphql-hive/gateway-runtime';
 import { unifiedGraphHandler } from '@graphql-hive/router-runtime';
 import type { Executor } from '@graphql-tools/utils';
 import { RequestContext } from '../subgraphs/kernel/context.ts';
@@ -10,7 +10,7 @@ import { limitPlugins } from './limits.ts';
 import { useInputGuard } from './input-guard.ts';
 import { forwardedHeaders, useErrorAnswers } from './edge.ts';
 import { renderGraphiQL } from './graphiql.ts';
-import { takeHandedOver } from './direct.ts';
+import { createFastPath, takeHandedOver, type FastPath, type FastPathTransport } from './fast-path.ts';
 
 /**
  * Executes a subgraph schema in this process. The subgraph gets a context of its own, built from
@@ -19,7 +19,7 @@ import { takeHandedOver } from './direct.ts';
 export function inProcessExecutor(name: string, schema: GraphQLSchema, runtime: Runtime): Executor {
   return async (request) => {
     const incoming: Request | undefined = request.context?.request;
-    // The direct path (router/direct.ts) may have run this very request already: its result is taken as it is.
+    // The fast path (router/fast-path.ts) may have run this very operation already: its result is taken as it is.
     let result = takeHandedOver(request.context, name)?.result;
     if (!result) {
       const headers = incoming ? forwardedHeaders(incoming) : {};
@@ -33,14 +33,29 @@ export function inProcessExecutor(name: string, schema: GraphQLSchema, runtime: 
   };
 }
 
-export type SubgraphTransport = { kind: 'embedded'; executors: Map<string, Executor> } | { kind: 'http' };
+/** Headers that differ per request without changing what an operation reads. */
+const PER_REQUEST_HEADERS = new Set(['x-request-id', 'traceparent', 'tracestate', 'user-agent', 'accept', 'accept-encoding', 'accept-language', 'connection', 'content-length', 'content-type', 'keep-alive', 'origin', 'referer']);
 
-/** The gateway over a supergraph; `limits` are what one operation may ask (router/limits.ts). */
-export function createGateway(supergraph: string, transport: SubgraphTransport, limits: QueryLimits = loadQueryLimits()): GatewayRuntime {
-  return createGatewayRuntime({
+/** Where the subgraphs are: their schemas in this process, or their processes (at the URLs the supergraph names, also given here for the fast path). */
+export type SubgraphTransport = FastPathTransport | { kind: 'http'; urls?: undefined };
+
+export interface GatewayOptions {
+  /** What one operation may ask (router/limits.ts). */
+  limits?: QueryLimits;
+  /** Plugins after the router's own, before the fast path (tests count what the pipeline sees with one). */
+  plugins?: GatewayPlugin[];
+}
+
+export type Gateway = GatewayRuntime & { fastPath: FastPath };
+
+/** The gateway over a supergraph: the one pipeline every interface's operations run through. */
+export function createGateway(supergraph: string, transport: SubgraphTransport, options: GatewayOptions = {}): Gateway {
+  const limits = options.limits ?? loadQueryLimits();
+  const executors = transport.kind === 'embedded' ? new Map([...transport.schemas].map(([name, schema]) => [name, inProcessExecutor(name, schema, transport.runtime)])) : undefined;
+  const fastPath: FastPath = transport.kind === 'embedded' || transport.urls ? createFastPath(supergraph, transport) : { served: 0, enabled: false, plugin: {} };
+  const gateway = createGatewayRuntime({
     // As a function (read once: there is no pollingInterval). Given the text itself, Hive parses it
-    // whole only to tell it from a path or a URL, before parsing it again to build the schema: one
-    // parse of the 135 KB supergraph, ~15 ms of a start.
+    // whole only to tell it from a path or a URL, before parsing it again to build the schema.
     supergraph: () => supergraph,
     // The query planner of Hive Router (Rust, through N-API) instead of the JavaScript one:
     // measured ~30% less router CPU per request over the same subgraphs.
@@ -68,14 +83,19 @@ export function createGateway(supergraph: string, transport: SubgraphTransport, 
     cors: false,
     // Subgraph errors reach clients with their own code and message, without internal names.
     subgraphErrors: false,
-    // Token, depth, alias and directive limits and the operation's estimated cost, before anything runs.
-    plugins: () => [useErrorAnswers(), useInputGuard(), ...limitPlugins(supergraph, limits), useHandedOverAnswers()],
-    ...(transport.kind === 'embedded'
+    // Identical queries in flight are executed once (each request still passes every plugin): the
+    // same operation, variables and headers, but for those that cannot change what it reads.
+    inboundInflightRequestDeduplication: { shouldIncludeHeader: (name) => !PER_REQUEST_HEADERS.has(name) },
+    // In order: error wording, the input guard, the limits (before anything whose cost can grow
+    // faster than the document), whatever else is registered, and last the fast path, which only
+    // replaces how an operation every other plugin has seen is executed.
+    plugins: () => [useErrorAnswers(), useInputGuard(), ...limitPlugins(supergraph, limits), ...(options.plugins ?? []), useHandedOverAnswers(), fastPath.plugin],
+    ...(executors
       ? {
           transports: {
             http: {
               getSubgraphExecutor: ({ subgraphName }: { subgraphName: string }) => {
-                const executor = transport.executors.get(subgraphName);
+                const executor = executors.get(subgraphName);
                 if (!executor) throw new Error(`No in-process subgraph "${subgraphName}"`);
                 return executor;
               },
@@ -84,11 +104,12 @@ export function createGateway(supergraph: string, transport: SubgraphTransport, 
         }
       : { propagateHeaders: { fromClientToSubgraphs: ({ request }: { request: Request }) => forwardedHeaders(request) } }),
   });
+  return Object.assign(gateway, { fastPath });
 }
 
 /**
- * A subgraph fetch over HTTP answered with what the direct path (router/direct.ts) already got
- * from that subgraph for this client request, instead of asking it again.
+ * A subgraph fetch over HTTP answered with what the fast path (router/fast-path.ts) already got
+ * from that subgraph for this operation, instead of asking it again.
  */
 function useHandedOverAnswers() {
   return {

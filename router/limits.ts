@@ -3,11 +3,13 @@ import { readFileSync } from 'node:fs';
 import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
 import { maxDirectivesRule } from '@escape.tech/graphql-armor-max-directives';
-import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import type { GatewayPlugin } from '@graphql-hive/gateway-runtime';
 import {
   GraphQLError,
   Kind,
+  Lexer,
+  Source,
+  TokenKind,
   getNamedType,
   isCompositeType,
   isInterfaceType,
@@ -36,8 +38,13 @@ import { DEFAULT_LIMIT } from '../subgraphs/kernel/pagination.ts';
 /**
  * What one GraphQL operation may ask of the router, checked before anything runs:
  *
- * - tokens (graphql-armor): the parser stops at the first token over the limit, so a selection
- *   nested ten thousand deep or a list literal of 100,000 values never reaches its recursion;
+ * - tokens and nesting, in one pass of GraphQL's lexer before the parser: a document over the token
+ *   limit, or whose brackets nest deeper than MAX_NESTING (a list literal nested a thousand deep
+ *   would exhaust the parser's stack), is never parsed;
+ * - selections: the operation's size with every fragment spread expanded, worked out once per
+ *   fragment, so a document whose fragments each spread the next twice (2^30 selections in 1.2 KB)
+ *   or spread themselves is refused before anything whose cost grows with that size runs
+ *   (GraphQL's validation rules, the depth rule, the cost, the query planner, the fast path);
  * - depth, aliases, directives (graphql-armor's rules): per document, before GraphQL's own
  *   validation;
  * - cost: the operation's estimated cost from the supergraph's `@cost` and `@listSize`
@@ -50,7 +57,7 @@ import { DEFAULT_LIMIT } from '../subgraphs/kernel/pagination.ts';
  *
  * A refusal is `400` with the code `QUERY_TOO_COMPLEX` and `{ limit, max, found }` beside it.
  */
-export type LimitName = 'tokens' | 'depth' | 'aliases' | 'directives' | 'cost';
+export type LimitName = 'tokens' | 'nesting' | 'selections' | 'depth' | 'aliases' | 'directives' | 'cost';
 
 export const LIMIT_CODE = 'QUERY_TOO_COMPLEX';
 
@@ -59,6 +66,10 @@ export function limitError(limit: LimitName, max: number, found?: number): Graph
   const message =
     limit === 'tokens'
       ? `The document has more than ${max} tokens, the limit; send a smaller query`
+      : limit === 'nesting'
+        ? `The document nests brackets deeper than the limit of ${max}`
+        : limit === 'selections'
+          ? `The operation has more than ${max} selections with its fragments expanded, the limit; spread fewer fragments`
       : limit === 'cost'
         ? `Query cost${n} exceeds the limit of ${max}; ask for fewer or smaller lists (limit) or less nesting`
         : limit === 'depth'
@@ -67,6 +78,88 @@ export function limitError(limit: LimitName, max: number, found?: number): Graph
             ? `Query uses more ${limit} than the limit of ${max}`
             : `Query uses ${found} ${limit}, over the limit of ${max}`;
   return new GraphQLError(message, { extensions: { code: LIMIT_CODE, limit, max, ...(found === undefined ? {} : { found }), http: { status: 400 } } });
+}
+
+/** How deep brackets (`{`, `[`, `(`) may nest in a document: far beyond any real operation, far below the parser's stack. */
+export const MAX_NESTING = 64;
+/** Selections of one operation with its fragments expanded (the largest tool's is a few hundred). */
+export const MAX_SELECTIONS = 5000;
+
+/**
+ * A document parsed within the limits that hold before anything else: tokens and nesting (one pass
+ * of the lexer, which stops at the first token over), then the parse, then the operation's size
+ * with its fragments expanded. Throws the limit's error.
+ */
+export function parseWithinLimits(source: string | Source, options: { maxTokens: number }): DocumentNode {
+  const lexer = new Lexer(typeof source === 'string' ? new Source(source) : source);
+  let tokens = 0;
+  let depth = 0;
+  for (let token = lexer.advance(); token.kind !== TokenKind.EOF; token = lexer.advance()) {
+    if (++tokens > options.maxTokens) throw limitError('tokens', options.maxTokens);
+    if (token.kind === TokenKind.BRACE_L || token.kind === TokenKind.BRACKET_L || token.kind === TokenKind.PAREN_L) {
+      if (++depth > MAX_NESTING) throw limitError('nesting', MAX_NESTING);
+    } else if (token.kind === TokenKind.BRACE_R || token.kind === TokenKind.BRACKET_R || token.kind === TokenKind.PAREN_R) depth--;
+  }
+  const document = parse(source, { maxTokens: options.maxTokens });
+  checkExpandedSize(document);
+  return document;
+}
+
+/**
+ * Every operation's selections counted with fragment spreads expanded, each fragment counted once
+ * (so linear in the document); over MAX_SELECTIONS, or a fragment that spreads itself, is refused.
+ */
+function checkExpandedSize(document: DocumentNode): void {
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
+  const sizes = new Map<string, number>();
+  const expanding = new Set<string>();
+  const refuse = (found?: number) => limitError('selections', MAX_SELECTIONS, found);
+  const sizeOf = (set: SelectionSetNode): number => {
+    let size = 0;
+    for (const selection of set.selections) {
+      if (selection.kind === Kind.FIELD) size += 1 + (selection.selectionSet ? sizeOf(selection.selectionSet) : 0);
+      else if (selection.kind === Kind.INLINE_FRAGMENT) size += sizeOf(selection.selectionSet);
+      else size += fragmentSize(selection.name.value);
+      // Saturates: the count only has to pass the limit.
+      if (size > MAX_SELECTIONS) return MAX_SELECTIONS + 1;
+    }
+    return size;
+  };
+  const fragmentSize = (name: string): number => {
+    const known = sizes.get(name);
+    if (known !== undefined) return known;
+    const fragment = fragments.get(name);
+    // An unknown fragment is validation's to name.
+    if (!fragment) return 0;
+    if (expanding.has(name)) {
+      const error = refuse();
+      throw new GraphQLError(`Fragment "${name}" spreads itself: its selections never end`, { extensions: error.extensions });
+    }
+    expanding.add(name);
+    const size = sizeOf(fragment.selectionSet);
+    expanding.delete(name);
+    sizes.set(name, size);
+    return size;
+  };
+  for (const d of document.definitions) {
+    if (d.kind !== Kind.OPERATION_DEFINITION && d.kind !== Kind.FRAGMENT_DEFINITION) continue;
+    const size = d.kind === Kind.OPERATION_DEFINITION ? sizeOf(d.selectionSet) : fragmentSize(d.name.value);
+    if (size > MAX_SELECTIONS) throw refuse();
+  }
+}
+
+/**
+ * Tokens, nesting and expanded size checked as the gateway parses a document (Yoga caches the parse
+ * per text, so a document is checked once), before any validation rule.
+ */
+function useDocumentLimits(limits: QueryLimits): GatewayPlugin {
+  const parseFn = (source: string | Source) => parseWithinLimits(source, { maxTokens: limits.tokens });
+  return {
+    onParse({ setParseFn }) {
+      setParseFn(parseFn);
+    },
+  };
 }
 
 /** armor's own error says `found N`; ours names the limit and the number. */
@@ -79,17 +172,7 @@ const rejectWith = (limit: Exclude<LimitName, 'tokens' | 'cost'>, max: number) =
 export function limitPlugins(supergraphSdl: string, limits: QueryLimits): GatewayPlugin[] {
   const costs = costAnnotations(supergraphSdl);
   return [
-    maxTokensPlugin({
-      n: limits.tokens,
-      exposeLimits: true,
-      propagateOnRejection: false,
-      // The parser must stop here, not read on: throw (our error) instead of armor's own.
-      onReject: [
-        () => {
-          throw limitError('tokens', limits.tokens);
-        },
-      ],
-    }) as GatewayPlugin,
+    useDocumentLimits(limits),
     useStructureLimits(limits),
     useOperationCost(costs, limits),
     useLimitErrors(),
@@ -119,11 +202,28 @@ function useStructureLimits(limits: QueryLimits): GatewayPlugin {
   };
 }
 
-/** Estimated cost at the start of execution, where the variables (a list's `limit`) are known. */
+/** Costs kept per document (one per distinct operation name and variable values). */
+const MAX_COSTS = 200;
+
+/**
+ * Estimated cost at the start of execution, where the variables (a list's `limit`) are known; kept
+ * per document (Yoga's parser cache and the facades hand the same object for the same text) by
+ * operation name and variables, as the same requests come again and again.
+ */
 function useOperationCost(costs: CostAnnotations, limits: QueryLimits): GatewayPlugin {
+  const known = new WeakMap<DocumentNode, Map<string, number>>();
   return {
     onExecute({ args, setResultAndStopExecution }) {
-      const cost = operationCost(args.schema, args.document, (args.variableValues ?? {}) as Record<string, unknown>, costs, limits, args.operationName ?? undefined);
+      const variables = (args.variableValues ?? {}) as Record<string, unknown>;
+      const key = `${args.operationName ?? ''}\n${JSON.stringify(variables)}`;
+      let byKey = known.get(args.document);
+      let cost = byKey?.get(key);
+      if (cost === undefined) {
+        cost = operationCost(args.schema, args.document, variables, costs, limits, args.operationName ?? undefined);
+        if (!byKey) known.set(args.document, (byKey = new Map()));
+        if (byKey.size >= MAX_COSTS) byKey.clear();
+        byKey.set(key, cost);
+      }
       if (cost > limits.cost) setResultAndStopExecution({ errors: [limitError('cost', limits.cost, cost)] });
     },
   };

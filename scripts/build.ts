@@ -96,7 +96,7 @@ export async function build(options: { reason?: string; quiet?: boolean } = {}):
     legalComments: 'none',
     charset: 'ascii',
     // GraphiQL's page (router/gateway.ts) is imported when first served, from node_modules.
-    // The query planner is a native addon that finds its binary beside its module (router/direct.ts).
+    // The query planner is a native addon that finds its binary beside its module (router/fast-path.ts).
     external: ['@graphql-yoga/render-graphiql', '@graphql-hive/router-query-planner'],
     banner: { js: `"use strict";${IMPORT_META}` },
     plugins: [sourceDirectories(), graphqlModules(), optionalDependencies(), pgliteInPlace(), dependencyPatches()],

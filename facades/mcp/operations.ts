@@ -2,7 +2,6 @@ import { GraphQLError, type DocumentNode, type ExecutionResult, type GraphQLSche
 import type { GatewayRuntime } from '@graphql-hive/gateway-runtime';
 import { VIA_HEADER } from '../../subgraphs/kernel/audit.ts';
 import { coercionError, isGraphqlCoercionMessage } from '../../subgraphs/kernel/graphql-words.ts';
-import { operationRequest, type DirectPath } from '../../router/direct.ts';
 import type { ToolDefinition } from './registry.ts';
 
 /** The request headers a tool's operation runs with: what a subgraph may see of the MCP request. */
@@ -44,7 +43,7 @@ interface Prepared {
  * X-Company-Id, the Host as x-forwarded-host, and `x-via: mcp <tool>` for the audit log), so the
  * subgraphs resolve the same principal and the audit log names the tool.
  */
-export function createOperationRunner(gateway: GatewayRuntime, direct: DirectPath) {
+export function createOperationRunner(gateway: GatewayRuntime) {
   const prepared = new Map<string, Prepared>();
 
   return async function runOperation(tool: ToolDefinition, variables: Record<string, unknown>, given: OperationHeaders): Promise<OperationAnswer> {
@@ -55,14 +54,10 @@ export function createOperationRunner(gateway: GatewayRuntime, direct: DirectPat
     const params = { query: tool.query, variables, operationName: tool.name };
     try {
       let entry = prepared.get(tool.name);
-      if (!entry) prepared.set(tool.name, (entry = prepare(gateway.getEnveloped({ request: operationRequest(headers, 'POST'), params }), tool.query)));
+      const request = new Request('http://router.internal/graphql', { method: 'POST', headers });
+      if (!entry) prepared.set(tool.name, (entry = prepare(gateway.getEnveloped({ request, params }), tool.query)));
       // Yoga answers a document it refuses with 400.
       if (entry.errors) return answer({ errors: entry.errors }, 400);
-      // A read one subgraph answers as asked goes to it straight (router/direct.ts), which decided
-      // on the gateway's schema of its own: the pipeline is not set up for it (envelop builds it per call).
-      const straight = await direct.execute(entry.document!, variables, tool.name, headers);
-      if (straight) return answer(straight);
-      const request = operationRequest(headers, 'POST');
       const enveloped = gateway.getEnveloped({ request, params });
       if (entry.schema !== enveloped.schema) {
         prepared.set(tool.name, (entry = prepare(enveloped, tool.query)));

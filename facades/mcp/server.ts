@@ -15,7 +15,6 @@ import { canonicalEnums } from '../json-schema.ts';
 import { unsafeValue, validator } from '../validate.ts';
 import { instructions, keyRequired, wwwAuthenticate } from './guide.ts';
 import { digitsAsStrings, QUOTE_HINT } from './input-schema.ts';
-import type { DirectPath } from '../../router/direct.ts';
 import { createOperationRunner, type OperationHeaders } from './operations.ts';
 import { IDEMPOTENCY_ARG, loadTools, type ToolDefinition } from './registry.ts';
 import { plainToolCall, writeResult } from './tool-call.ts';
@@ -64,13 +63,13 @@ export type McpFacade = ReturnType<typeof createMcpFacade>;
  * parts are shared: about 0.03 ms with the shared validator and the prebuilt handlers, against
  * 0.8 ms with an Ajv of its own (SDK 1.32, measured) and some 5 ms of CPU for a `list_services` call.
  */
-export function createMcpFacade(gateway: GatewayRuntime, schema: GraphQLSchema, config: Config, runtime: IdempotencyRuntime, direct: DirectPath) {
+export function createMcpFacade(gateway: GatewayRuntime, schema: GraphQLSchema, config: Config, runtime: IdempotencyRuntime) {
   const tools = loadTools(schema);
   const validators = new Map(tools.map((t) => [t.name, validator(t.argumentSchema)]));
   const byName = new Map(tools.map((t) => [t.name, t]));
   const serverInstructions = instructions(config.publicUrl);
   const allowedHosts = new Set(['localhost', '127.0.0.1', '[::1]', new URL(config.publicUrl).hostname, ...(process.env.MCP_ALLOWED_HOSTS ?? '').split(',').filter(Boolean)]);
-  const runOperation = createOperationRunner(gateway, direct);
+  const runOperation = createOperationRunner(gateway);
 
   /** The tools each kind of caller may use: a merchant all, nobody the signup pair. */
   const visible: Record<CallerKind, Map<string, ToolDefinition>> = {

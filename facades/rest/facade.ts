@@ -7,7 +7,6 @@ import { createServerAdapter } from '@whatwg-node/server';
 import { createSofa, createSofaRouter } from 'sofa-api';
 import type { Config } from '../../subgraphs/kernel/config.ts';
 import { idempotencyScope, idempotentFetch, requestHash, type IdempotencyRuntime } from '../../subgraphs/kernel/idempotency.ts';
-import { operationRequest, type DirectPath } from '../../router/direct.ts';
 import { forwardedHeaders, forwardedHeadersOf } from '../../router/edge.ts';
 import { VIA_HEADER } from '../../subgraphs/kernel/audit.ts';
 import { toErrorBody } from '../errors.ts';
@@ -80,7 +79,7 @@ export function serveBuiltRestSchema(file: string | undefined): void {
  * the `{ success, data }` envelope, catalogue status codes, flat JSON bodies and, on POST, the
  * Idempotency-Key.
  */
-export function createRestFacade(gateway: GatewayRuntime, apiSchema: GraphQLSchema, config: Config, runtime: IdempotencyRuntime, direct: DirectPath, toolPaths: Record<string, Record<string, JsonSchema>> = {}) {
+export function createRestFacade(gateway: GatewayRuntime, apiSchema: GraphQLSchema, config: Config, runtime: IdempotencyRuntime, toolPaths: Record<string, Record<string, JsonSchema>> = {}) {
   const schema = builtRestSchema ? buildASTSchema(JSON.parse(readFileSync(builtRestSchema, 'utf8')), { assumeValidSDL: true }) : restSchemaOf(apiSchema);
   const routes = ROUTES.map((r) => compile(r, schema));
 
@@ -102,18 +101,16 @@ export function createRestFacade(gateway: GatewayRuntime, apiSchema: GraphQLSche
   let sofa: ReturnType<typeof createSofaRouter> | undefined;
 
   /**
-   * A route's operation runs in-process: straight to the one subgraph that answers it as asked
-   * (router/direct.ts), or through the gateway's own pipeline (parsing, validation, masking,
-   * planning); either way with only the headers a subgraph may see (`forwarded`), and the route
-   * (`GET /v6/…`), which the audit log names as the way a write came.
+   * A route's operation runs in-process through the gateway's pipeline (its context, every plugin's
+   * execution hooks, the plan or the fast path), with only the headers a subgraph may see
+   * (`forwarded`) and the route (`GET /v6/…`), which the audit log names as the way a write came.
    */
   async function runOperation(document: DocumentNode, variables: Record<string, unknown>, operationName: string | undefined, forwarded: Record<string, string>, route: string): Promise<ExecutionResult> {
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(forwarded)) if (value) headers[name] = value;
     headers[VIA_HEADER] = `rest ${route}`;
-    const result = await direct.execute(document, variables, operationName, headers);
-    if (result) return result;
-    const { execute, contextFactory, schema: gatewaySchema } = gateway.getEnveloped({ request: operationRequest(headers, 'GET') });
+    const request = new Request('http://router.internal/graphql', { method: 'POST', headers });
+    const { execute, contextFactory, schema: gatewaySchema } = gateway.getEnveloped({ request });
     return execute({ schema: gatewaySchema, document, variableValues: variables, operationName, contextValue: await contextFactory() }) as Promise<ExecutionResult>;
   }
 

@@ -4,7 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inject } from 'vitest';
+import type { GatewayPlugin } from '@graphql-hive/gateway-runtime';
 import { createApp, type App } from '../../router/app.ts';
+import { VIA_HEADER } from '../../subgraphs/kernel/audit.ts';
 import { loadConfig, type Config } from '../../subgraphs/kernel/config.ts';
 import { createPglite } from '../../subgraphs/kernel/database.ts';
 
@@ -12,6 +14,26 @@ export interface TestServer {
   url: string;
   app: App;
   config: Config;
+  /** Every operation the gateway's pipeline executed, as a plugin registered once sees it (test/platform/pipeline.test.ts). */
+  seen: SeenOperation[];
+}
+
+export interface SeenOperation {
+  operationName?: string;
+  /** The interface and route or tool it came through (`rest GET /v6/…`, `mcp list_services`), as the audit log names it. */
+  via?: string;
+  requestId?: string;
+}
+
+/** A plugin that records what it sees, registered like any other. */
+function probePlugin(seen: SeenOperation[]): GatewayPlugin {
+  return {
+    onExecute({ args }) {
+      const request = (args.contextValue as { request?: Request }).request;
+      seen.push({ operationName: args.operationName ?? undefined, via: request?.headers.get(VIA_HEADER) ?? undefined, requestId: request?.headers.get('x-request-id') ?? undefined });
+      if (seen.length > 10_000) seen.splice(0, 5_000);
+    },
+  };
 }
 
 let started: Promise<TestServer> | undefined;
@@ -38,7 +60,8 @@ async function start(): Promise<TestServer> {
   const port = (probe.address() as AddressInfo).port;
   await new Promise<void>((r) => probe.close(() => r()));
   const config = { ...base, port, publicUrl: `http://127.0.0.1:${port}` };
-  const app = await createApp(config, { pglite });
+  const seen: SeenOperation[] = [];
+  const app = await createApp(config, { pglite, plugins: [probePlugin(seen)] });
   await new Promise<void>((r) => app.server.listen(port, '127.0.0.1', r));
-  return { url: config.publicUrl, app, config };
+  return { url: config.publicUrl, app, config, seen };
 }
