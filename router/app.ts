@@ -13,7 +13,7 @@ import { serveBuiltToolRegistry } from '../facades/mcp/registry.ts';
 import { createRestFacade, serveBuiltRestSchema, type RestFacade } from '../facades/rest/facade.ts';
 import { createLegacyRoutes } from '../facades/rest/legacy.ts';
 import type { Config, QueryLimits } from '../subgraphs/kernel/config.ts';
-import { idempotencyScope, idempotentFetch, requestHash, type Answer, type IdempotencyRuntime } from '../subgraphs/kernel/idempotency.ts';
+import { IDEMPOTENCY_CLAIM_HEADER, idempotencyScope, idempotentFetch, requestHash, type Answer, type IdempotencyRuntime } from '../subgraphs/kernel/idempotency.ts';
 import { serveBuiltSubgraphs } from '../subgraphs/kernel/federation.ts';
 import { recentMessages } from '../subgraphs/kernel/outbox/index.ts';
 import { serveBuiltSupergraph, subgraphUrl, supergraphOf } from './compose.ts';
@@ -98,6 +98,8 @@ export async function createApp(
   const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '/').split('?')[0];
     const requestId = assignRequestId(req, res);
+    // An idempotency claim reaches a subgraph from the kernel only (kernel/idempotency.ts), never from a client.
+    delete req.headers[IDEMPOTENCY_CLAIM_HEADER];
     try {
       // CORS first: a preflight is answered here, and every answer below carries the headers.
       if (await cors(req, res)) return;

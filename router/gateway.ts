@@ -10,6 +10,8 @@ import { limitPlugins } from './limits.ts';
 import { useInputGuard } from './input-guard.ts';
 import { forwardedHeaders, useErrorAnswers } from './edge.ts';
 import { renderGraphiQL } from './graphiql.ts';
+import { maskGatewayError } from './subgraph-errors.ts';
+import { httpTransports } from './subgraph-transport.ts';
 import { createFastPath, takeHandedOver, type FastPath, type FastPathTransport } from './fast-path.ts';
 
 /**
@@ -83,6 +85,8 @@ export function createGateway(supergraph: string, transport: SubgraphTransport, 
     cors: false,
     // Subgraph errors reach clients with their own code and message, without internal names.
     subgraphErrors: false,
+    // What a client sees of any error (router/subgraph-errors.ts): catalogue errors as they are, anything else INTERNAL.
+    maskedErrors: { maskError: maskGatewayError },
     // Identical queries in flight are executed once (each request still passes every plugin): the
     // same operation, variables and headers, but for those that cannot change what it reads.
     inboundInflightRequestDeduplication: { shouldIncludeHeader: (name) => !PER_REQUEST_HEADERS.has(name) },
@@ -102,7 +106,7 @@ export function createGateway(supergraph: string, transport: SubgraphTransport, 
             },
           } as any,
         }
-      : { propagateHeaders: { fromClientToSubgraphs: ({ request }: { request: Request }) => forwardedHeaders(request) } }),
+      : { transports: httpTransports, propagateHeaders: { fromClientToSubgraphs: ({ request }: { request: Request }) => forwardedHeaders(request) } }),
   });
   return Object.assign(gateway, { fastPath });
 }

@@ -136,8 +136,9 @@ export function createRestFacade(gateway: GatewayRuntime, apiSchema: GraphQLSche
     const route = routes.find((r) => r.method === 'GET' && r.pattern.test(url.pathname));
     if (!route) return false;
     const segments = route.pattern.exec(url.pathname)!.slice(1);
-    // A refused request is the other path's to word.
-    if (checkPath(route, segments)) return false;
+    const forwarded = forwardedHeadersOf((name) => req.headers[name] as string | undefined);
+    // A refused request is the other path's to word: the caller first, then its input.
+    if ((await authenticate(route, forwarded)) || checkPath(route, segments)) return false;
     const checked = checkQuery(route, url);
     if (checked instanceof Response) return false;
     let operation = readOperations.get(route);
@@ -145,7 +146,6 @@ export function createRestFacade(gateway: GatewayRuntime, apiSchema: GraphQLSche
     const pathParams = Object.fromEntries(route.params.map((name, i) => [name, segments[i]]));
     const variables = plainVariables(req, url.pathname, operation, pathParams, checked.url.searchParams, schema);
     if (!variables) return false;
-    const forwarded = forwardedHeadersOf((name) => req.headers[name] as string | undefined);
     let answer: Response | undefined;
     let body: string | undefined;
     try {
