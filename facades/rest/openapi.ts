@@ -151,7 +151,7 @@ export function buildOpenApi(schema: GraphQLSchema, routes: RouteInfo[], config:
           required: false,
           schema: KEY_SCHEMA,
           description:
-            'A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company.',
+            'A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company.',
         },
       },
       headers: {

@@ -3941,7 +3941,7 @@ export interface components {
     parameters: {
         /** @description The tenant (company id). Needed on public and customer routes unless the request comes through one of the company’s storefront domains. */
         CompanyId: string;
-        /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+        /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
         IdempotencyKey: string;
     };
     requestBodies: never;
@@ -4019,7 +4019,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -4105,7 +4105,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -4213,7 +4213,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -4267,7 +4267,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -4447,7 +4447,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -4557,7 +4557,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -4753,7 +4753,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -4945,7 +4945,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -5000,7 +5000,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -5059,7 +5059,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -5108,7 +5108,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -5240,7 +5240,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -5378,7 +5378,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -5497,7 +5497,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -5619,7 +5619,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -5685,7 +5685,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -5735,7 +5735,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -5783,7 +5783,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -5918,7 +5918,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -6091,7 +6091,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -6185,7 +6185,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -6272,7 +6272,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -6351,7 +6351,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -6440,7 +6440,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -6531,7 +6531,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -6624,7 +6624,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -6724,7 +6724,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -6817,7 +6817,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -6978,7 +6978,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -7061,7 +7061,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -7225,7 +7225,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -7427,7 +7427,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -7529,7 +7529,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -7644,7 +7644,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -7701,7 +7701,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -7814,7 +7814,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -7870,7 +7870,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -7926,7 +7926,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -7979,7 +7979,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -8115,7 +8115,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -8361,7 +8361,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -8517,7 +8517,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -8647,7 +8647,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -8730,7 +8730,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -8947,7 +8947,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -9312,7 +9312,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -9480,7 +9480,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -9648,7 +9648,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -9823,7 +9823,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -10089,7 +10089,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -10283,7 +10283,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -10405,7 +10405,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -10594,7 +10594,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -10748,7 +10748,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -10880,7 +10880,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -10946,7 +10946,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -11086,7 +11086,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -11179,7 +11179,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -11274,7 +11274,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -11402,7 +11402,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -11467,7 +11467,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -11619,7 +11619,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -11739,7 +11739,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -11950,7 +11950,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -12095,7 +12095,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -12350,7 +12350,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -12483,7 +12483,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -12572,7 +12572,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -12661,7 +12661,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -12750,7 +12750,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -12900,7 +12900,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description The tenant (company id). Needed on public and customer routes unless the request comes through one of the company’s storefront domains. */
                 "X-Company-Id"?: components["parameters"]["CompanyId"];
@@ -12946,7 +12946,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description The tenant (company id). Needed on public and customer routes unless the request comes through one of the company’s storefront domains. */
                 "X-Company-Id"?: components["parameters"]["CompanyId"];
@@ -12994,7 +12994,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description The tenant (company id). Needed on public and customer routes unless the request comes through one of the company’s storefront domains. */
                 "X-Company-Id"?: components["parameters"]["CompanyId"];
@@ -13050,7 +13050,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description The tenant (company id). Needed on public and customer routes unless the request comes through one of the company’s storefront domains. */
                 "X-Company-Id"?: components["parameters"]["CompanyId"];
@@ -13087,7 +13087,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description The tenant (company id). Needed on public and customer routes unless the request comes through one of the company’s storefront domains. */
                 "X-Company-Id"?: components["parameters"]["CompanyId"];
@@ -13124,7 +13124,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description The tenant (company id). Needed on public and customer routes unless the request comes through one of the company’s storefront domains. */
                 "X-Company-Id"?: components["parameters"]["CompanyId"];
@@ -13424,7 +13424,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description The tenant (company id). Needed on public and customer routes unless the request comes through one of the company’s storefront domains. */
                 "X-Company-Id"?: components["parameters"]["CompanyId"];
@@ -13565,7 +13565,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description The tenant (company id). Needed on public and customer routes unless the request comes through one of the company’s storefront domains. */
                 "X-Company-Id"?: components["parameters"]["CompanyId"];
@@ -13611,7 +13611,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description The tenant (company id). Needed on public and customer routes unless the request comes through one of the company’s storefront domains. */
                 "X-Company-Id"?: components["parameters"]["CompanyId"];
@@ -13961,7 +13961,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description The tenant (company id). Needed on public and customer routes unless the request comes through one of the company’s storefront domains. */
                 "X-Company-Id"?: components["parameters"]["CompanyId"];
@@ -14013,7 +14013,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description The tenant (company id). Needed on public and customer routes unless the request comes through one of the company’s storefront domains. */
                 "X-Company-Id"?: components["parameters"]["CompanyId"];
@@ -14159,7 +14159,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description The tenant (company id). Needed on public and customer routes unless the request comes through one of the company’s storefront domains. */
                 "X-Company-Id"?: components["parameters"]["CompanyId"];
@@ -14213,7 +14213,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -14264,7 +14264,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description The tenant (company id). Needed on public and customer routes unless the request comes through one of the company’s storefront domains. */
                 "X-Company-Id"?: components["parameters"]["CompanyId"];
@@ -14627,7 +14627,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description The tenant (company id). Needed on public and customer routes unless the request comes through one of the company’s storefront domains. */
                 "X-Company-Id"?: components["parameters"]["CompanyId"];
@@ -14859,7 +14859,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description The tenant (company id). Needed on public and customer routes unless the request comes through one of the company’s storefront domains. */
                 "X-Company-Id"?: components["parameters"]["CompanyId"];
@@ -14905,7 +14905,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description The tenant (company id). Needed on public and customer routes unless the request comes through one of the company’s storefront domains. */
                 "X-Company-Id"?: components["parameters"]["CompanyId"];
@@ -15027,7 +15027,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -15065,7 +15065,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -15112,7 +15112,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept. Keys belong to the credential and company. */
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
