@@ -111,7 +111,7 @@ export async function createApp(
         // Only the facades say which interface a write came through (the audit log); never a client.
         delete req.headers[VIA_HEADER];
         if (req.method === 'POST' && req.headers['idempotency-key'] !== undefined) return await idempotentGraphql(req, res);
-        return await gateway(req, res);
+        return await gateway(withParsedBody(req), res);
       }
       if (path === '/mcp') return await mcp(req, res);
       // RFC 9728: how a client gets the key /mcp asks for (its 401 points here); also at the path-suffixed form.
@@ -203,6 +203,24 @@ function mutationRequest(text: string, maxTokens: number): { query: string; vari
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The request with its JSON body, read at the door (router/edge.ts), as the value it holds: the
+ * gateway's server adapter then hands that value to the request parser as it is (@whatwg-node/
+ * server's parsed-body path, for frameworks that parse bodies), instead of streaming the bytes
+ * again through a size-limiting transform and parsing them (the edge has already bounded them).
+ * A body that is not a JSON object or array stays bytes, for the gateway to refuse in its words.
+ */
+function withParsedBody(req: IncomingMessage & { body?: unknown }): IncomingMessage {
+  if (!Buffer.isBuffer(req.body)) return req;
+  try {
+    const parsed: unknown = JSON.parse(req.body.toString('utf8'));
+    if (typeof parsed === 'object' && parsed !== null && Object.keys(parsed).length) req.body = parsed;
+  } catch {
+    // Not JSON: the gateway answers it.
+  }
+  return req;
 }
 
 function json(res: ServerResponse, status: number, body: unknown) {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { v7 as uuidv7 } from 'uuid';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { graphql, http } from '../support/client.ts';
 import { bearer, signInCustomer, signupCompany, type Company } from '../support/fixtures.ts';
 import {
@@ -186,6 +186,18 @@ function expectationProblems(expect: Expectation, status: number, error: any): s
   return problems;
 }
 
+/**
+ * How long each request of the sweeps took, printed (not asserted: machines differ) so a run shows
+ * its slowest; nothing on the request path waits (no polling), and a request that did stood out
+ * at 5 s.
+ */
+const durations: { what: string; ms: number }[] = [];
+
+afterAll(() => {
+  const slowest = durations.sort((a, b) => b.ms - a.ms).slice(0, 5);
+  console.log(`malformed-input sweep: ${durations.length} requests, slowest ${slowest.map((d) => `${Math.round(d.ms)} ms (${d.what})`).join(', ')}`);
+});
+
 describe('malformed-input sweep (issue 8)', () => {
   let base: string;
   let company: Company;
@@ -243,12 +255,14 @@ describe('malformed-input sweep (issue 8)', () => {
 
     let res: Response;
     let text: string;
+    const started = performance.now();
     try {
       res = await fetch(`${base}${path}${search ? `?${search}` : ''}`, { method: op.method, headers, body, signal: AbortSignal.timeout(20_000) });
       text = await res.text();
     } catch (error) {
       return fail([`no answer: ${(error as Error).message}`], '');
     }
+    durations.push({ what: `${target} ${c.label}`, ms: performance.now() - started });
     const problems: string[] = [];
     if (res.status >= 500) problems.push(`status ${res.status}`);
     const header = res.headers.get('x-request-id');
@@ -330,11 +344,13 @@ describe('malformed-input sweep (issue 8)', () => {
     async function runTool(c: ToolCase): Promise<Failure | undefined> {
       const fail = (problems: string[], answer: string): Failure | undefined => (problems.length ? { target: `tool ${c.tool}`, kind: c.kind, label: c.label, problems, answer } : undefined);
       let result: Awaited<ReturnType<typeof call>>;
+      const started = performance.now();
       try {
         result = await call(c);
       } catch (error) {
         return fail([`transport failure: ${(error as Error).message.slice(0, 200)}`], '');
       }
+      durations.push({ what: `tool ${c.tool} ${c.label}`, ms: performance.now() - started });
       const text = result.content?.find((p) => p.type === 'text')?.text ?? '';
       if (!result.isError) return fail(['not an isError result'], excerpt(text));
       const problems: string[] = [];
