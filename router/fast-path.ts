@@ -276,14 +276,40 @@ function httpSubgraphs(urls: Map<string, string>): Subgraphs {
   };
 }
 
-/** The subgraph's answer, or null when none came (the plan's execution then asks on its own). */
+/**
+ * The subgraph's answer, or null when none came (the plan's execution then asks on its own).
+ * Through the pool's dispatch handler rather than `request`, whose answer is a Readable stream
+ * read chunk by chunk: the chunks are kept as they come.
+ */
 function post(target: { pool: Pool; path: string }, body: string, headers: Record<string, string>): Promise<HandedOver['response'] | null> {
-  return target.pool
-    .request({ path: target.path, method: 'POST', headers: { ...headers, 'content-type': 'application/json', accept: 'application/json' }, body })
-    .then(async (answer) => {
-      const given = answer.headers['content-type'];
-      const type = (Array.isArray(given) ? given[0] : given) ?? 'application/json';
-      return { status: answer.statusCode, type, body: Buffer.from(await answer.body.arrayBuffer()) };
-    })
-    .catch(() => null);
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let status = 0;
+    let type = 'application/json';
+    try {
+      target.pool.dispatch(
+        { path: target.path, method: 'POST', headers: { ...headers, 'content-type': 'application/json', accept: 'application/json' }, body },
+        {
+          // Present so that undici takes this for a handler of its current kind (it looks for it).
+          onRequestStart() {},
+          onResponseStart(_controller, statusCode, responseHeaders) {
+            status = statusCode;
+            const given = responseHeaders['content-type'];
+            if (given) type = Array.isArray(given) ? given[0] : given;
+          },
+          onResponseData(_controller, chunk) {
+            chunks.push(chunk);
+          },
+          onResponseEnd() {
+            resolve({ status, type, body: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks) });
+          },
+          onResponseError() {
+            resolve(null);
+          },
+        },
+      );
+    } catch {
+      resolve(null);
+    }
+  });
 }
