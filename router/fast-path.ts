@@ -237,6 +237,23 @@ const DATA_START = Buffer.from('{"data":{');
 const ERRORS_OR_EXTENSIONS = /"(?:errors|extensions)":/;
 
 /**
+ * A subgraph's answer of data alone, `{"data":{…}}`, as the result: its data parsed when a plugin
+ * reads it, and its text as the answer's own (the result's `stringify`, which Yoga's result
+ * processing uses): the same JSON the gateway would write, not parsed and written again.
+ */
+function answered(body: Buffer): ExecutionResult {
+  // Apollo Server ends its JSON with a line feed; the gateway's answer has none.
+  const text = body.toString('utf8', 0, body[body.length - 1] === 0x0a ? body.length - 1 : body.length);
+  let data: ExecutionResult['data'];
+  return {
+    get data() {
+      return (data ??= JSON.parse(text).data);
+    },
+    stringify: () => text,
+  } as ExecutionResult;
+}
+
+/**
  * Subgraph processes over HTTP, through a pool of keep-alive connections each. Identical requests in
  * flight (same subgraph, text, variables and forwarded headers) share one fetch, as the gateway's
  * own deduplication does.
@@ -269,8 +286,8 @@ function httpSubgraphs(urls: Map<string, string>): Subgraphs {
     }
     const response = await pending;
     if (!response) return null;
-    const data = response.status === 200 && response.body.subarray(0, DATA_START.length).equals(DATA_START) && !ERRORS_OR_EXTENSIONS.test(response.body.toString('latin1'));
-    if (data) return { data: JSON.parse(response.body.toString('utf8')).data };
+    const plain = response.status === 200 && response.body.subarray(0, DATA_START.length).equals(DATA_START) && !ERRORS_OR_EXTENSIONS.test(response.body.toString('latin1'));
+    if (plain) return answered(response.body);
     handedOver.set(context, { target: url, response });
     return null;
   };
