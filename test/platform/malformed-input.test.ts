@@ -25,6 +25,7 @@ import {
   type Schema,
 } from '../support/malformed.ts';
 import { mcpClient } from '../support/mcp.ts';
+import { operationsOf, type Operation } from '../support/openapi.ts';
 import { testServer } from '../support/server.ts';
 
 /**
@@ -43,22 +44,6 @@ const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 /** 4xx-class codes of the catalogue (ARCHITECTURE.md, rule 4). */
 const CLIENT_CODES = new Set(['BAD_USER_INPUT', 'UNAUTHENTICATED', 'FORBIDDEN', 'NOT_FOUND', 'CONFLICT', 'SLOT_TAKEN', 'CANCELLATION_NOT_ALLOWED', 'RATE_LIMITED', 'PAYMENT_FAILED']);
 
-interface Parameter {
-  name: string;
-  in: 'path' | 'query' | 'header' | 'cookie';
-  required?: boolean;
-  schema: Schema;
-}
-
-interface Operation {
-  method: string;
-  path: string;
-  id: string;
-  security: Record<string, string[]>[];
-  parameters: Parameter[];
-  body?: Schema;
-}
-
 interface RestCase {
   op: Operation;
   kind: string;
@@ -73,34 +58,6 @@ interface RestCase {
   contentType?: string;
   expect: Expectation;
   small?: boolean;
-}
-
-/** `$ref`s of an OpenAPI document resolved in place (a few levels; request schemas are small). */
-function deref(document: any, value: any, depth = 0): any {
-  if (depth > 12 || value === null || typeof value !== 'object') return value;
-  if (typeof value.$ref === 'string') {
-    const target = value.$ref
-      .replace(/^#\//, '')
-      .split('/')
-      .reduce((at: any, key: string) => at?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], document);
-    return deref(document, target, depth + 1);
-  }
-  if (Array.isArray(value)) return value.map((v) => deref(document, v, depth + 1));
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, deref(document, v, depth + 1)]));
-}
-
-function operationsOf(document: any): Operation[] {
-  const operations: Operation[] = [];
-  for (const [path, item] of Object.entries<any>(document.paths ?? {})) {
-    for (const method of ['get', 'post', 'put', 'patch', 'delete']) {
-      const op = item[method];
-      if (!op) continue;
-      const parameters = deref(document, [...(item.parameters ?? []), ...(op.parameters ?? [])]) as Parameter[];
-      const body = deref(document, op.requestBody?.content?.['application/json']?.schema);
-      operations.push({ method: method.toUpperCase(), path, id: `${method.toUpperCase()} ${path}`, security: op.security ?? document.security ?? [], parameters, body });
-    }
-  }
-  return operations;
 }
 
 /** Every malformed request of one operation, generated from its parameters and body schema. */

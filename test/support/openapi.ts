@@ -4,7 +4,7 @@ import { bearer } from './fixtures.ts';
 
 export interface Parameter {
   name: string;
-  in: 'path' | 'query' | 'header';
+  in: 'path' | 'query' | 'header' | 'cookie';
   required?: boolean;
   schema: Schema;
 }
