@@ -275,7 +275,7 @@ let annotated: { sdl: string; costs: CostAnnotations } | undefined;
 
 /**
  * The `@cost` and `@listSize` of a supergraph, under the names its `@link` to the cost spec gives
- * them; the last supergraph's are kept (the gateway's limits and the direct path read the same one).
+ * them; the last supergraph's are kept (the gateway's limits and the fast path read the same one).
  * Those the build read of the same supergraph when there are (serveBuiltCostAnnotations).
  */
 export function costAnnotations(supergraphSdl: string): CostAnnotations {

@@ -106,7 +106,7 @@ export async function startSubgraphServer(config: Config, module: SubgraphModule
 
 /**
  * Apollo Server executing each operation compiled (router/compiled-execution.ts), as the embedded
- * direct path does. Apollo Server takes a custom executor only from a "gateway" (its
+ * fast path does. Apollo Server takes a custom executor only from a "gateway" (its
  * GatewayInterface): this one serves the subgraph's own schema, which never changes. Apollo still
  * parses and validates each operation, and keeps the document per text.
  */
