@@ -23,7 +23,6 @@ import {
 import type { GatewayPlugin } from '@graphql-hive/gateway-runtime';
 import type { QueryPlanner } from '@graphql-hive/router-query-planner';
 import type { Pool } from 'undici';
-import { VIA_HEADER } from '../subgraphs/kernel/audit.ts';
 import { RequestContext } from '../subgraphs/kernel/context.ts';
 import type { Runtime } from '../subgraphs/kernel/runtime.ts';
 import { compiledExecution } from './compiled-execution.ts';
@@ -254,9 +253,8 @@ function answered(body: Buffer): ExecutionResult {
 }
 
 /**
- * Subgraph processes over HTTP, through a pool of keep-alive connections each. Identical requests in
- * flight (same subgraph, text, variables and forwarded headers) share one fetch, as the gateway's
- * own deduplication does.
+ * Subgraph processes over HTTP, through a pool of keep-alive connections each. Identical operations
+ * in flight are executed once by the gateway's inbound deduplication, before they get here.
  */
 function httpSubgraphs(urls: Map<string, string>): Subgraphs {
   // undici is loaded by the first request: the embedded topology never asks over HTTP.
@@ -272,19 +270,11 @@ function httpSubgraphs(urls: Map<string, string>): Subgraphs {
           }),
         ),
     ));
-  const inFlight = new Map<string, Promise<HandedOver['response'] | null>>();
   return async (route, variables, headers, context) => {
     const url = urls.get(route.subgraph);
     if (!url) return null;
-    const body = JSON.stringify({ query: route.query, variables });
-    const key = `${url}\n${body}\n${headers.authorization ?? ''}\n${headers['x-company-id'] ?? ''}\n${headers[VIA_HEADER] ?? ''}\n${headers['x-forwarded-host'] ?? ''}`;
-    let pending = inFlight.get(key);
-    if (!pending) {
-      pending = targetsReady().then((ready) => post(ready.get(url)!, body, headers));
-      inFlight.set(key, pending);
-      void pending.finally(() => inFlight.delete(key));
-    }
-    const response = await pending;
+    const ready = await targetsReady();
+    const response = await post(ready.get(url)!, JSON.stringify({ query: route.query, variables }), headers);
     if (!response) return null;
     const plain = response.status === 200 && response.body.subarray(0, DATA_START.length).equals(DATA_START) && !ERRORS_OR_EXTENSIONS.test(response.body.toString('latin1'));
     if (plain) return answered(response.body);
