@@ -8,19 +8,50 @@ import { graphiqlAsset } from './graphiql.ts';
 
 const gzip = promisify(gzipCallback);
 const DOCS_DIR = join(import.meta.dirname, '..', 'docs');
-/** The guides' order on the index page; a guide added to docs/ and not named here comes after these. */
-const ORDER = ['sign-in.md', 'merchant-signup.md', 'booking.md', 'content.md', 'commerce.md', 'loyalty.md', 'campaigns.md', 'safe-writes.md', 'errors.md', 'legacy.md'];
 
-/** Every Markdown guide in docs/, served at `/docs/<file>`, titled by its first heading. */
-const GUIDES: Record<string, { file: string; title: string }> = Object.fromEntries(
-  readdirSync(DOCS_DIR)
-    .filter((file) => file.endsWith('.md'))
-    .sort((a, b) => rank(a) - rank(b) || a.localeCompare(b))
-    .map((file) => {
-      const title = /^# (.+)$/m.exec(readFileSync(join(DOCS_DIR, file), 'utf8'))?.[1] ?? file;
-      return [`/docs/${file}`, { file, title }];
-    }),
-);
+/**
+ * The pages served, by folder of docs/: the guides, the API pages, and performance.md. Each is
+ * served at `/docs/<file name>` whatever its folder: those addresses are published (the legacy
+ * routes' Link headers, the OpenAPI document's introduction, the pages' links to each other), so a
+ * page moving between folders keeps its address. The rest of docs/ (architecture,
+ * operations, decisions) is for whoever works on or runs the platform, read in the repository.
+ */
+const SECTIONS: { title: string; folder: string; only?: string[] }[] = [
+  { title: 'Guides', folder: 'guides' },
+  { title: 'API', folder: 'api' },
+  { title: 'More', folder: '.', only: ['performance.md'] },
+];
+/** The pages' order within their section on the index page; a page not named here comes after these. */
+const ORDER = ['sign-in.md', 'merchant-signup.md', 'walk-throughs.md', 'booking.md', 'content.md', 'commerce.md', 'loyalty.md', 'campaigns.md', 'safe-writes.md', 'rest.md', 'mcp.md', 'sdk.md', 'errors.md', 'legacy.md'];
+
+interface Page {
+  /** Under docs/. */
+  file: string;
+  title: string;
+  section: string;
+}
+
+/** Every served page by its address, `/docs/<file name>`, titled by its first heading. */
+const PAGES: Record<string, Page> = servedPages();
+
+function servedPages(): Record<string, Page> {
+  const pages: Record<string, Page> = {};
+  for (const section of SECTIONS) {
+    const names = readdirSync(join(DOCS_DIR, section.folder))
+      .filter((name) => name.endsWith('.md') && (!section.only || section.only.includes(name)))
+      .sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+    for (const name of names) {
+      const path = `/docs/${name}`;
+      // Two folders holding the same name would give two pages one address: refused at start.
+      if (pages[path]) throw new Error(`docs/: ${pages[path].file} and ${join(section.folder, name)} would both be served at ${path}`);
+      const file = join(section.folder, name);
+      const title = /^# (.+)$/m.exec(readFileSync(join(DOCS_DIR, file), 'utf8'))?.[1] ?? name;
+      pages[path] = { file, title, section: section.title };
+    }
+  }
+  return pages;
+}
+
 function rank(file: string): number {
   const at = ORDER.indexOf(file);
   return at === -1 ? ORDER.length : at;
@@ -70,18 +101,22 @@ async function docsAnswer(path: string, config: Config): Promise<DocAnswer | nul
     const body = readFileSync(join(DOCS_DIR, 'llms.txt'), 'utf8').replaceAll('{base_url}', config.publicUrl);
     return { type: 'text/plain; charset=utf-8', body };
   }
-  const guide = GUIDES[path];
-  if (!guide) return null;
-  return { type: 'text/markdown; charset=utf-8', body: readFileSync(join(DOCS_DIR, guide.file), 'utf8').replaceAll('{base_url}', config.publicUrl) };
+  const page = PAGES[path];
+  if (!page) return null;
+  return { type: 'text/markdown; charset=utf-8', body: readFileSync(join(DOCS_DIR, page.file), 'utf8').replaceAll('{base_url}', config.publicUrl) };
 }
 
 const PAGE_STYLE = 'body{font:16px/1.5 system-ui,sans-serif;max-width:46rem;margin:3rem auto;padding:0 1rem;color:#1f2328}a{color:#0b57d0}code{background:#f3f4f6;padding:0 .25rem;border-radius:3px}li{margin:.3rem 0}';
 
-/** What a person finds at the root: every way in, one link each. */
+/** What a person finds at the root: every way in, one link each, and every served page by section. */
 function homePage(): string {
-  const guides = Object.entries(GUIDES)
-    .map(([path, g]) => `<li><a href="${path}">${g.title}</a></li>`)
-    .join('');
+  const sections = SECTIONS.map(({ title }) => {
+    const items = Object.entries(PAGES)
+      .filter(([, page]) => page.section === title)
+      .map(([path, page]) => `<li><a href="${path}">${page.title}</a></li>`)
+      .join('');
+    return items ? `<h2>${title}</h2><ul>${items}</ul>` : '';
+  }).join('');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Service platform API</title><style>${PAGE_STYLE}</style></head><body>
 <h1>Service platform API</h1>
 <p>One GraphQL supergraph, exposed as REST (<code>/v6/…</code>), GraphQL and MCP tools.</p>
@@ -93,7 +128,7 @@ function homePage(): string {
 <li>OpenAPI document: <a href="/openapi/connect-v6.openapi.json">JSON</a>, <a href="/openapi/connect-v6.openapi.yaml">YAML</a>.</li>
 <li>MCP: Streamable HTTP at <code>/mcp</code> with <code>Authorization: Bearer &lt;API key&gt;</code>.</li>
 </ul>
-<h2>Guides</h2><ul>${guides}</ul>
+${sections}
 </body></html>`;
 }
 

@@ -16,7 +16,7 @@ export interface PlainToolCall {
  * SDK's transport converting the Node request to a web Request and its Response back (Hono's
  * adapter), a `Server` joined to it, and the zod schemas the message and its result go through
  * there (measured: the SDK's share was about 0.5 ms of CPU per `list_services` call, as much as
- * the operation's own execution on PostgreSQL; see the README's performance section).
+ * the operation's own execution on PostgreSQL; see docs/performance.md).
  *
  * Anything else (initialize, tools/list, notifications, batches, `_meta` or `task` in the params,
  * a header the transport would refuse, a malformed message) is undefined here and goes to the SDK,

@@ -48,7 +48,7 @@ describe.runIf(inject('databaseUrl'))('the main flows on the embedded and the di
     const [embedded, distributed] = await onBoth(async (t, shop) => {
       const staff = await tool(shop.merchant, 'create_staff_member', { name: 'Dina' });
       for (let day = 0; day < 7; day++) await tool(shop.merchant, 'set_staff_availability', { memberId: staff.id, dayOfWeek: day, startTime: '09:00', endTime: '12:00' });
-      // The README's call: staff listed, requiresStaff left out.
+      // The walk-through's call (docs/guides/walk-throughs.md): staff listed, requiresStaff left out.
       const service = await tool(shop.merchant, 'create_service', { name: 'Haircut', durationMinutes: 60, price: '49.00', capacity: 1, staffIds: [staff.id], minimumNoticeMinutes: 0, cancellationPolicy: { hoursBefore: 24, refundPercent: 100 } });
       expect(service.requiresStaff).toBe(true);
       const date = new Date(Date.now() + 14 * 86_400_000).toISOString().slice(0, 10);

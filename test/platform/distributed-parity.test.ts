@@ -51,7 +51,7 @@ describe.runIf(inject('databaseUrl'))('embedded and distributed give the same an
     // Data-driven: a tool added to the registry with an optional input fails here until the sweep calls it.
     const optional = REGISTRY.filter((tool) => !tool.public && Object.keys(tool.inputSchema.properties ?? {}).some((p) => p !== IDEMPOTENCY_ARG && !((tool.inputSchema.required as string[] | undefined) ?? []).includes(p)));
     expect(optional.map((tool) => tool.name).filter((name) => !called.has(name))).toEqual([]);
-    // The README's create_service call: staff listed, requiresStaff left out → the service needs staff, and a booking gets one.
+    // The walk-through's create_service call (docs/guides/walk-throughs.md): staff listed, requiresStaff left out → the service needs staff, and a booking gets one.
     const readme = distributed.find((a) => a.step === 'create_service (staff listed)')!;
     expect(readme.value).toMatchObject({ requiresStaff: true, staff: [{ name: 'Dina' }] });
     expect(distributed.find((a) => a.step === 'create_booking')!.value).toMatchObject({ staff: { name: 'Dina' } });
@@ -164,7 +164,7 @@ describe.runIf(inject('databaseUrl'))('embedded and distributed give the same an
         return { status: res.status, code: res.body?.error?.code };
       };
 
-      // The README's create_service: staff listed, requiresStaff left out.
+      // The walk-through's create_service (docs/guides/walk-throughs.md): staff listed, requiresStaff left out.
       const staff = (await tool('create_staff_member', { name: 'Dina' })) as { id: string };
       expect(await tool('create_service', { name: 'Haircut', durationMinutes: 60, price: '49.00', capacity: 1, staffIds: [staff.id] })).toMatchObject({ requiresStaff: true, staff: [{ name: 'Dina' }] });
       const unknown = '01900000-0000-7000-8000-000000000000';

@@ -1,10 +1,17 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ERROR_REASONS, ERROR_STATUS } from '../../subgraphs/kernel/errors.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const guides = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+/** The README and every Markdown file under docs/ (guides, API pages, operations, decisions). */
+const guides = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs'), { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f.split(sep).join('/')}`)
+    .sort(),
+];
 const read = (file: string) => readFileSync(join(ROOT, file), 'utf8').replace(/\s+/g, ' ');
 
 /** A status said beside a code, however it is written: 409 `CONFLICT`, `409 CONFLICT`, `CONFLICT` 409, 409 CONFLICT. */

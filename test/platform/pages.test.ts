@@ -1,5 +1,5 @@
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signupCompany, type Company } from '../support/fixtures.ts';
 import { testServer } from '../support/server.ts';
@@ -112,11 +112,17 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('pages in a browser, o
     const links = await page.locator('a').evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).href));
     for (const path of ['/graphql', '/docs', '/llms.txt', '/openapi/connect-v6.openapi.json', '/docs/booking.md']) expect(links).toContain(`${url}${path}`);
     for (const link of links) expect((await fetch(link, { headers: { accept: 'text/html' } })).status, link).toBe(200);
-    // Every guide in docs/ is linked here and from /llms.txt, a guide added later included.
+    // Every page of docs/guides/ and docs/api/, and docs/performance.md, is linked here and from
+    // /llms.txt at /docs/<file name> and served as written, a page added later included.
     const llms = await (await fetch(`${url}/llms.txt`)).text();
-    for (const guide of readdirSync(join(import.meta.dirname, '..', '..', 'docs')).filter((f) => f.endsWith('.md'))) {
-      expect(links, guide).toContain(`${url}/docs/${guide}`);
-      expect(llms, guide).toContain(`${url}/docs/${guide})`);
+    const docs = join(import.meta.dirname, '..', '..', 'docs');
+    const served = [...['guides', 'api'].flatMap((folder) => readdirSync(join(docs, folder)).filter((f) => f.endsWith('.md')).map((f) => join(folder, f))), 'performance.md'];
+    expect(served.length).toBeGreaterThanOrEqual(15);
+    for (const file of served) {
+      const address = `${url}/docs/${basename(file)}`;
+      expect(links, file).toContain(address);
+      expect(llms, file).toContain(`${address})`);
+      expect(await (await fetch(address)).text(), file).toBe(readFileSync(join(docs, file), 'utf8').replaceAll('{base_url}', url));
     }
     await page.screenshot({ path: join(SHOTS, 'home.png') });
     expect(outside).toEqual([]);

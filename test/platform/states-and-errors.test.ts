@@ -132,7 +132,7 @@ describe('error catalogue in the OpenAPI document and the guides', () => {
   });
 
   it('the errors guide names every code and reason, and llms.txt points to it', async () => {
-    const guide = readFileSync(join(import.meta.dirname, '../../docs/errors.md'), 'utf8');
+    const guide = readFileSync(join(import.meta.dirname, '../../docs/api/errors.md'), 'utf8');
     for (const name of [...Object.keys(ERROR_STATUS), ...Object.keys(ERROR_REASONS)]) expect(guide, name).toContain(`\`${name}\``);
     for (const [code, status] of Object.entries(ERROR_STATUS)) expect(guide).toContain(`| \`${code}\` | ${status} |`);
     expect((await http('/llms.txt')).body).toContain('/docs/errors.md');

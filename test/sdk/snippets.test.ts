@@ -13,12 +13,12 @@ const snippets = (file: string) => [...readFileSync(join(ROOT, file), 'utf8').ma
 const CONTEXT = `declare const C: string, KEY: string, code: string, serviceId: string, slotTime: string, segmentId: string, baseUrl: string, companyId: string;\n`;
 
 /**
- * The SDK snippets of the README and of sdk/README.md compile against the SDK as generated: a
+ * The SDK snippets of the README, sdk/README.md and docs/api/sdk.md compile against the SDK as generated: a
  * method, a field or a result shape they name that the SDK does not have fails here.
  */
-describe('the SDK snippets in the READMEs', () => {
+describe('the SDK snippets in the READMEs and the SDK page', () => {
   it('type-check against the SDK', () => {
-    const blocks = [...snippets('README.md'), ...snippets('sdk/README.md')].filter((s) => s.includes('@service-platform/sdk'));
+    const blocks = [...snippets('README.md'), ...snippets('sdk/README.md'), ...snippets('docs/api/sdk.md')].filter((s) => s.includes('@service-platform/sdk'));
     expect(blocks.length).toBeGreaterThanOrEqual(4);
     const dir = mkdtempSync(join(tmpdir(), 'sdk-snippets-'));
     const files = blocks.map((block, i) => {
@@ -34,7 +34,9 @@ describe('the SDK snippets in the READMEs', () => {
           module: 'ESNext',
           moduleResolution: 'Bundler',
           lib: ['ES2022', 'DOM', 'DOM.Iterable', 'ESNext.AsyncIterable'],
-          types: [],
+          // Node's own types (the README's snippet reads process.env), from this repository's @types.
+          types: ['node'],
+          typeRoots: [join(ROOT, 'node_modules', '@types')],
           strict: true,
           noEmit: true,
           skipLibCheck: true,

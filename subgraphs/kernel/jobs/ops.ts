@@ -11,7 +11,7 @@ export interface DeadJob {
 
 /**
  * Jobs that used up their retries (pg-boss's `failed` state): what an operator lists and retries
- * with `npm run jobs` (see the README).
+ * with `npm run jobs` (see docs/operations/deployment.md).
  */
 export async function listDeadJobs(runtime: Runtime, limit = 100): Promise<DeadJob[]> {
   const schema = runtime.jobs.schema;
