@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import type { EntityName } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Transaction } from 'kysely';
+import { CompiledQuery, type Kysely, type SelectQueryBuilder, type Transaction } from 'kysely';
 import { recordInTransaction, type PendingAudit } from './audit.ts';
 import type { Config } from './config.ts';
 import { constraintError } from './constraints.ts';
@@ -14,8 +14,10 @@ import type { PendingJob } from './jobs/index.ts';
 import { toPage, type Page, type PageRequest } from './pagination.ts';
 import { resolvePrincipal, type HeaderReader, type Principal } from './principal.ts';
 import type { Runtime } from './runtime.ts';
-import { linkedRows, pageRead, resultsOf, rowsRead, runRead, statementOf, toRows, type OrderBy, type Read, type ReadOptions, type ReadResult, type Row, type Through, type Where } from './reads.ts';
-import { requireTenant, tenantStatement, tenantTableNamed } from './tenancy.ts';
+import { anyOf, propertyOf, scopedQuery, type QueryScope } from './query.ts';
+import { linkedRows, pageRead, queryPageRead, queryRead, queryRows, queryStatementOf, resultsOf, rowsRead, runQueryStatement, runRead, statementOf, toRows, type OrderBy, type QueryRead, type Read, type ReadOptions, type ReadResult, type Row, type Through, type Where } from './reads.ts';
+import type { Tables } from './tables.ts';
+import { requireTenant, tenantOf, tenantStatement, tenantTableNamed } from './tenancy.ts';
 
 /** What a transaction collects for its commit: jobs and events to write with it, work to do after it. */
 interface TransactionState {
@@ -27,6 +29,11 @@ interface TransactionState {
 }
 
 type ReadBatch = { read: Read; resolve: (result: ReadResult) => void; reject: (error: unknown) => void }[];
+type QueryBatch = { read: QueryRead; resolve: (row: Record<string, unknown>, i: number) => void; reject: (error: unknown) => void }[];
+
+/** A select built with `ctx.query`. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any select of any tables
+type AnySelect<O> = SelectQueryBuilder<any, any, O>;
 
 /**
  * What a resolver and a service see of one request: its entity manager (scoped to the caller's
@@ -41,6 +48,8 @@ export class RequestContext {
   private tx?: TransactionState;
   /** Reads waiting for the end of this turn of the event loop, to run as one statement. */
   private readBatch?: ReadBatch;
+  private queryBatch?: QueryBatch;
+  private scope?: QueryScope & { companyId: string | undefined };
   /** The merchant write this request is making (set by the audit middleware), recorded by its transaction. */
   audit?: PendingAudit;
 
@@ -113,7 +122,7 @@ export class RequestContext {
   scopedTo(companyId: string): RequestContext {
     const em = this.db.orm.em.fork() as EntityManager;
     em.setFilterParams('tenant', { companyId });
-    return Object.create(this, { em: { value: em }, companyId: { get: () => companyId }, loaders: { value: new Map() } });
+    return Object.create(this, { em: { value: em }, companyId: { get: () => companyId }, loaders: { value: new Map() }, scope: { value: undefined, writable: true }, queryBatch: { value: undefined, writable: true } });
   }
 
   get inTransaction(): boolean {
@@ -136,7 +145,7 @@ export class RequestContext {
     try {
       const result = await this.em.transactional(async (em) => {
         state = { trx: em.getTransactionContext() as Transaction<any>, jobs: [], after: [], queues: [] };
-        const tx: RequestContext = Object.create(this, { em: { value: em }, loaders: { value: new Map() }, tx: { value: state } });
+        const tx: RequestContext = Object.create(this, { em: { value: em }, loaders: { value: new Map() }, tx: { value: state }, scope: { value: undefined, writable: true } });
         const value = await work(tx);
         await em.flush();
         await recordInTransaction(tx, value);
@@ -198,6 +207,105 @@ export class RequestContext {
 
   private execute<R>(text: string, params: unknown[]): Promise<R[]> {
     return this.em.getConnection().execute<R[]>(text, params, 'all', this.tx?.trx as any);
+  }
+
+  // ---- SQL: ctx.query builds every statement (kernel/query.ts); reads run batched (below). ----
+
+  /**
+   * The query builder, scoped to this context's company (kernel/query.ts): every tenant table a
+   * statement names is limited to it. In `ctx.transaction()`, the transaction's. Run a write, or a
+   * read that locks (`forUpdate`), with its own `execute`; run other reads with `rows`, `first`
+   * or `page`, which batch the reads of one turn into one statement.
+   */
+  get query(): Kysely<Tables> {
+    return this.queryScope().query;
+  }
+
+  private queryScope(): QueryScope {
+    const companyId = tenantOf(this.em);
+    if (!this.scope || this.scope.companyId !== companyId) this.scope = { ...scopedQuery(this.em, companyId), companyId };
+    return this.scope;
+  }
+
+  /** The rows of a select built with `ctx.query`. */
+  async all<O>(select: AnySelect<O>): Promise<O[]> {
+    const compiled = select.compile();
+    const read = queryRead(compiled, this.queryScope().values.datesOf(compiled.query));
+    return this.readQuery(read, (row, i) => queryRows<O>(read, row[`rows${i}`], propertyOf));
+  }
+
+  /** The first row of a select built with `ctx.query` (it is limited to one), or null. */
+  async first<O>(select: AnySelect<O>): Promise<O | null> {
+    const [row] = await this.all(select.limit(1));
+    return row ?? null;
+  }
+
+  /** A page of a select built with `ctx.query` (ordered by it) and the count of all its rows, read together. */
+  async paged<O>(select: AnySelect<O>, req: PageRequest): Promise<Page<O>> {
+    const all = select.compile();
+    const read = queryPageRead(all, select.limit(req.limit).offset(req.offset).compile(), this.queryScope().values.datesOf(all.query));
+    return this.readQuery(read, (row, i) => toPage(queryRows<O>(read, row[`rows${i}`], propertyOf), Number(row[`total${i}`]), req));
+  }
+
+  /**
+   * A row of a table by id, batched with the other lookups of this request into one statement
+   * (null when absent or another tenant's).
+   */
+  find<T extends keyof Tables>(table: T, id: string): Promise<Row<Tables[T]> | null> {
+    return this.loader<string, Row<Tables[T]> | null>(`find:${String(table)}`, async (ids) => {
+      const q = this.query as unknown as Kysely<Record<string, { id: string }>>;
+      const rows = await this.all(q.selectFrom(table as string).selectAll().where('id', '=', anyOf(ids.filter(isUuid))));
+      const found = new Map(rows.map((r) => [r.id, r as unknown as Row<Tables[T]>]));
+      return ids.map((key) => found.get(key) ?? null);
+    }).load(id);
+  }
+
+  /**
+   * Reads made in the same turn of the event loop (the DataLoaders of one list's fields) travel as
+   * one statement; in a transaction each runs at once, in the transaction's order.
+   */
+  private readQuery<R>(read: QueryRead, result: (row: Record<string, unknown>, i: number) => R): Promise<R> {
+    if (this.tx) return this.runQueries([read]).then((row) => result(row, 0));
+    return new Promise<R>((resolve, reject) => {
+      let batch = this.queryBatch;
+      if (!batch) {
+        const pending: QueryBatch = (this.queryBatch = []);
+        setImmediate(() => {
+          if (this.queryBatch === pending) this.queryBatch = undefined;
+          void this.flushQueries(pending);
+        });
+        batch = pending;
+      }
+      batch.push({
+        read,
+        resolve: (row, i) => {
+          try {
+            resolve(result(row, i));
+          } catch (error) {
+            reject(error);
+          }
+        },
+        reject,
+      });
+    });
+  }
+
+  private async flushQueries(batch: QueryBatch): Promise<void> {
+    try {
+      const row = await this.runQueries(batch.map((b) => b.read));
+      batch.forEach((b, i) => b.resolve(row, i));
+    } catch (error) {
+      if (batch.length === 1) return batch[0].reject(error);
+      // One read's failure is its own: run them apart so the others still answer.
+      for (const b of batch) this.runQueries([b.read]).then((row) => b.resolve(row, 0), b.reject);
+    }
+  }
+
+  private runQueries(reads: QueryRead[]): Promise<Record<string, unknown>> {
+    return runQueryStatement(this.db, queryStatementOf(reads), this.tx !== undefined, async (text, params) => {
+      const kysely = this.em.getKysely() as unknown as Kysely<Tables>;
+      return (await kysely.executeQuery<Record<string, unknown>>(CompiledQuery.raw(text, [...params]))).rows;
+    });
   }
 
   // ---- Reads: plain rows (reads.ts). Writes use tracked entities: tx.em inside ctx.transaction(). ----

@@ -68,6 +68,8 @@ export interface Statement {
   params: unknown[];
   /** The names of its columns, in order. */
   columns?: string[];
+  /** Its parameters are already `$1`, `$2`… (a statement compiled by Kysely). */
+  numbered?: boolean;
 }
 
 interface Shape {
@@ -357,8 +359,16 @@ export async function runRead<R>(db: Database, run: (text: string, params: unkno
   if (!values || !statement.columns) {
     return name ? run(`execute ${name}(${statement.params.map(() => '?').join(', ')})`, statement.params) : run(statement.text, statement.params);
   }
+  return runPrepared<R>(db, statement, values);
+}
+
+/** A read by name on PGlite's one session: its Parse the first time, then Bind, Execute and Sync in one call. */
+async function runPrepared<R>(db: Database, statement: Statement, values: (string | null)[]): Promise<R[]> {
+  const session = db.pglite!;
+  const prepared = preparedOf(session);
+  const { names } = prepared;
   const kysely = db.orm.em.getConnection().getClient() as Kysely<any>;
-  const { columns } = statement;
+  const columns = statement.columns!;
   return kysely.connection().execute(() =>
     session.runExclusive(async () => {
       // Looked up again under the lock: another read of this shape may have parsed it meanwhile.
@@ -367,7 +377,7 @@ export async function runRead<R>(db: Database, run: (text: string, params: unkno
       const id = known ?? (names.size < MAX_PREPARED ? `kernel_read_${++prepared.made}` : '');
       const messages: Uint8Array[] = [];
       if (known === undefined) {
-        messages.push(serialize.parse({ name: id, text: numbered(statement.text) }));
+        messages.push(serialize.parse({ name: id, text: statement.numbered ? statement.text : numbered(statement.text) }));
       }
       messages.push(serialize.bind({ statement: id, values }), serialize.execute({}), serialize.sync());
       logStatement(statement.text);
@@ -386,9 +396,9 @@ async function runOnPool<R>(db: Database, statement: Statement, values: (string 
   if (!statements) preparedOnPool.set(pool, (statements = new Map()));
   let prepared = statements.get(statement.text);
   // A new shape gets a name while there is room; past it, the unnamed statement (parsed each time).
-  if (!prepared && statements.size < MAX_PREPARED) statements.set(statement.text, (prepared = { name: `kernel_read_${statements.size + 1}`, text: numbered(statement.text) }));
+  if (!prepared && statements.size < MAX_PREPARED) statements.set(statement.text, (prepared = { name: `kernel_read_${statements.size + 1}`, text: statement.numbered ? statement.text : numbered(statement.text) }));
   logStatement(statement.text);
-  const result = await pool.query(prepared ? { ...prepared, values } : { text: numbered(statement.text), values });
+  const result = await pool.query(prepared ? { ...prepared, values } : { text: statement.numbered ? statement.text : numbered(statement.text), values });
   return result.rows as R[];
 }
 
@@ -405,13 +415,18 @@ function preparedOf(session: object) {
 }
 
 /** Parameters as the text PostgreSQL reads them; undefined when one is not text, a number or a boolean. */
-function textValues(params: unknown[]): (string | null)[] | undefined {
+function textValues(params: readonly unknown[]): (string | null)[] | undefined {
   const out: (string | null)[] = [];
   for (const value of params) {
     if (value === null) out.push(null);
+    else if (Array.isArray(value)) {
+      if (!value.every((v) => typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v)))) return undefined;
+      out.push(arrayLiteral(value));
+    }
     else if (typeof value === 'string') out.push(value);
     else if (typeof value === 'number' && Number.isFinite(value)) out.push(String(value));
     else if (typeof value === 'boolean') out.push(value ? 'true' : 'false');
+    else if (value instanceof Date && !Number.isNaN(value.getTime())) out.push(value.toISOString());
     else return undefined;
   }
   return out;
@@ -467,4 +482,88 @@ export function linkedRows<T>(read: Read, result: ReadResult): Row<T>[] {
     }
   }
   return out as Row<T>[];
+}
+
+// ---- Reads built with ctx.query (kernel/query.ts), batched as one statement per turn. ----
+
+/** A select built with `ctx.query`, compiled with its plugins: its SQL (`$n` parameters) and what its rows need. */
+export interface QueryRead {
+  parts: [column: 'rows' | 'total', sql: string][];
+  params: readonly unknown[];
+  /** Properties of its rows that hold timestamps. */
+  dates: readonly string[];
+}
+
+/** `$n` parameters of `text` moved up by `by`, for statements put together. */
+const shifted = (text: string, by: number) => (by ? text.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + by}`) : text);
+
+/** The rows of a compiled select as one JSON array of objects, in its order. */
+const jsonRows = (text: string) => `select coalesce(json_agg(r), '[]'::json) from (${text}) as r`;
+
+export function queryRead(compiled: { sql: string; parameters: readonly unknown[] }, dates: readonly string[]): QueryRead {
+  return { parts: [['rows', jsonRows(compiled.sql)]], params: compiled.parameters, dates };
+}
+
+/** A page (the select with its limit and offset) and the count of every row of the select. */
+export function queryPageRead(all: { sql: string; parameters: readonly unknown[] }, page: { sql: string; parameters: readonly unknown[] }, dates: readonly string[]): QueryRead {
+  return {
+    parts: [
+      ['total', `select count(*) from (${all.sql}) as c`],
+      ['rows', jsonRows(shifted(page.sql, all.parameters.length))],
+    ],
+    params: [...all.parameters, ...page.parameters],
+    dates,
+  };
+}
+
+/** Reads as one statement, `select (…) as rows0, (…) as total1, (…) as rows1 …`, with their parameters renumbered. */
+export function queryStatementOf(reads: readonly QueryRead[]): Statement {
+  const columns: string[] = [];
+  const texts: string[] = [];
+  let offset = 0;
+  reads.forEach((read, i) => {
+    for (const [column, text] of read.parts) {
+      columns.push(`${column}${i}`);
+      texts.push(`(${shifted(text, offset)}) as ${column}${i}`);
+    }
+    offset += read.params.length;
+  });
+  return { text: `select ${texts.join(', ')}`, params: reads.flatMap((r) => r.params), columns };
+}
+
+const properties = new Map<string, string>();
+
+/** A read's JSON rows → rows with property names and Dates. */
+export function queryRows<R>(read: QueryRead, json: unknown, propertyOf: (column: string) => string): R[] {
+  const list = (typeof json === 'string' ? JSON.parse(json) : json) as Record<string, unknown>[];
+  const out = new Array<R>(list.length);
+  for (let i = 0; i < list.length; i++) {
+    const source = list[i];
+    const row: Record<string, unknown> = {};
+    for (const key in source) {
+      let name = properties.get(key);
+      if (name === undefined) properties.set(key, (name = propertyOf(key)));
+      row[name] = source[key];
+    }
+    for (const key of read.dates) {
+      const value = row[key];
+      if (typeof value === 'string') row[key] = new Date(value);
+    }
+    out[i] = row as R;
+  }
+  return out;
+}
+
+/**
+ * Runs one statement of reads and gives its one row. Outside a transaction it goes as a prepared
+ * statement of its session (see runRead above); inside one, or with a value that has no text form,
+ * through `run` (the context's query builder, in its transaction).
+ */
+export async function runQueryStatement(db: Database, statement: Statement, inTransaction: boolean, run: (text: string, params: readonly unknown[]) => Promise<Record<string, unknown>[]>): Promise<Record<string, unknown>> {
+  const values = inTransaction ? undefined : textValues(statement.params);
+  const numbered = { ...statement, numbered: true };
+  if (values && statement.columns && db.kind === 'postgresql') return (await runOnPool<Record<string, unknown>>(db, numbered, values))[0];
+  if (values && statement.columns && db.pglite) return (await runPrepared<Record<string, unknown>>(db, numbered, values))[0];
+  logStatement(statement.text);
+  return (await run(statement.text, statement.params))[0];
 }

@@ -1,4 +1,32 @@
 import { defineEntity, p, type EntityManager, type EntityMetadataWithProperties } from '@mikro-orm/core';
+import {
+  AliasNode,
+  BinaryOperationNode,
+  ColumnNode,
+  IdentifierNode,
+  JoinNode,
+  OperationNodeTransformer,
+  OperatorNode,
+  PrimitiveValueListNode,
+  QueryNode,
+  ReferenceNode,
+  TableNode,
+  ValueListNode,
+  ValueNode,
+  ValuesNode,
+  type DeleteQueryNode,
+  type InsertQueryNode,
+  type KyselyPlugin,
+  type OperationNode,
+  type PluginTransformQueryArgs,
+  type PluginTransformResultArgs,
+  type QueryId,
+  type QueryResult,
+  type RootOperationNode,
+  type SelectQueryNode,
+  type UnknownRow,
+  type UpdateQueryNode,
+} from 'kysely';
 
 /**
  * Tenancy by construction. A tenant entity is declared with `tenantEntity({...})` instead of
@@ -134,3 +162,115 @@ export function tenantTableNamed(metadata: { getAll(): unknown }, text: string):
   }
   return regex?.exec(text)?.[1];
 }
+
+/**
+ * Tenancy of `ctx.query` (kernel/query.ts): every tenant table a statement names — in `from`, a
+ * join, `update`, `delete … using`, at any depth of subqueries — is limited to the context's
+ * company, and a row inserted into one takes it (or must already carry it). A statement naming a
+ * tenant table with no company in scope is refused. Tables are recognised by their PostgreSQL
+ * names, after CamelCasePlugin has turned property names into columns; text written with `sql`
+ * is not read, so a table is always named through the builder, never inside `sql`.
+ */
+export class TenantPlugin implements KyselyPlugin {
+  private readonly scope: TenantScope;
+
+  constructor(facts: ReadonlyMap<string, { tenant: boolean }>, companyId: string | undefined) {
+    this.scope = new TenantScope(facts, companyId);
+  }
+
+  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    return this.scope.transformNode(args.node, args.queryId);
+  }
+
+  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    return args.result;
+  }
+}
+
+const COMPANY_COLUMN = 'company_id';
+
+class TenantScope extends OperationNodeTransformer {
+  constructor(
+    private readonly facts: ReadonlyMap<string, { tenant: boolean }>,
+    private readonly companyId: string | undefined,
+  ) {
+    super();
+  }
+
+  /** How a statement refers to a from-item that is a tenant table (its alias, or its name), or undefined. */
+  private tenantRef(item: OperationNode | undefined): TableNode | undefined {
+    if (!item) return undefined;
+    const aliased = AliasNode.is(item) ? item : undefined;
+    const table = aliased ? aliased.node : item;
+    if (!TableNode.is(table)) return undefined;
+    const name = `${table.table.schema?.name ?? 'public'}.${table.table.identifier.name}`;
+    if (!this.facts.get(name)?.tenant) return undefined;
+    if (!this.companyId) throw new NoTenantError(`A statement on ${name}`);
+    return aliased && IdentifierNode.is(aliased.alias) ? TableNode.create(aliased.alias.name) : table;
+  }
+
+  private sameCompany(ref: TableNode): BinaryOperationNode {
+    return BinaryOperationNode.create(ReferenceNode.create(ColumnNode.create(COMPANY_COLUMN), ref), OperatorNode.create('='), ValueNode.create(this.companyId));
+  }
+
+  /** The statement limited to the company for each tenant table among `items`. */
+  private scoped<T extends SelectQueryNode | UpdateQueryNode | DeleteQueryNode>(node: T, items: readonly (OperationNode | undefined)[]): T {
+    let out = node;
+    for (const item of items) {
+      const ref = this.tenantRef(item);
+      if (ref) out = QueryNode.cloneWithWhere(out, this.sameCompany(ref));
+    }
+    if (!out.joins?.length) return out;
+    const joins: JoinNode[] = [];
+    for (const join of out.joins) {
+      const ref = this.tenantRef(join.table);
+      if (!ref) joins.push(join);
+      // A cross join has no `on`: its condition joins the statement's.
+      else if (join.joinType === 'CrossJoin' || join.joinType === 'LateralCrossJoin') {
+        joins.push(join);
+        out = QueryNode.cloneWithWhere(out, this.sameCompany(ref));
+      } else joins.push(JoinNode.cloneWithOn(join, this.sameCompany(ref)));
+    }
+    return { ...out, joins };
+  }
+
+  protected override transformSelectQuery(node: SelectQueryNode, queryId?: QueryId): SelectQueryNode {
+    const out = super.transformSelectQuery(node, queryId);
+    return this.scoped(out, out.from?.froms ?? []);
+  }
+
+  protected override transformUpdateQuery(node: UpdateQueryNode, queryId?: QueryId): UpdateQueryNode {
+    const out = super.transformUpdateQuery(node, queryId);
+    return this.scoped(out, [out.table, ...(out.from?.froms ?? [])]);
+  }
+
+  protected override transformDeleteQuery(node: DeleteQueryNode, queryId?: QueryId): DeleteQueryNode {
+    const out = super.transformDeleteQuery(node, queryId);
+    return this.scoped(out, [...out.from.froms, ...(out.using?.tables ?? [])]);
+  }
+
+  protected override transformInsertQuery(node: InsertQueryNode, queryId?: QueryId): InsertQueryNode {
+    const out = super.transformInsertQuery(node, queryId);
+    const into = out.into && this.tenantRef(out.into);
+    if (!into) return out;
+    const columns = out.columns ?? [];
+    const at = columns.findIndex((c) => c.column.name === COMPANY_COLUMN);
+    if (!out.values || !ValuesNode.is(out.values)) {
+      // insert … select: the select is scoped; it must say the company column itself.
+      if (at < 0) throw new Error(`insert into ${tableName(into)} … select must give ${COMPANY_COLUMN}`);
+      return out;
+    }
+    const rows = out.values.values.map((row) => {
+      const values = PrimitiveValueListNode.is(row) ? row.values : row.values.map((v) => (ValueNode.is(v) ? v.value : v));
+      if (at >= 0) {
+        if (values[at] !== this.companyId) throw new Error(`A row inserted into ${tableName(into)} for another company than the context's`);
+        return row;
+      }
+      return PrimitiveValueListNode.is(row) ? PrimitiveValueListNode.create([...row.values, this.companyId]) : ValueListNode.create([...row.values, ValueNode.create(this.companyId)]);
+    });
+    if (at >= 0) return out;
+    return { ...out, columns: [...columns, ColumnNode.create(COMPANY_COLUMN)], values: ValuesNode.create(rows) };
+  }
+}
+
+const tableName = (node: TableNode) => `${node.table.schema?.name ?? 'public'}.${node.table.identifier.name}`;

@@ -3,7 +3,6 @@ import { Requires } from '../../kernel/access.ts';
 import type { RequestContext } from '../../kernel/context.ts';
 import { ListArgs, pageRequest, toPage } from '../../kernel/pagination.ts';
 import { tenantSettings } from '../../kernel/tenant.ts';
-import { ServiceCategory } from '../entities/service-category.ts';
 import * as catalog from '../services/services.ts';
 import { ResourceNode, ResourcePage, resourceNode } from './resource.types.ts';
 import { ServiceCategoryNode } from './service-category.types.ts';
@@ -81,7 +80,7 @@ export class ServiceResolver {
   @FieldResolver(() => ServiceCategoryNode, { nullable: true })
   async category(@Ctx() ctx: RequestContext, @Root() service: ServiceNode) {
     if (!service.categoryId) return null;
-    return ctx.byId(ServiceCategory, service.categoryId);
+    return ctx.find('booking.service_category', service.categoryId);
   }
 
   @FieldResolver(() => [StaffMemberNode])
