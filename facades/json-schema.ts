@@ -15,6 +15,9 @@ import {
 /** JSON Schema (the subset both MCP tool schemas and OpenAPI 3.0 accept). */
 export type JsonSchema = { [key: string]: unknown };
 
+const DECIMAL_PATTERN = '^-?\\d+(\\.\\d+)?$';
+
+/** Each scalar of ours as JSON Schema: what an input accepts, and what REST's OpenAPI document describes. */
 const SCALARS: Record<string, JsonSchema> = {
   String: { type: 'string' },
   ID: { type: 'string' },
@@ -23,9 +26,35 @@ const SCALARS: Record<string, JsonSchema> = {
   Boolean: { type: 'boolean' },
   DateTimeISO: { type: 'string', format: 'date-time' },
   JSONObject: { type: 'object', additionalProperties: true },
-  Decimal: { anyOf: [{ type: 'string', pattern: '^-?\\d+(\\.\\d+)?$' }, { type: 'number' }], description: 'Decimal amount in major units, e.g. "49.00"' },
+  Decimal: { anyOf: [{ type: 'string', pattern: DECIMAL_PATTERN }, { type: 'number' }], description: 'Decimal amount in major units, e.g. "49.00"' },
   Date: { type: 'string', format: 'date' },
 };
+
+/**
+ * What each scalar looks like in a response (what its `serialize` gives), for MCP output schemas:
+ * as above (copies: the MCP facade adds bounds to input schemas in place), but a decimal is
+ * always sent as a string.
+ */
+const RESPONSE_SCALARS: Record<string, JsonSchema> = {
+  ...structuredClone(SCALARS),
+  Decimal: { type: 'string', pattern: DECIMAL_PATTERN, description: 'Decimal in major units, e.g. "49.00".' },
+};
+
+/** A scalar in a response; one no entry above knows is an error at start-up naming it, rather than a schema that lies. */
+export function responseScalarSchema(name: string, where: string): JsonSchema {
+  const known = RESPONSE_SCALARS[name];
+  if (!known) throw new Error(`${where}: the output schema knows no scalar ${name}; add it to SCALARS in facades/json-schema.ts`);
+  return { ...known };
+}
+
+/** A nullable value: anyOf with one type per branch (portable, no `type` arrays), its description outside. */
+export function orNull(schema: JsonSchema): JsonSchema {
+  const { description, ...rest } = schema;
+  return { anyOf: [rest, { type: 'null' }], ...(description ? { description } : {}) };
+}
+
+/** An enum's values, by name. */
+export const enumSchema = (type: GraphQLEnumType): JsonSchema => ({ type: 'string', enum: type.getValues().map((v) => v.name) });
 
 /** A schema with a description; beside a `$ref` nothing may stand (OpenAPI 3.0), so the reference goes in an `allOf`. */
 const withDescription = (schema: JsonSchema, description?: string | null) => (!description ? schema : schema.$ref ? { allOf: [schema], description } : { ...schema, description });
@@ -46,14 +75,12 @@ function enumDescription(type: GraphQLEnumType, description?: string | null): st
 export function inputSchema(type: GraphQLInputType, description?: string | null, allowNull = false, parents: string[] = []): JsonSchema {
   if (isNonNullType(type)) return nonNull(type.ofType, description, allowNull, parents);
   const schema = nonNull(type, description, allowNull, parents);
-  if (!allowNull) return schema;
-  const { description: text, ...rest } = schema;
-  return withDescription({ anyOf: [rest, { type: 'null' }] }, text as string | undefined);
+  return allowNull ? orNull(schema) : schema;
 }
 
 function nonNull(type: GraphQLInputType, description: string | null | undefined, allowNull: boolean, parents: string[]): JsonSchema {
   if (isListType(type)) return withDescription({ type: 'array', items: inputSchema(type.ofType, undefined, allowNull, parents) }, description);
-  if (isEnumType(type)) return withDescription({ type: 'string', enum: type.getValues().map((v) => v.name) }, enumDescription(type, description));
+  if (isEnumType(type)) return withDescription(enumSchema(type), enumDescription(type, description));
   if (isInputObjectType(type)) {
     // A recursive type (menu items with children) is described to a few levels, then left open.
     if (parents.filter((p) => p === type.name).length >= 2) return withDescription({ type: 'object', description: `${type.name}, nested` }, description);
@@ -104,7 +131,7 @@ export function outputSchema(type: GraphQLOutputType | GraphQLType, components: 
       if (required.length) components[inner.name].required = required;
     }
     return { $ref: `#/components/schemas/${inner.name}` };
-  } else if (isEnumType(inner)) schema = withDescription({ type: 'string', enum: inner.getValues().map((v) => v.name) }, enumDescription(inner));
+  } else if (isEnumType(inner)) schema = withDescription(enumSchema(inner), enumDescription(inner));
   else if (isScalarType(inner)) schema = { ...(SCALARS[inner.name] ?? { type: 'string' }) };
   else schema = { type: 'object', description: `${getNamedType(inner).name}` };
   return nullable ? { ...schema, nullable: true } : schema;

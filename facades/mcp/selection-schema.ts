@@ -14,33 +14,7 @@ import {
   type GraphQLSchema,
   type SelectionSetNode,
 } from 'graphql';
-import type { JsonSchema } from '../json-schema.ts';
-
-/** What each scalar of ours looks like in a response (what its `serialize` gives). */
-const OUTPUT_SCALARS: Record<string, JsonSchema> = {
-  String: { type: 'string' },
-  ID: { type: 'string' },
-  Int: { type: 'integer' },
-  Float: { type: 'number' },
-  Boolean: { type: 'boolean' },
-  DateTimeISO: { type: 'string', format: 'date-time' },
-  Date: { type: 'string', format: 'date' },
-  Decimal: { type: 'string', pattern: '^-?\\d+(\\.\\d+)?$', description: 'Decimal in major units, e.g. "49.00".' },
-  JSONObject: { type: 'object', additionalProperties: true },
-};
-
-/** A scalar no entry above knows: an error at start-up naming it, rather than a schema that lies. */
-function scalarSchema(name: string, where: string): JsonSchema {
-  const known = OUTPUT_SCALARS[name];
-  if (!known) throw new Error(`${where}: the output schema knows no scalar ${name}; add it to OUTPUT_SCALARS in facades/mcp/selection-schema.ts`);
-  return { ...known };
-}
-
-/** anyOf with one type per branch: portable (no `type` arrays), and it says that null is a value. */
-function nullable(schema: JsonSchema): JsonSchema {
-  const { description, ...rest } = schema;
-  return { anyOf: [rest, { type: 'null' }], ...(description ? { description } : {}) };
-}
+import { enumSchema, orNull, responseScalarSchema, type JsonSchema } from '../json-schema.ts';
 
 /**
  * The JSON Schema of what an operation's selection returns, field by field, as the input schema is
@@ -54,10 +28,10 @@ export function selectionSchema(schema: GraphQLSchema, type: GraphQLOutputType, 
     const [only] = (inner.anyOf as JsonSchema[]).filter((b) => b.type !== 'null');
     return inner.description && !only.description ? { ...only, description: inner.description } : only;
   }
-  if (isListType(type)) return nullable({ type: 'array', items: selectionSchema(schema, type.ofType, selectionSet, fragments, where) });
-  if (isEnumType(type)) return nullable({ type: 'string', enum: type.getValues().map((v) => v.name) });
-  if (isScalarType(type)) return nullable(scalarSchema(type.name, where));
-  return nullable(objectSchema(schema, type as GraphQLCompositeType, selectionSet, fragments, where));
+  if (isListType(type)) return orNull({ type: 'array', items: selectionSchema(schema, type.ofType, selectionSet, fragments, where) });
+  if (isEnumType(type)) return orNull(enumSchema(type));
+  if (isScalarType(type)) return orNull(responseScalarSchema(type.name, where));
+  return orNull(objectSchema(schema, type as GraphQLCompositeType, selectionSet, fragments, where));
 }
 
 interface Collected {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { http } from '../support/client.ts';
 import { callTool } from '../support/mcp.ts';
+import { jobsIn } from '../support/jobs.ts';
 import { testServer } from '../support/server.ts';
 import { TestClock } from '../../subgraphs/kernel/clock.ts';
 import { RequestContext } from '../../subgraphs/kernel/context.ts';
@@ -26,8 +27,8 @@ describe('scheduled campaigns', () => {
     const campaign = await create();
     // Its start job is queued for that moment.
     const { app } = await testServer();
-    const jobs = await app.platform.runtime.db.orm.em.getConnection().execute<any[]>(`select start_after from pgboss.job where name = ? and data->>'campaignId' = ?`, [START_QUEUE, campaign.id]);
-    expect(jobs.map((j) => new Date(j.start_after).getTime())).toEqual([at.getTime()]);
+    const jobs = await jobsIn(app.platform.runtime.jobs, START_QUEUE, { campaignId: campaign.id });
+    expect(jobs.map((j) => new Date(j.startAfter).getTime())).toEqual([at.getTime()]);
 
     const data = { companyId: b.company.companyId, campaignId: campaign.id };
     await runAt(START_QUEUE, 59, data);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { lastMessage, uniqueEmail } from '../support/client.ts';
 import { callTool } from '../support/mcp.ts';
+import { jobsIn } from '../support/jobs.ts';
 import { testServer } from '../support/server.ts';
 import { TestClock } from '../../subgraphs/kernel/clock.ts';
 import { RequestContext } from '../../subgraphs/kernel/context.ts';
@@ -25,8 +26,8 @@ describe('unpaid orders expire', () => {
     expect(expiresIn).toBe(30 * 60_000);
     // Its expiry job is queued for that moment.
     const { app } = await testServer();
-    const [job] = await app.platform.runtime.db.orm.em.getConnection().execute<any[]>(`select start_after from pgboss.job where name = ? and data->>'orderId' = ?`, [EXPIRE_ORDERS_QUEUE, order.id]);
-    expect(new Date(job.start_after).getTime()).toBe(new Date(order.expiresAt).getTime());
+    const jobs = await jobsIn(app.platform.runtime.jobs, EXPIRE_ORDERS_QUEUE, { orderId: order.id });
+    expect(jobs.map((job) => new Date(job.startAfter).getTime())).toEqual([new Date(order.expiresAt).getTime()]);
 
     await expireAt(29, { companyId: shop.company.companyId, orderId: order.id });
     expect((await callTool(shop.merchant, 'get_order', { orderId: order.id })).status).toBe('PENDING_PAYMENT');
