@@ -9,7 +9,7 @@ import { campaigns0001 } from './migrations/0001_campaigns.ts';
 import { campaignsReferences } from './references.ts';
 import { CampaignResolver } from './resolvers/campaign.resolver.ts';
 import { SegmentResolver } from './resolvers/segment.resolver.ts';
-import { backfillAudience } from './services/audience.ts';
+import { customers } from './services/customers.ts';
 import { unsubscribeRoutes } from './services/unsubscribe.ts';
 import { campaignsSubscriptions } from './subscriptions.ts';
 
@@ -26,6 +26,6 @@ export const campaigns: SubgraphModule = {
   http: unsubscribeRoutes,
   // Customers that existed before campaigns kept its audience (later ones arrive as events).
   async onStart(runtime) {
-    await backfillAudience(runtime);
+    await customers.backfill(runtime);
   },
 };

@@ -1,8 +1,11 @@
+import type { Kysely } from 'kysely';
 import type { JobDefinition } from '../kernel/events.ts';
+import type { Tables } from '../kernel/tables.ts';
 import { sweepDue } from '../kernel/sweeps.ts';
 import { BATCH_QUEUE, reviveStalled, runBatch, START_QUEUE, startDue, TICK_QUEUE } from './services/sending.ts';
 
-type Due = { company_id: string; id: string };
+/** A send whose chain of batch jobs has shown no sign of life for this long is started again. */
+const STALLED_MS = 10 * 60_000;
 
 /** campaigns' background jobs, by queue. */
 export const campaignsJobs: Record<string, JobDefinition> = {
@@ -15,10 +18,10 @@ export const campaignsJobs: Record<string, JobDefinition> = {
   [TICK_QUEUE]: {
     cron: '* * * * *',
     handler: async (ctx, data) => {
-      const scheduled = "select company_id, id from campaigns.campaign where status = 'SCHEDULED' and scheduled_at <= ?";
-      await sweepDue<Due>(ctx, data, { select: scheduled, orderBy: 'scheduled_at', limit: 100 }, (scoped, row) => startDue(scoped, row.id));
-      const stalled = "select company_id, id from campaigns.campaign where status = 'SENDING' and runner_seen_at < ?::timestamptz - interval '10 minutes'";
-      await sweepDue<Due>(ctx, data, { select: stalled, orderBy: 'runner_seen_at', limit: 100 }, (scoped, row) => reviveStalled(scoped, row.id));
+      const campaigns = (q: Kysely<Tables>) => q.selectFrom('campaigns.campaign').select(['companyId', 'id']).limit(100);
+      await sweepDue(ctx, data, (q, now) => campaigns(q).where('status', '=', 'SCHEDULED').where('scheduledAt', '<=', now).orderBy('scheduledAt'), (scoped, row) => startDue(scoped, row.id));
+      const stalledSince = (now: Date) => new Date(now.getTime() - STALLED_MS);
+      await sweepDue(ctx, data, (q, now) => campaigns(q).where('status', '=', 'SENDING').where('runnerSeenAt', '<', stalledSince(now)).orderBy('runnerSeenAt'), (scoped, row) => reviveStalled(scoped, row.id));
     },
   },
 };

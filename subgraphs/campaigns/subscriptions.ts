@@ -1,14 +1,14 @@
 import type { Subscriptions } from '../kernel/events.ts';
-import { forgetCustomer, recordBooking, recordOrderPaid, recordRefund, recordTier, rememberCustomer } from './services/audience.ts';
+import { recordBooking, recordOrderPaid, recordRefund, recordTier } from './services/audience.ts';
+import { customers } from './services/customers.ts';
 
 /**
  * Other subgraphs' events campaigns keeps its audience from, each in a transaction scoped to the
  * event's company, once per event (the kernel records receipts).
  */
 export const campaignsSubscriptions: Subscriptions = {
-  'members.customer.created': (tx, event) => rememberCustomer(tx, event.payload, new Date(event.occurredAt)),
-  'members.customer.updated': (tx, event) => rememberCustomer(tx, event.payload, new Date(event.occurredAt)),
-  'members.customer.deleted': (tx, event) => forgetCustomer(tx, event.payload.customerId),
+  // Members' customers: their contact facts; an erased one leaves with their suppressions and pending deliveries.
+  ...customers.subscriptions,
   'booking.created': (tx, event) => recordBooking(tx, event.payload),
   'commerce.order.paid': (tx, event) => recordOrderPaid(tx, event.payload),
   'commerce.order.refunded': (tx, event) => recordRefund(tx, event.payload),

@@ -31,7 +31,7 @@ import { PaymentMethodResolver } from './resolvers/payment-method.resolver.ts';
 import { OrderResolver } from './resolvers/order.resolver.ts';
 import { RegistrationPaymentResolver } from './resolvers/registration-payment.resolver.ts';
 import { PromotionResolver } from './resolvers/promotion.resolver.ts';
-import { backfillCustomers } from './services/customers.ts';
+import { customers } from './services/customers.ts';
 import { paymentRoutes } from './services/payments/routes.ts';
 import { commerceSubscriptions } from './subscriptions.ts';
 
@@ -56,6 +56,6 @@ export const commerce: SubgraphModule = {
   http: paymentRoutes,
   // Customers that existed before commerce kept its projection (later ones arrive as events).
   async onStart(runtime) {
-    await backfillCustomers(runtime);
+    await customers.backfill(runtime);
   },
 };

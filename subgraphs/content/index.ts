@@ -23,7 +23,7 @@ import { PostTypeResolver } from './resolvers/post-type.resolver.ts';
 import { EventRegistrationResolver, EventResolver } from './resolvers/event.resolver.ts';
 import { SurveyResolver } from './resolvers/survey.resolver.ts';
 import { ContactInquiryResolver } from './resolvers/contact-inquiry.resolver.ts';
-import { backfillCustomers } from './services/customers.ts';
+import { customers } from './services/customers.ts';
 import { contentSubscriptions } from './subscriptions.ts';
 
 /** Pages, posts and blocks, post types and fields, categories, menus, events, surveys, contact. */
@@ -65,6 +65,6 @@ export const content: SubgraphModule = {
   subscriptions: contentSubscriptions,
   constraints: contentConstraints,
   async onStart(runtime) {
-    await backfillCustomers(runtime);
+    await customers.backfill(runtime);
   },
 };

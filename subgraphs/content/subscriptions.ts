@@ -1,5 +1,5 @@
 import type { Subscriptions } from '../kernel/events.ts';
-import { forgetCustomer, upsertCustomer } from './services/customers.ts';
+import { customers } from './services/customers.ts';
 import { cancelUnpaidRegistration, confirmPaidRegistration } from './services/registration-payments.ts';
 
 /**
@@ -9,9 +9,7 @@ import { cancelUnpaidRegistration, confirmPaidRegistration } from './services/re
  */
 export const contentSubscriptions: Subscriptions = {
   // Content's projection of its company's customers (survey invitations check against it).
-  'members.customer.created': (tx, event) => upsertCustomer(tx, event.payload, new Date(event.occurredAt)),
-  'members.customer.updated': (tx, event) => upsertCustomer(tx, event.payload, new Date(event.occurredAt)),
-  'members.customer.deleted': (tx, event) => forgetCustomer(tx, event.payload.customerId),
+  ...customers.subscriptions,
   // A paid registration is settled by commerce: confirmed once its payment succeeds, cancelled
   // (its seats freed) when its payment window ends unpaid.
   'commerce.payment.succeeded': async (tx, event) => {

@@ -66,23 +66,21 @@ function row(ctx: RequestContext, audit: PendingAudit, outcome: string, targetId
   const principal = ctx.principal as Extract<RequestContext['principal'], { kind: 'merchant' }>;
   const [kind, ...rest] = (ctx.header(VIA_HEADER) ?? 'graphql').split(' ');
   const face = kind === 'mcp' || kind === 'rest' ? kind : 'graphql';
-  return [
-    newId(),
-    principal.companyId,
-    principal.via,
-    principal.credentialId,
-    face,
-    face === 'graphql' ? null : rest.join(' ').slice(0, 300),
-    audit.operation,
-    JSON.stringify(audit.arguments),
+  return {
+    id: newId(),
+    actorType: principal.via,
+    actorId: principal.credentialId,
+    interface: face,
+    via: face === 'graphql' ? null : rest.join(' ').slice(0, 300),
+    operation: audit.operation,
+    arguments: audit.arguments,
     outcome,
     targetId,
-    ctx.now(),
-  ];
+    createdAt: ctx.now(),
+  } as const;
 }
 
-const INSERT = `insert into kernel.audit_log (id, company_id, actor_type, actor_id, interface, via, operation, arguments, outcome, target_id, created_at)
-  values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+const record = (ctx: RequestContext, values: ReturnType<typeof row>) => ctx.query.insertInto('kernel.audit_log').values(values).execute();
 
 /** Called by ctx.transaction before it commits: the write and its record stand or fall together. */
 export async function recordInTransaction(tx: RequestContext, result: unknown): Promise<void> {
@@ -90,9 +88,9 @@ export async function recordInTransaction(tx: RequestContext, result: unknown): 
   if (!audit || audit.recorded) return;
   audit.recorded = true;
   const values = row(tx, audit, 'ok', targetOf(result, audit.arguments));
-  audit.rowId = values[0] as string;
-  audit.hasTarget = values[9] !== null;
-  await tx.sql(INSERT, values);
+  audit.rowId = values.id;
+  audit.hasTarget = values.targetId !== null;
+  await record(tx, values);
 }
 
 /**
@@ -109,12 +107,12 @@ export const auditMutations: MiddlewareFn<RequestContext> = async ({ context, in
   try {
     const result = await next();
     // A write that needed no transaction (nothing changed) is still on the record.
-    if (!audit.recorded) await context.sql(INSERT, row(context, audit, 'ok', targetOf(result, audit.arguments)));
+    if (!audit.recorded) await record(context, row(context, audit, 'ok', targetOf(result, audit.arguments)));
     // The transaction's own value may not carry the id its mutation answers with (a created key and its secret).
-    else if (!audit.hasTarget && targetOf(result, {})) await context.sql('update kernel.audit_log set target_id = ? where id = ?', [targetOf(result, {}), audit.rowId]);
+    else if (!audit.hasTarget && targetOf(result, {})) await context.query.updateTable('kernel.audit_log').set({ targetId: targetOf(result, {}) }).where('id', '=', audit.rowId!).execute();
     return result;
   } catch (error: any) {
-    if (!audit.recorded) await context.sql(INSERT, row(context, audit, String(error?.extensions?.code ?? 'INTERNAL'), targetOf(null, audit.arguments))).catch(() => {});
+    if (!audit.recorded) await record(context, row(context, audit, String(error?.extensions?.code ?? 'INTERNAL'), targetOf(null, audit.arguments))).catch(() => {});
     throw error;
   } finally {
     context.audit = undefined;

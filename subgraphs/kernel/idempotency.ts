@@ -3,6 +3,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { RequestContext } from './context.ts';
 import { AppError, badInput } from './errors.ts';
 import { isUuid } from './ids.ts';
+import { systemQuery } from './query.ts';
 import type { Runtime } from './runtime.ts';
 
 /** What a request answered: its HTTP status and body text (MCP: the tool result as JSON). */
@@ -95,18 +96,22 @@ export function parseClaim(header: string | undefined): Claim | undefined {
  * again. When a retry has taken the key over meanwhile (this request ran past ABANDONED_MS), the
  * write is refused and rolled back: the retry makes it instead.
  */
-export async function markCommitted(tx: Pick<RequestContext, 'sql' | 'now'>, header: string, result: unknown): Promise<void> {
+export async function markCommitted(tx: Pick<RequestContext, 'query' | 'now'>, header: string, result: unknown): Promise<void> {
   const claim = parseClaim(header);
   if (!claim) return;
   const id = (result as { id?: unknown } | null)?.id;
-  const marked = await tx.sql(
-    `update kernel.idempotency_key set state = 'committed', committed_at = coalesce(committed_at, ?), result_id = coalesce(result_id, ?)
-     where scope = ? and key = ? and claim = ? and state in ('running', 'committed') returning 1 as marked`,
-    [tx.now(), typeof id === 'string' ? id : null, claim.scope, claim.key, claim.id],
-  );
+  const marked = await tx.query
+    .updateTable('kernel.idempotency_key')
+    .set((eb) => ({ state: 'committed', committedAt: eb.fn.coalesce('committedAt', eb.val(tx.now())), resultId: eb.fn.coalesce('resultId', eb.val(typeof id === 'string' ? id : null)) }))
+    .where('scope', '=', claim.scope)
+    .where('key', '=', claim.key)
+    .where('claim', '=', claim.id)
+    .where('state', 'in', ['running', 'committed'])
+    .returning('key')
+    .execute();
   if (marked.length) return;
   // Not ours to mark: answered already (work that outlived its request) or gone; or another claim holds it.
-  const [holder] = await tx.sql<{ claim: string | null }>('select claim from kernel.idempotency_key where scope = ? and key = ?', [claim.scope, claim.key]);
+  const holder = await tx.query.selectFrom('kernel.idempotency_key').select('claim').where('scope', '=', claim.scope).where('key', '=', claim.key).executeTakeFirst();
   if (holder && holder.claim !== claim.id) throw new AppError('IDEMPOTENCY_KEY_IN_USE', 'A retry with the same Idempotency-Key took this request over; it was not carried out');
 }
 
@@ -124,16 +129,15 @@ export function afterGuardedCommit(): void {
 }
 
 /** What a retry is told when the first request's write committed but its answer was never stored. */
-function answerLost(row: { committed_at: Date | string | null; result_id: string | null }): AppError {
-  const committedAt = row.committed_at ? new Date(row.committed_at).toISOString() : undefined;
+function answerLost(row: { committedAt: Date | string | null; resultId: string | null }): AppError {
+  // No entity describes this table, so its timestamps come as PostgreSQL wrote them.
+  const committedAt = row.committedAt ? new Date(row.committedAt).toISOString() : undefined;
   return new AppError(
     'CONFLICT',
-    `The first request with this Idempotency-Key was carried out${committedAt ? ` at ${committedAt}` : ''}, but its answer was lost; it is not run again. Look up its result${row.result_id ? ` (${row.result_id})` : ''} instead of retrying`,
-    { ...(committedAt ? { committedAt } : {}), ...(row.result_id ? { resultId: row.result_id } : {}) },
+    `The first request with this Idempotency-Key was carried out${committedAt ? ` at ${committedAt}` : ''}, but its answer was lost; it is not run again. Look up its result${row.resultId ? ` (${row.resultId})` : ''} instead of retrying`,
+    { ...(committedAt ? { committedAt } : {}), ...(row.resultId ? { resultId: row.resultId } : {}) },
   );
 }
-
-type KeyRow = { request_hash: string; state: 'running' | 'committed' | 'unanswered' | 'done'; response_status: number; response_body: string; created_at: Date | string; committed_at: Date | string | null; result_id: string | null };
 
 /**
  * Runs a request once per key (Stripe's Idempotency-Key): the first claims the key and its answer
@@ -151,35 +155,45 @@ type KeyRow = { request_hash: string; state: 'running' | 'committed' | 'unanswer
 export async function withIdempotency(runtime: IdempotencyRuntime, request: IdempotentRequest, run: () => Promise<Answer>): Promise<Answer & { replayed: boolean }> {
   const { scope, key, fingerprint, field = 'Idempotency-Key', transient } = request;
   if (!VALID_KEY.test(key)) throw badInput(field, 'must be 1 to 255 printable ASCII characters');
-  const conn = runtime.db.orm.em.getConnection();
+  const q = systemQuery(runtime.db.orm.em);
+  const keys = 'kernel.idempotency_key';
   const now = runtime.clock.now();
   const claim = randomUUID();
   // One statement claims a free key, an expired one or an abandoned one; the loser of a race gets no row.
-  const claimed = await conn.execute<unknown[]>(
-    `insert into kernel.idempotency_key as k (scope, key, request_hash, state, created_at, claim) values (?, ?, ?, 'running', ?, ?)
-     on conflict (scope, key) do update set request_hash = excluded.request_hash, state = 'running', response_status = null, response_body = null,
-       created_at = excluded.created_at, claim = excluded.claim, committed_at = null, result_id = null
-       where k.created_at < ? or (k.state = 'running' and k.created_at < ?)
-     returning key`,
-    [scope, key, fingerprint, new Date(now), claim, new Date(now - KEPT_MS), new Date(now - ABANDONED_MS)],
-  );
+  const claimed = await q
+    .insertInto(keys)
+    .values({ scope, key, requestHash: fingerprint, state: 'running', createdAt: new Date(now), claim })
+    .onConflict((oc) =>
+      oc
+        .columns(['scope', 'key'])
+        .doUpdateSet((eb) => ({
+          requestHash: eb.ref('excluded.requestHash'),
+          state: 'running',
+          responseStatus: null,
+          responseBody: null,
+          createdAt: eb.ref('excluded.createdAt'),
+          claim: eb.ref('excluded.claim'),
+          committedAt: null,
+          resultId: null,
+        }))
+        .where((eb) => eb.or([eb(`${keys}.createdAt`, '<', new Date(now - KEPT_MS)), eb.and([eb(`${keys}.state`, '=', 'running'), eb(`${keys}.createdAt`, '<', new Date(now - ABANDONED_MS))])])),
+    )
+    .returning('key')
+    .execute();
   if (!claimed.length) {
-    const [row] = await conn.execute<KeyRow[]>(
-      'select request_hash, state, response_status, response_body, created_at, committed_at, result_id from kernel.idempotency_key where scope = ? and key = ?',
-      [scope, key],
-    );
-    if (row && row.request_hash !== fingerprint) throw new AppError('IDEMPOTENCY_KEY_REUSED', `Idempotency-Key ${key} was already used for a different request`);
-    if (row?.state === 'done') return { status: row.response_status, body: row.response_body, replayed: true };
+    const row = await q.selectFrom(keys).select(['requestHash', 'state', 'responseStatus', 'responseBody', 'createdAt', 'committedAt', 'resultId']).where('scope', '=', scope).where('key', '=', key).executeTakeFirst();
+    if (row && row.requestHash !== fingerprint) throw new AppError('IDEMPOTENCY_KEY_REUSED', `Idempotency-Key ${key} was already used for a different request`);
+    if (row?.state === 'done') return { status: row.responseStatus!, body: row.responseBody!, replayed: true };
     // Committed by a request that has since died, or that ended without an answer to keep.
-    if (row?.state === 'unanswered' || (row?.state === 'committed' && new Date(row.created_at).getTime() < now - ABANDONED_MS)) throw answerLost(row);
+    if (row?.state === 'unanswered' || (row?.state === 'committed' && new Date(row.createdAt).getTime() < now - ABANDONED_MS)) throw answerLost(row);
     // No row: the first request has just given up its claim (a 5xx); the client's retry will run.
     throw new AppError('IDEMPOTENCY_KEY_IN_USE', `A request with Idempotency-Key ${key} is still running; retry later`);
   }
-  const mine = [scope, key, claim];
+  const mine = <T extends { where: (...args: any[]) => T }>(statement: T): T => statement.where('scope', '=', scope).where('key', '=', key).where('claim', '=', claim);
   // Nothing committed: the key is free again. A committed write keeps it: a repeat is told the write was made.
   const release = async () => {
-    await conn.execute(`delete from kernel.idempotency_key where scope = ? and key = ? and claim = ? and state = 'running'`, mine);
-    await conn.execute(`update kernel.idempotency_key set state = 'unanswered' where scope = ? and key = ? and claim = ? and state = 'committed'`, mine);
+    await mine(q.deleteFrom(keys).where('state', '=', 'running')).execute();
+    await mine(q.updateTable(keys).set({ state: 'unanswered' }).where('state', '=', 'committed')).execute();
   };
   const store = { header: JSON.stringify([claim, scope, key]), open: true };
   let answer: Answer;
@@ -192,7 +206,7 @@ export async function withIdempotency(runtime: IdempotencyRuntime, request: Idem
     store.open = false;
   }
   if (answer.status === 429 || answer.status >= 500 || transient?.(answer)) await release();
-  else await conn.execute(`update kernel.idempotency_key set state = 'done', response_status = ?, response_body = ? where scope = ? and key = ? and claim = ?`, [answer.status, answer.body, ...mine]);
+  else await mine(q.updateTable(keys).set({ state: 'done', responseStatus: answer.status, responseBody: answer.body })).execute();
   return { ...answer, replayed: false };
 }
 

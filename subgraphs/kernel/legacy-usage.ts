@@ -1,6 +1,7 @@
 import { p } from '@mikro-orm/core';
 import type { Database } from './database.ts';
 import { newId } from './ids.ts';
+import { scopedQuery } from './query.ts';
 import { tenantEntity } from './tenancy.ts';
 
 /**
@@ -26,9 +27,12 @@ export type LegacyUsage = InstanceType<typeof LegacyUsage.class>;
 
 /** One more call of a route by a company: one statement, exact under concurrent calls. */
 export async function recordLegacyCall(db: Database, companyId: string, route: string, at: Date): Promise<void> {
-  await db.orm.em.getConnection().execute(
-    `insert into kernel.legacy_usage (id, company_id, route, calls, first_called_at, last_called_at) values (?, ?, ?, 1, ?, ?)
-     on conflict (company_id, route) do update set calls = kernel.legacy_usage.calls + 1, last_called_at = greatest(kernel.legacy_usage.last_called_at, excluded.last_called_at)`,
-    [newId(), companyId, route, at, at],
-  );
+  const usage = 'kernel.legacy_usage';
+  await scopedQuery(db.orm.em, companyId)
+    .query.insertInto(usage)
+    .values({ id: newId(), route, calls: 1, firstCalledAt: at, lastCalledAt: at })
+    .onConflict((oc) =>
+      oc.columns(['companyId', 'route']).doUpdateSet((eb) => ({ calls: eb(`${usage}.calls`, '+', 1), lastCalledAt: eb.fn('greatest', [`${usage}.lastCalledAt`, 'excluded.lastCalledAt']) })),
+    )
+    .execute();
 }

@@ -1,6 +1,9 @@
+import { sql, type Kysely } from 'kysely';
 import type { Database } from './database.ts';
 import { AppError, badInput, notFound, unauthenticated } from './errors.ts';
 import { isUuid } from './ids.ts';
+import { queryAcrossTenants, systemQuery } from './query.ts';
+import type { Tables } from './tables.ts';
 import { API_KEY_PREFIX, sha256, verifySessionToken } from './tokens.ts';
 
 /** Who is calling, for which company. Resolved once per request from its headers. */
@@ -122,7 +125,8 @@ async function resolve(
   host: string | undefined,
   session: { expiresAt?: number },
 ): Promise<Principal> {
-  const conn = db.orm.em.getConnection();
+  // Who is calling decides the company: these lookups come before any, so they cross tenants, and say so.
+  const q = queryAcrossTenants(db.orm.em).query;
   let credential: Exclude<Principal, { kind: 'anonymous' } | { kind: 'public' }> | null = null;
 
   if (authorization) {
@@ -130,19 +134,24 @@ async function resolve(
     if (!match) throw unauthenticated('Authorization must be "Bearer <token>"');
     const token = match[1];
     if (token.startsWith(API_KEY_PREFIX)) {
-      const [row] = await conn.execute<any[]>('select id, company_id from members.api_key where key_hash = ? and revoked_at is null', [sha256(token)]);
+      const row = await q.selectFrom('members.api_key').select(['id', 'companyId']).where('keyHash', '=', sha256(token)).where('revokedAt', 'is', null).executeTakeFirst();
       if (!row) throw unauthenticated('Invalid or revoked API key');
-      credential = { kind: 'merchant', companyId: row.company_id, credentialId: row.id, via: 'api_key' };
+      credential = { kind: 'merchant', companyId: row.companyId, credentialId: row.id, via: 'api_key' };
       await recordUse(db, row.id);
     } else {
       const claims = await verifySessionToken(secret, token);
       if (!claims) throw unauthenticated('Invalid or expired token');
-      const [row] = await conn.execute<any[]>(
-        'select id, (extract(epoch from expires_at) * 1000)::float8 as expires_ms from members.session where id = ? and company_id = ? and kind = ? and revoked_at is null and expires_at > now()',
-        [claims.sessionId, claims.companyId, claims.kind],
-      );
+      const row = await q
+        .selectFrom('members.session')
+        .select(['id', 'expiresAt'])
+        .where('id', '=', claims.sessionId)
+        .where('companyId', '=', claims.companyId)
+        .where('kind', '=', claims.kind)
+        .where('revokedAt', 'is', null)
+        .where('expiresAt', '>', sql<Date>`now()`)
+        .executeTakeFirst();
       if (!row) throw unauthenticated('Session has ended; sign in again');
-      session.expiresAt = Number(row.expires_ms);
+      session.expiresAt = row.expiresAt.getTime();
       credential =
         claims.kind === 'customer'
           ? { kind: 'customer', companyId: claims.companyId, customerId: claims.subject, sessionId: claims.sessionId, verifiedEmail: claims.email, verifiedPhone: claims.phone }
@@ -161,7 +170,7 @@ async function resolve(
       if (credential.companyId !== companyHeader) throw unauthenticated('This token is not valid for that company');
       return credential;
     }
-    const [company] = await conn.execute<any[]>('select id from members.company where id = ?', [companyHeader]);
+    const company = await q.selectFrom('members.company').select('id').where('id', '=', companyHeader).executeTakeFirst();
     if (!company) return { kind: 'anonymous', companyId: null, tenantError: notFound('Company') };
     return { kind: 'public', companyId: companyHeader };
   }
@@ -169,27 +178,28 @@ async function resolve(
   if (credential) {
     // A customer token is only good on its own company's storefront.
     if (credential.kind === 'customer' && host) {
-      const [domain] = await conn.execute<any[]>('select company_id from members.storefront_domain where host = ?', [host]);
-      if (domain && domain.company_id !== credential.companyId) throw unauthenticated('This token is not valid for this storefront');
+      const domain = await companyOfHost(q, host);
+      if (domain && domain.companyId !== credential.companyId) throw unauthenticated('This token is not valid for this storefront');
     }
     return credential;
   }
 
   if (host) {
-    const [domain] = await conn.execute<any[]>('select company_id from members.storefront_domain where host = ?', [host]);
-    if (domain) return { kind: 'public', companyId: domain.company_id };
+    const domain = await companyOfHost(q, host);
+    if (domain) return { kind: 'public', companyId: domain.companyId };
   }
   return { kind: 'anonymous', companyId: null };
 }
+
+const companyOfHost = (q: Kysely<Tables>, host: string) => q.selectFrom('members.storefront_domain').select('companyId').where('host', '=', host).executeTakeFirst();
 
 async function recordUse(db: Database, credentialId: string): Promise<void> {
   const now = Date.now();
   if (now - (lastRecorded.get(credentialId) ?? 0) < USE_RECORD_MS) return;
   lastRecorded.set(credentialId, now);
-  await db.orm.em
-    .getConnection()
-    .execute(
-      'insert into kernel.credential_use (credential_id, last_used_at) values (?, now()) on conflict (credential_id) do update set last_used_at = excluded.last_used_at',
-      [credentialId],
-    );
+  await systemQuery(db.orm.em)
+    .insertInto('kernel.credential_use')
+    .values({ credentialId, lastUsedAt: sql<Date>`now()` })
+    .onConflict((oc) => oc.column('credentialId').doUpdateSet((eb) => ({ lastUsedAt: eb.ref('excluded.lastUsedAt') })))
+    .execute();
 }

@@ -11,7 +11,9 @@ import { COMPANY } from './tenancy.ts';
  * campaigns keep; commerce's registrations) follow that subgraph's events, handled by the job
  * queue a moment after it committed, so a record made just now may not be there yet. A request
  * never waits for it (no polling on the request path): a miss asks the owner at once, through one
- * of the two functions below, and is "not found" only when the owner has nothing either.
+ * of the two functions below, and is "not found" only when the owner has nothing either. The
+ * customers' projection itself is written once, in kernel/customer-projection.ts; each of those
+ * subgraphs declares what it keeps.
  */
 
 /** A customer as members holds it: the facts its events carry (members' CustomerFacts), and when. */

@@ -195,6 +195,11 @@ export function scopedQuery(em: EntityManager, companyId: string | undefined): Q
   return { query, values };
 }
 
+/** The query builder for the kernel's own work with no company (its own tables, which are no tenant's): a tenant table is refused. */
+export function systemQuery(em: EntityManager): Kysely<Tables> {
+  return scopedQuery(em, undefined).query;
+}
+
 /** The same, across every tenant: migrations' backfills and the kernel's own cross-tenant work, which say so. */
 export function queryAcrossTenants(em: EntityManager): QueryScope {
   const facts = tableFacts(em);

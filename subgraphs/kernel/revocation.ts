@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import pg from 'pg';
 import type { RequestContext } from './context.ts';
 import type { Database } from './database.ts';
@@ -47,7 +48,7 @@ const RETRY_MAX_MS = 2000;
  */
 export async function announceRevocation(tx: RequestContext, change: PrincipalChange): Promise<void> {
   tx.afterCommit(() => invalidatePrincipals(change));
-  if (tx.db.kind === 'postgresql') await tx.sql('select pg_notify(?, ?)', [PRINCIPALS_CHANNEL, JSON.stringify(change)]);
+  if (tx.db.kind === 'postgresql') await notify(tx, JSON.stringify(change));
 }
 
 /**
@@ -57,8 +58,11 @@ export async function announceRevocation(tx: RequestContext, change: PrincipalCh
  */
 export async function announceCompanySettings(tx: RequestContext, companyId: string): Promise<void> {
   tx.afterCommit(() => invalidateTenantSettings(companyId));
-  if (tx.db.kind === 'postgresql') await tx.sql('select pg_notify(?, ?)', [PRINCIPALS_CHANNEL, JSON.stringify({ company: companyId })]);
+  if (tx.db.kind === 'postgresql') await notify(tx, JSON.stringify({ company: companyId }));
 }
+
+/** A notification on the principals' channel, sent when the transaction commits (PostgreSQL's NOTIFY). */
+const notify = (tx: RequestContext, payload: string) => tx.query.selectNoFrom(sql`pg_notify(${PRINCIPALS_CHANNEL}, ${payload})`.as('sent')).execute();
 
 /** What a notification says went stale: a company's settings, or principals. */
 function onNotification(payload: string | undefined): void {

@@ -1,23 +1,26 @@
+import type { Kysely, SelectQueryBuilder } from 'kysely';
 import { RequestContext } from './context.ts';
+import { queryAcrossTenants } from './query.ts';
+import type { Tables } from './tables.ts';
 
 /**
  * A scheduled sweep, the backstop of per-row jobs (an order's expiry, a payment window, a lot of
  * points): the due rows of the job's company (`data.companyId`) or, without one, of every company,
- * each handled in a context scoped to its own company. `select` reads `company_id` and what `each`
- * needs from one table, its last condition comparing with `?` (the context's clock); the sweep
- * adds the company, the order and the limit. Answers how many rows `each` acted on.
+ * each handled in a context scoped to its own company. `due` selects `companyId` and what `each`
+ * needs, ordered and limited, with the builder it is given: scoped to the job's company when it
+ * names one, across every company when it does not. Answers how many rows `each` acted on.
  */
-export async function sweepDue<T extends { company_id: string }>(
+export async function sweepDue<R extends { companyId: string }>(
   ctx: RequestContext,
   data: Record<string, unknown>,
-  due: { select: string; orderBy: string; limit: number },
-  each: (scoped: RequestContext, row: T) => Promise<boolean>,
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a select of any table
+  due: (query: Kysely<Tables>, now: Date) => SelectQueryBuilder<any, any, R>,
+  each: (scoped: RequestContext, row: R) => Promise<boolean>,
 ): Promise<number> {
   const company = typeof data.companyId === 'string' ? data.companyId : null;
-  const rows = await ctx.sql<T>(`${due.select}${company ? ' and company_id = ?' : ''} order by ${due.orderBy} limit ${due.limit}`, company ? [ctx.now(), company] : [ctx.now()], {
-    acrossTenants: true,
-  });
+  const query = company ? RequestContext.system(ctx.runtime, company).query : queryAcrossTenants(ctx.em).query;
+  const rows = await due(query, ctx.now()).execute();
   let acted = 0;
-  for (const row of rows) if (await each(RequestContext.system(ctx.runtime, row.company_id), row)) acted++;
+  for (const row of rows) if (await each(RequestContext.system(ctx.runtime, row.companyId), row)) acted++;
   return acted;
 }

@@ -28,11 +28,14 @@ export function tenantSettings(ctx: RequestContext): Promise<TenantSettings> {
   const hit = cache.get(companyId);
   if (hit && Date.now() - hit.at < TTL_MS) return hit.settings;
   // Through the context's connection: inside a transaction, that transaction (PGlite has one connection).
-  const settings = ctx
-    .sql('select id, name, time_zone, currency, owner_email from members.company where id = ?', [companyId])
-    .then(([row]) => {
+  const settings = ctx.query
+    .selectFrom('members.company')
+    .select(['id', 'name', 'timeZone', 'currency', 'ownerEmail'])
+    .where('id', '=', companyId)
+    .executeTakeFirst()
+    .then((row) => {
       if (!row) throw notFound('Company');
-      return { companyId: row.id, name: row.name, timeZone: row.time_zone, currency: row.currency.trim(), ownerEmail: row.owner_email };
+      return { companyId: row.id, name: row.name, timeZone: row.timeZone, currency: row.currency.trim(), ownerEmail: row.ownerEmail };
     });
   cache.set(companyId, { at: Date.now(), settings });
   settings.catch(() => cache.delete(companyId));

@@ -14,7 +14,7 @@ import { loyaltyReferences } from './references.ts';
 import { CustomerLoyaltyResolver, LoyaltyResolver } from './resolvers/loyalty.resolver.ts';
 import { GiftResolver } from './resolvers/gift.resolver.ts';
 import { CustomerRef } from './resolvers/loyalty.types.ts';
-import { backfillCustomers } from './services/customers.ts';
+import { customers } from './services/customers.ts';
 import { loyaltySubscriptions } from './subscriptions.ts';
 
 /** Points (an append-only ledger with expiring lots), earn rules, membership tiers, gift offers, redemptions and claims. */
@@ -35,6 +35,6 @@ export const loyalty: SubgraphModule = {
   jobs: loyaltyJobs,
   // Customers that existed before loyalty kept its projection (later ones arrive as events).
   async onStart(runtime) {
-    await backfillCustomers(runtime);
+    await customers.backfill(runtime);
   },
 };

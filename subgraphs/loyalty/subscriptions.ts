@@ -1,5 +1,5 @@
 import type { Subscriptions } from '../kernel/events.ts';
-import { forgetCustomer, rememberCustomer } from './services/customers.ts';
+import { customers } from './services/customers.ts';
 import { earnForBooking, earnForOrder, reverseForRefund } from './services/earning.ts';
 
 /**
@@ -7,8 +7,8 @@ import { earnForBooking, earnForOrder, reverseForRefund } from './services/earni
  * least once: every ledger entry is keyed by its cause, so a repeat earns nothing.
  */
 export const loyaltySubscriptions: Subscriptions = {
-  'members.customer.created': (tx, event) => rememberCustomer(tx, event.payload.customerId, new Date(event.occurredAt)),
-  'members.customer.deleted': (tx, event) => forgetCustomer(tx, event.payload.customerId),
+  // Loyalty's projection of its company's customers (points are kept for them only).
+  ...customers.subscriptions,
   'commerce.order.paid': (tx, event) => earnForOrder(tx, event.payload),
   'commerce.order.refunded': (tx, event) => reverseForRefund(tx, event.payload),
   'booking.completed': (tx, event) => earnForBooking(tx, event.payload),

@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { content } from '../../subgraphs/content/index.ts';
-import { RequestContext } from '../../subgraphs/kernel/context.ts';
-import { newId } from '../../subgraphs/kernel/ids.ts';
 import { graphql, http, uniqueEmail } from '../support/client.ts';
 import { eventually } from '../support/eventually.ts';
 import { bearer, signInCustomer, signupCompany } from '../support/fixtures.ts';
@@ -94,28 +92,5 @@ describe("content's projection of customers", () => {
     expect(await projected()).toEqual([customer.customerId]);
     expect(await sql("select name from content.backfill where name = 'customer_projection'")).toHaveLength(1);
     await invitable(s, customer.customerId);
-  });
-
-  it('handles repeated and out-of-order events, and forgets a deleted customer', async () => {
-    const s = await studio('Handler Studio');
-    const { app } = await testServer();
-    const runtime = app.platform.runtime;
-    const handlers = content.subscriptions!;
-    const customerId = newId();
-    const facts = (name: string) => ({ customerId, name, lastName: null, email: null, phone: '+15550100200', emailVerified: false, phoneVerified: true });
-    const deliver = (name: 'members.customer.created' | 'members.customer.updated' | 'members.customer.deleted', payload: any, occurredAt: string) =>
-      RequestContext.system(runtime, s.company.companyId).transaction((tx) => (handlers[name] as any)(tx, { id: newId(), name, companyId: s.company.companyId, occurredAt, payload }));
-    const nameOf = async () => (await sql('select name from content.customer_projection where company_id = ? and customer_id = ?', [s.company.companyId, customerId]))[0]?.name;
-
-    await deliver('members.customer.updated', facts('Newer'), '2030-01-01T10:00:01Z');
-    await deliver('members.customer.created', facts('Older'), '2030-01-01T10:00:00Z');
-    await deliver('members.customer.created', facts('Older'), '2030-01-01T10:00:00Z');
-    expect(await nameOf()).toBe('Newer');
-    await invitable(s, customerId);
-
-    await deliver('members.customer.deleted', { customerId }, '2030-01-01T10:00:02Z');
-    expect(await nameOf()).toBeUndefined();
-    const refused = await toolError(s.merchant, 'create_survey_invitations', { surveyId: s.survey.id, recipients: [customerId] });
-    expect(refused).toMatchObject({ code: 'BAD_USER_INPUT', details: { field: 'recipients' } });
   });
 });

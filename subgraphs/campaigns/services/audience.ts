@@ -1,31 +1,13 @@
-/** The audience projection: customers as other subgraphs' events describe them, and the merchant's tags. */
+/** The audience: what campaigns adds to its customers (services/customers.ts) from other subgraphs' events, and the merchant's tags. */
 import type { BookingCreated } from '../../booking/events.ts';
 import type { OrderPaid, OrderRefunded } from '../../commerce/events.ts';
 import type { RequestContext } from '../../kernel/context.ts';
 import { badInput } from '../../kernel/errors.ts';
 import { isUuid } from '../../kernel/ids.ts';
 import { toMoney } from '../../kernel/money.ts';
-import { backfillFromMembers, customersInMembers, type CustomerIdentity } from '../../kernel/projections.ts';
-import type { Runtime } from '../../kernel/runtime.ts';
 import { COMPANY } from '../../kernel/tenancy.ts';
 import type { TierChanged } from '../../loyalty/events.ts';
-import type { CustomerFacts } from '../../members/events.ts';
-
-/** A customer's contact facts (members.customer.created / updated); their history is kept. */
-export async function rememberCustomer(tx: RequestContext, facts: CustomerFacts, at: Date): Promise<void> {
-  await tx.tenantSql`insert into campaigns.audience as a (company_id, customer_id, first_name, last_name, email, phone, tags, orders_count, spent, created_at, updated_at)
-    values (${COMPANY}, ${facts.customerId}, ${facts.name}, ${facts.lastName}, ${facts.email}, ${facts.phone}, '{}', 0, 0, ${at}, ${at})
-    on conflict (company_id, customer_id) do update set first_name = excluded.first_name, last_name = excluded.last_name, email = excluded.email,
-      phone = excluded.phone, updated_at = excluded.updated_at`;
-}
-
-/** A deleted customer leaves the audience, their suppressions and their pending deliveries. */
-export async function forgetCustomer(tx: RequestContext, customerId: string): Promise<void> {
-  await tx.tenantSql`delete from campaigns.audience where company_id = ${COMPANY} and customer_id = ${customerId}`;
-  await tx.tenantSql`delete from campaigns.suppression where company_id = ${COMPANY} and customer_id = ${customerId}`;
-  await tx.tenantSql`update campaigns.delivery set status = 'CANCELLED', skip_reason = 'CUSTOMER_DELETED', address = null, lease_until = null
-    where company_id = ${COMPANY} and customer_id = ${customerId} and status in ('PENDING', 'SENDING')`;
-}
+import { customers } from './customers.ts';
 
 export async function recordBooking(tx: RequestContext, event: BookingCreated): Promise<void> {
   if (!event.customerId) return;
@@ -73,10 +55,8 @@ export async function tagCustomers(ctx: RequestContext, input: { customerIds: un
   const lowered = [...new Set((ids as string[]).map((id) => id.toLowerCase()))];
   const rows = await ctx.transaction(async (tx) => {
     // A customer made a moment ago whose members event has not reached the audience yet joins it
-    // now, from members (kernel/projections.ts), rather than go untagged or be waited for.
-    const present = await tx.tenantSql<{ customer_id: string }>`select customer_id from campaigns.audience where company_id = ${COMPANY} and customer_id in (${lowered})`;
-    const missing = lowered.filter((id) => !present.some((r) => r.customer_id === id));
-    if (missing.length) await joinAudience(tx, await customersInMembers(tx, missing));
+    // now, from members (kernel/customer-projection.ts), rather than go untagged or be waited for.
+    await customers.admit(tx, lowered);
     return tx.tenantSql<{ customer_id: string }>`update campaigns.audience
       set tags = array(select distinct t from unnest(tags || array(select jsonb_array_elements_text(${JSON.stringify(add)}::jsonb))) t
         where t not in (select jsonb_array_elements_text(${JSON.stringify(remove)}::jsonb)) order by t)
@@ -84,23 +64,3 @@ export async function tagCustomers(ctx: RequestContext, input: { customerIds: un
   });
   return rows.length;
 }
-
-/** Customers as members has them now, into the audience as the backfill puts them (one statement); members' events follow. */
-async function joinAudience(tx: RequestContext, customers: CustomerIdentity[]): Promise<void> {
-  if (!customers.length) return;
-  const facts = customers.map((c) => ({ customer_id: c.customerId, first_name: c.name, last_name: c.lastName, email: c.email, phone: c.phone, created_at: c.createdAt, updated_at: c.updatedAt }));
-  await tx.tenantSql`insert into campaigns.audience (company_id, customer_id, first_name, last_name, email, phone, tags, orders_count, spent, created_at, updated_at)
-    select ${COMPANY}, f.customer_id, f.first_name, f.last_name, f.email, f.phone, '{}', 0, 0, f.created_at, f.updated_at
-    from jsonb_to_recordset(${JSON.stringify(facts)}::jsonb) as f(customer_id uuid, first_name text, last_name text, email text, phone text, created_at timestamptz, updated_at timestamptz)
-    on conflict (company_id, customer_id) do nothing`;
-}
-
-/** Customers that existed before campaigns kept its projection (kernel/projections.ts). */
-export const backfillAudience = (runtime: Runtime) =>
-  backfillFromMembers(
-    runtime,
-    'campaigns',
-    'audience',
-    `insert into campaigns.audience (company_id, customer_id, first_name, last_name, email, phone, tags, orders_count, spent, created_at, updated_at)
-     select company_id, id, name, last_name, email, phone, '{}', 0, 0, created_at, updated_at from members.customer on conflict (company_id, customer_id) do nothing`,
-  );

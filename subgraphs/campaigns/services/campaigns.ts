@@ -3,6 +3,7 @@ import { LockMode } from '@mikro-orm/core';
 import type { RequestContext } from '../../kernel/context.ts';
 import { AppError, badInput, conflict, notFound } from '../../kernel/errors.ts';
 import { isUuid, newId } from '../../kernel/ids.ts';
+import { applyInput, field, type InputFields } from '../../kernel/inputs.ts';
 import { pageRequest, type Page } from '../../kernel/pagination.ts';
 import type { Row } from '../../kernel/reads.ts';
 import { COMPANY } from '../../kernel/tenancy.ts';
@@ -35,10 +36,15 @@ function schedule(tx: RequestContext, campaign: Campaign, at: Date | null | unde
   tx.runAt(START_QUEUE, at, { companyId: tx.companyId, campaignId: campaign.id });
 }
 
+const CAMPAIGN_FIELDS: InputFields<Campaign, CampaignInput> = {
+  name: field.required((f, v) => requireText(f, v, 200)),
+  channel: field.required((f, v) => oneOf(f, v, CAMPAIGN_CHANNELS)),
+  recipientSource: field.required((f, v) => oneOf(f, v ?? 'segment', ['segment'] as const)),
+};
+
+/** The plain fields, then the segment, the channel's settings and the status (with its schedule). */
 async function apply(tx: RequestContext, campaign: Campaign, input: CampaignInput, creating: boolean) {
-  if (input.name != null || creating) campaign.name = requireText('name', input.name, 200);
-  if (input.channel != null || creating) campaign.channel = oneOf('channel', input.channel, CAMPAIGN_CHANNELS);
-  if (input.recipientSource != null || creating) campaign.recipientSource = oneOf('recipientSource', input.recipientSource ?? 'segment', ['segment'] as const);
+  applyInput(campaign, input, creating, CAMPAIGN_FIELDS);
   if (input.segmentId != null || creating) {
     if (input.segmentId == null) throw badInput('segmentId', 'is required: the segment to send to');
     campaign.segmentId = (await findSegment(tx, input.segmentId)).id;

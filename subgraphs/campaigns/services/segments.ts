@@ -3,6 +3,7 @@ import { LockMode } from '@mikro-orm/core';
 import type { RequestContext } from '../../kernel/context.ts';
 import { badInput, notFound } from '../../kernel/errors.ts';
 import { isUuid, newId } from '../../kernel/ids.ts';
+import { applyInput, field, type InputFields } from '../../kernel/inputs.ts';
 import { pageRequest, type Page } from '../../kernel/pagination.ts';
 import type { Row } from '../../kernel/reads.ts';
 import { COMPANY } from '../../kernel/tenancy.ts';
@@ -57,8 +58,11 @@ function rulesOf(input: RulesInput): SegmentRules {
   return rules;
 }
 
+const SEGMENT_FIELDS: InputFields<Segment, SegmentInput> = { name: field.required((f, v) => requireText(f, v, 100)) };
+
+/** The name, then either a static list of customers or rules (giving one clears the other). */
 function apply(segment: Segment, input: SegmentInput, creating: boolean) {
-  if (input.name != null || creating) segment.name = requireText('name', input.name, 100);
+  applyInput(segment, input, creating, SEGMENT_FIELDS);
   if (input.customerIds != null && input.rules != null) throw badInput('rules', 'give either customerIds or rules, not both');
   if (creating && input.customerIds == null && input.rules == null) throw badInput('rules', 'give customerIds (a static list) or rules');
   if (input.customerIds != null) {

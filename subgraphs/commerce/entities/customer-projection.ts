@@ -2,8 +2,8 @@ import { p } from '@mikro-orm/core';
 import { companyIdColumn, tenantEntity } from '../../kernel/tenancy.ts';
 
 /**
- * What commerce knows of its company's customers: a projection kept from members' events
- * (`members.customer.*`, see ../subscriptions.ts), never members' table. It answers "is this
+ * What commerce knows of its company's customers: a projection kept from members' events by the
+ * kernel (kernel/customer-projection.ts, declared in ../services/customers.ts). It answers "is this
  * accountId a customer of this company?" (create_shop_order) and holds their contact facts for
  * order messages.
  */

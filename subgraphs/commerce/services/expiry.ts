@@ -23,10 +23,10 @@ export async function expireOrder(ctx: RequestContext, orderId: string): Promise
  */
 export async function runExpiry(ctx: RequestContext, data: Record<string, unknown>): Promise<number> {
   if (typeof data.orderId === 'string') return (await expireOrder(ctx, data.orderId)) ? 1 : 0;
-  return sweepDue<{ company_id: string; id: string }>(
+  return sweepDue(
     ctx,
     data,
-    { select: "select company_id, id from commerce.shop_order where status = 'PENDING_PAYMENT' and expires_at <= ?", orderBy: 'expires_at', limit: 500 },
+    (q, now) => q.selectFrom('commerce.shop_order').select(['companyId', 'id']).where('status', '=', 'PENDING_PAYMENT').where('expiresAt', '<=', now).orderBy('expiresAt').limit(500),
     (scoped, row) => expireOrder(scoped, row.id),
   );
 }

@@ -15,7 +15,7 @@ import { Order, OrderLine, type OrderChannel, type OrderStatus, type ShippingAdd
 import { Payment } from '../entities/payment.ts';
 import { ShippingMethod } from '../entities/shipping-method.ts';
 import { resolveItems, type OrderItem } from './catalog-lines.ts';
-import { findCustomer } from './customers.ts';
+import { customers } from './customers.ts';
 import { notifyOrder } from './notify.ts';
 import { choosePaymentMethod, type PaymentMethodInfo } from './payment-methods.ts';
 import { cancelOpenPayments, openProviderPayment, paymentIntentOf, refundPayments } from './payments.ts';
@@ -102,7 +102,7 @@ async function storefrontBuyer(ctx: RequestContext, customer: CheckoutInput['cus
   const email = customer?.email ? normalizeEmail('customer.email', customer.email) : null;
   const phone = customer?.phone ? normalizePhone('customer.phone', customer.phone) : null;
   if (p.kind === 'customer') {
-    const known = await findCustomer(ctx, p.customerId);
+    const known = await customers.find(ctx, p.customerId);
     const name = customer?.name ? requireText('customer.name', customer.name, 200) : known ? [known.name, known.lastName].filter(Boolean).join(' ') : 'Customer';
     return { customerId: p.customerId, name, email: email ?? known?.email ?? p.verifiedEmail ?? null, phone: phone ?? known?.phone ?? p.verifiedPhone ?? null };
   }
@@ -121,7 +121,7 @@ export async function placeOrder(ctx: RequestContext, input: CheckoutInput): Pro
 /** An order the business places for one of its customers (`create_shop_order`, channel pos). */
 export async function placePosOrder(ctx: RequestContext, accountId: unknown, input: CheckoutInput): Promise<PlacedOrder> {
   if (!isUuid(accountId)) throw badInput('accountId', 'must be a customer id');
-  const customer = await findCustomer(ctx, accountId);
+  const customer = await customers.find(ctx, accountId);
   if (!customer) throw badInput('accountId', 'is not a customer of this company');
   const buyer = { customerId: customer.customerId, name: [customer.name, customer.lastName].filter(Boolean).join(' '), email: customer.email ?? null, phone: customer.phone ?? null };
   return createOrder(ctx, { ...input, paymentMethodId: input.paymentMethodId ?? 'manual' }, buyer, 'pos');

@@ -4,15 +4,15 @@ import type { RequestContext } from '../../kernel/context.ts';
 import { badInput, notFound } from '../../kernel/errors.ts';
 import { isUuid, newId } from '../../kernel/ids.ts';
 import { parseAmount } from '../../kernel/money.ts';
+import { requireOwn, requireOwnAll } from '../../kernel/ownership.ts';
 import { likePattern, pageRequest } from '../../kernel/pagination.ts';
 import type { Row } from '../../kernel/reads.ts';
+import { chooseSlug } from '../../kernel/slugs.ts';
 import { oneOf, optionalText, requireText } from '../../kernel/validation.ts';
 import { Brand } from '../entities/brand.ts';
 import { ProductCategory } from '../entities/category.ts';
 import { Collection, CollectionProduct } from '../entities/collection.ts';
 import { Product, PRODUCT_STATUSES, ProductVariant, type ProductStatus } from '../entities/product.ts';
-import { requireOwn, requireOwnAll } from './ids.ts';
-import { chooseSlug } from './slugs.ts';
 
 export type ProductRow = Row<Product>;
 export type VariantRow = Row<ProductVariant>;
@@ -101,10 +101,10 @@ async function applyProduct(tx: RequestContext, product: Product, input: Product
   if (input.images != null) product.images = imagesOf(input.images);
   if (input.taxRate != null) product.taxRate = taxRateOf(input.taxRate);
   if (input.status != null) product.status = oneOf('status', input.status, PRODUCT_STATUSES);
-  if (input.categoryId !== undefined) product.categoryId = input.categoryId === null ? null : await requireOwn(tx, ProductCategory, 'categoryId', input.categoryId, 'a product category');
-  if (input.brandId !== undefined) product.brandId = input.brandId === null ? null : await requireOwn(tx, Brand, 'brandId', input.brandId, 'a brand');
+  if (input.categoryId !== undefined) product.categoryId = input.categoryId === null ? null : await requireOwn(tx.em, ProductCategory, 'categoryId', input.categoryId, 'a product category');
+  if (input.brandId !== undefined) product.brandId = input.brandId === null ? null : await requireOwn(tx.em, Brand, 'brandId', input.brandId, 'a brand');
   if (input.collectionIds != null) {
-    const ids = await requireOwnAll(tx, Collection, 'collectionIds', input.collectionIds, 'collections');
+    const ids = await requireOwnAll(tx.em, Collection, 'collectionIds', input.collectionIds, 'collections');
     tx.em.remove(await tx.em.find(CollectionProduct, { productId: product.id }));
     for (const collectionId of ids) tx.em.create(CollectionProduct, { collectionId, productId: product.id });
   }
@@ -124,7 +124,7 @@ export async function createProduct(ctx: RequestContext, input: ProductInput, cu
   if (!variants && input.price == null) throw badInput('price', 'is required');
   const base = prices('', input, currency);
   return ctx.transaction(async (tx) => {
-    const product = tx.em.create(Product, { id: newId(), name, slug: await chooseSlug(tx, Product, { explicit: input.slug, name }), images: [], status: 'draft', taxRate: '0.00' });
+    const product = tx.em.create(Product, { id: newId(), name, slug: await chooseSlug(tx.em, Product, { explicit: input.slug, text: name, fallback: 'item' }), images: [], status: 'draft', taxRate: '0.00' });
     await applyProduct(tx, product, input);
     const made = (variants ?? [{ sku: input.sku, stock: input.stock, trackInventory: input.trackInventory }]).map((v, i) => {
       const field = variants ? `variants[${i}].` : '';
@@ -162,7 +162,7 @@ export async function updateProduct(ctx: RequestContext, productId: string, inpu
   return ctx.transaction(async (tx) => {
     const product = await tx.em.findOne(Product, { id: productId });
     if (!product) throw notFound('Product');
-    if (input.slug != null) product.slug = await chooseSlug(tx, Product, { explicit: input.slug, name: input.name ?? product.name, exceptId: product.id });
+    if (input.slug != null) product.slug = await chooseSlug(tx.em, Product, { explicit: input.slug, text: input.name ?? product.name, fallback: 'item', exceptId: product.id });
     await applyProduct(tx, product, input);
     if (input.variants != null || input.removeVariantIds != null) await changeVariants(tx, product.id, input.variants ?? [], input.removeVariantIds ?? []);
     if (input.price != null || input.compareAtPrice !== undefined || input.sku !== undefined || input.trackInventory != null) {

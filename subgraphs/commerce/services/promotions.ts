@@ -9,6 +9,7 @@ import { LockMode } from '@mikro-orm/core';
 import type { RequestContext } from '../../kernel/context.ts';
 import { badInput, notFound, promotionInvalid } from '../../kernel/errors.ts';
 import { isUuid, newId } from '../../kernel/ids.ts';
+import { applyInput, field, type InputFields } from '../../kernel/inputs.ts';
 import { parseAmount, toMoney } from '../../kernel/money.ts';
 import { pageRequest } from '../../kernel/pagination.ts';
 import type { Row } from '../../kernel/reads.ts';
@@ -76,10 +77,27 @@ function valueOf(type: PromotionType, value: string | null | undefined, currency
   return { percent: null, amountMinor };
 }
 
+const channelSwitch = field.required((f: string, v: boolean | null | undefined) => {
+  if (v == null) throw badInput(f, 'is required (true or false)');
+  return v;
+});
+
+const PROMOTION_FIELDS: InputFields<Promotion, PromotionInput> = {
+  name: field.required((f, v) => requireText(f, v, 200)),
+  code: field.required(normalizeCode),
+  description: field.clearable((f, v) => optionalText(f, v, 2000) ?? null),
+  bookingEnabled: channelSwitch,
+  onlineEnabled: channelSwitch,
+  posEnabled: channelSwitch,
+  startsAt: field.clearable(checkInstant),
+  endsAt: field.clearable(checkInstant),
+  usageLimit: field.clearable(limitOf),
+  perCustomerLimit: field.clearable(limitOf),
+};
+
+/** The plain fields, then the type with its value and the checks across fields. */
 function apply(promotion: Promotion, input: PromotionInput, creating: boolean) {
-  if (input.name != null || creating) promotion.name = requireText('name', input.name, 200);
-  if (input.code != null || creating) promotion.code = normalizeCode('code', input.code);
-  if (input.description !== undefined) promotion.description = optionalText('description', input.description, 2000) ?? null;
+  applyInput(promotion, input, creating, PROMOTION_FIELDS);
   const type = input.type != null ? oneOf('type', input.type, PROMOTION_TYPES) : promotion.type;
   if (creating || input.type != null || input.value != null) {
     if (!creating && input.type != null && input.type !== promotion.type && input.value == null && type !== 'free_shipping') throw badInput('value', 'is required when the type changes');
@@ -88,18 +106,8 @@ function apply(promotion: Promotion, input: PromotionInput, creating: boolean) {
     promotion.percent = value.percent;
     promotion.amountMinor = value.amountMinor;
   }
-  for (const field of ['bookingEnabled', 'onlineEnabled', 'posEnabled'] as const) {
-    if (input[field] != null) promotion[field] = input[field]!;
-    else if (creating) throw badInput(field, 'is required (true or false)');
-  }
-  if (input.startsAt !== undefined) promotion.startsAt = input.startsAt === null ? null : checkInstant('startsAt', input.startsAt);
-  if (input.endsAt !== undefined) promotion.endsAt = input.endsAt === null ? null : checkInstant('endsAt', input.endsAt);
   if (promotion.startsAt && promotion.endsAt && promotion.endsAt.getTime() <= promotion.startsAt.getTime()) throw badInput('endsAt', 'must be after startsAt');
-  if (input.usageLimit !== undefined) {
-    promotion.usageLimit = limitOf('usageLimit', input.usageLimit);
-    if (promotion.usageLimit != null && promotion.usageLimit < promotion.usedCount) throw badInput('usageLimit', `must be at least the ${promotion.usedCount} use(s) already taken`);
-  }
-  if (input.perCustomerLimit !== undefined) promotion.perCustomerLimit = limitOf('perCustomerLimit', input.perCustomerLimit);
+  if (input.usageLimit != null && promotion.usageLimit != null && promotion.usageLimit < promotion.usedCount) throw badInput('usageLimit', `must be at least the ${promotion.usedCount} use(s) already taken`);
   if (input.minimumAmount !== undefined) promotion.minimumAmountMinor = input.minimumAmount == null ? null : parseAmount('minimumAmount', input.minimumAmount, promotion.currency);
   if (!promotion.bookingEnabled && !promotion.onlineEnabled && !promotion.posEnabled) throw badInput('bookingEnabled', 'at least one channel (booking, online, pos) must be enabled');
 }

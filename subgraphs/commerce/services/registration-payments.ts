@@ -127,10 +127,10 @@ export async function endRegistrationWindow(ctx: RequestContext, registrationId:
  */
 export async function runRegistrationWindows(ctx: RequestContext, data: Record<string, unknown>): Promise<number> {
   if (typeof data.registrationId === 'string') return (await endRegistrationWindow(ctx, data.registrationId)) ? 1 : 0;
-  return sweepDue<{ company_id: string; registration_id: string }>(
+  return sweepDue(
     ctx,
     data,
-    { select: "select company_id, registration_id from commerce.payable_registration where status = 'PENDING_PAYMENT' and payment_due_at <= ?", orderBy: 'payment_due_at', limit: 500 },
-    (scoped, row) => endRegistrationWindow(scoped, row.registration_id),
+    (q, now) => q.selectFrom('commerce.payable_registration').select(['companyId', 'registrationId']).where('status', '=', 'PENDING_PAYMENT').where('paymentDueAt', '<=', now).orderBy('paymentDueAt').limit(500),
+    (scoped, row) => endRegistrationWindow(scoped, row.registrationId),
   );
 }

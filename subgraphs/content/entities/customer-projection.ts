@@ -2,9 +2,9 @@ import { p } from '@mikro-orm/core';
 import { companyIdColumn, tenantEntity } from '../../kernel/tenancy.ts';
 
 /**
- * What content knows of its company's customers: a projection kept from members' events
- * (`members.customer.*`, see ../subscriptions.ts), never members' table. It answers "is this id a
- * customer of this company?" (survey invitations) and holds their contact facts.
+ * What content knows of its company's customers: a projection kept from members' events by the
+ * kernel (kernel/customer-projection.ts, declared in ../services/customers.ts). It answers "is this
+ * id a customer of this company?" (survey invitations) and holds their contact facts.
  */
 export const CustomerProjection = tenantEntity({
   name: 'CustomerProjection',

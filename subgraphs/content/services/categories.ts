@@ -2,14 +2,15 @@
 import type { RequestContext } from '../../kernel/context.ts';
 import { newId } from '../../kernel/ids.ts';
 import { likePattern, pageRequest } from '../../kernel/pagination.ts';
+import { chooseSlug } from '../../kernel/slugs.ts';
 import { requireText } from '../../kernel/validation.ts';
 import { ContentCategory } from '../entities/category.ts';
-import { chooseSlug, flushWithSlug } from './slugs.ts';
+import { flushWithSlug } from './slugs.ts';
 
 export async function createCategory(ctx: RequestContext, input: { name?: string; slug?: string | null }) {
   const name = requireText('name', input.name, 100);
   return ctx.transaction(async (tx) => {
-    const slug = await chooseSlug(tx, ContentCategory, { explicit: input.slug, title: name });
+    const slug = await chooseSlug(tx.em, ContentCategory, { explicit: input.slug, text: name, fallback: 'untitled' });
     const category = tx.em.create(ContentCategory, { id: newId(), name, slug });
     await flushWithSlug(tx, ContentCategory, category, { explicit: input.slug, title: name });
     return category;

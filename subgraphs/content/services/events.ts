@@ -6,12 +6,13 @@ import { parseAmount } from '../../kernel/money.ts';
 import { enqueueMessage } from '../../kernel/outbox/index.ts';
 import { likePattern, pageRequest } from '../../kernel/pagination.ts';
 import type { Row } from '../../kernel/reads.ts';
+import { chooseSlug } from '../../kernel/slugs.ts';
 import { COMPANY } from '../../kernel/tenancy.ts';
 import { tenantSettings } from '../../kernel/tenant.ts';
 import { checkInstant } from '../../kernel/time.ts';
 import { normalizeEmail, normalizePhone, normalizeSlug, optionalText, requireText } from '../../kernel/validation.ts';
 import { Event, EventRegistration, type EventState } from '../entities/event.ts';
-import { chooseSlug, flushWithSlug } from './slugs.ts';
+import { flushWithSlug } from './slugs.ts';
 import { eventStates } from './states.ts';
 
 export interface EventInput {
@@ -28,7 +29,7 @@ export interface EventInput {
 
 async function apply(ctx: RequestContext, event: Event, input: EventInput, currency: string) {
   if (input.title != null) event.title = requireText('title', input.title, 300);
-  if (input.slug != null) event.slug = await chooseSlug(ctx, Event, { explicit: input.slug, title: event.title, exceptId: event.id });
+  if (input.slug != null) event.slug = await chooseSlug(ctx.em, Event, { explicit: input.slug, text: event.title, fallback: 'untitled', exceptId: event.id });
   if (input.description !== undefined) event.description = optionalText('description', input.description, 20000) ?? null;
   if (input.venue !== undefined) event.venue = optionalText('venue', input.venue, 300) ?? null;
   if (input.startsAt != null) event.startsAt = checkInstant('startsAt', input.startsAt);
@@ -56,7 +57,7 @@ export async function createEvent(ctx: RequestContext, input: EventInput) {
     const event = tx.em.create(Event, {
       id: newId(),
       title,
-      slug: await chooseSlug(tx, Event, { explicit: input.slug, title }),
+      slug: await chooseSlug(tx.em, Event, { explicit: input.slug, text: title, fallback: 'untitled' }),
       startsAt,
       endsAt,
       priceMinor: 0,

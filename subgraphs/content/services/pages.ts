@@ -3,11 +3,12 @@ import type { RequestContext } from '../../kernel/context.ts';
 import { badInput, notFound } from '../../kernel/errors.ts';
 import { isUuid, newId } from '../../kernel/ids.ts';
 import { likePattern, pageRequest } from '../../kernel/pagination.ts';
+import { chooseSlug } from '../../kernel/slugs.ts';
 import { normalizeSlug, optionalText, requireText } from '../../kernel/validation.ts';
 import type { PublishState } from '../entities/block.ts';
 import { Page } from '../entities/page.ts';
 import { newBlocks } from './blocks.ts';
-import { chooseSlug, flushWithSlug } from './slugs.ts';
+import { flushWithSlug } from './slugs.ts';
 import { publishStates } from './states.ts';
 
 export interface PageInput {
@@ -21,7 +22,7 @@ export interface PageInput {
 
 async function apply(ctx: RequestContext, page: Page, input: PageInput) {
   if (input.title != null) page.title = requireText('title', input.title, 300);
-  if (input.slug != null) page.slug = await chooseSlug(ctx, Page, { explicit: input.slug, title: page.title, exceptId: page.id });
+  if (input.slug != null) page.slug = await chooseSlug(ctx.em, Page, { explicit: input.slug, text: page.title, fallback: 'untitled', exceptId: page.id });
   if (input.blocks != null) page.blocks = newBlocks(input.blocks);
   if (input.seoTitle !== undefined) page.seoTitle = optionalText('seoTitle', input.seoTitle, 200) ?? null;
   if (input.seoDescription !== undefined) page.seoDescription = optionalText('seoDescription', input.seoDescription, 500) ?? null;
@@ -35,7 +36,7 @@ async function apply(ctx: RequestContext, page: Page, input: PageInput) {
 export async function createPage(ctx: RequestContext, input: PageInput) {
   const title = requireText('title', input.title, 300);
   return ctx.transaction(async (tx) => {
-    const page = tx.em.create(Page, { id: newId(), title, slug: await chooseSlug(tx, Page, { explicit: input.slug, title }), status: 'draft', blocks: [] });
+    const page = tx.em.create(Page, { id: newId(), title, slug: await chooseSlug(tx.em, Page, { explicit: input.slug, text: title, fallback: 'untitled' }), status: 'draft', blocks: [] });
     await apply(tx, page, { ...input, slug: undefined });
     await flushWithSlug(tx, Page, page, { explicit: input.slug, title });
     return page;

@@ -3,8 +3,10 @@ import { LockMode } from '@mikro-orm/core';
 import type { RequestContext } from '../../kernel/context.ts';
 import { badInput, notFound } from '../../kernel/errors.ts';
 import { isUuid, newId } from '../../kernel/ids.ts';
+import { requireOwn } from '../../kernel/ownership.ts';
 import { likePattern, pageRequest } from '../../kernel/pagination.ts';
 import type { Row } from '../../kernel/reads.ts';
+import { chooseSlug } from '../../kernel/slugs.ts';
 import { parseDate } from '../../kernel/time.ts';
 import { normalizeSlug, optionalText, requireText } from '../../kernel/validation.ts';
 import type { Block, PublishState } from '../entities/block.ts';
@@ -13,7 +15,7 @@ import { Post } from '../entities/post.ts';
 import type { PostTypeField } from '../entities/post-type.ts';
 import { blockData, newBlocks } from './blocks.ts';
 import { fieldsOfTypes, resolveType } from './post-types.ts';
-import { chooseSlug, flushWithSlug } from './slugs.ts';
+import { flushWithSlug } from './slugs.ts';
 import { publishStates } from './states.ts';
 
 /** Field values checked against the post type: known keys, right types, required ones present. */
@@ -44,11 +46,8 @@ function validateFields(defs: Row<PostTypeField>[], values: Record<string, unkno
   return out;
 }
 
-async function checkCategory(ctx: RequestContext, categoryId: unknown) {
-  if (categoryId == null) return null;
-  if (!isUuid(categoryId) || !(await ctx.em.findOne(ContentCategory, { id: categoryId }))) throw badInput('categoryId', 'is not a content category of this company');
-  return categoryId;
-}
+const checkCategory = (ctx: RequestContext, categoryId: unknown) =>
+  categoryId == null ? null : requireOwn(ctx.em, ContentCategory, 'categoryId', categoryId, 'a content category');
 
 export interface PostInput {
   type?: string | null;
@@ -70,7 +69,7 @@ export async function createPost(ctx: RequestContext, input: PostInput) {
     const fields = validateFields(defs, input.fields ?? {});
     const categoryId = await checkCategory(tx, input.categoryId);
     const status = input.status ?? 'draft';
-    const slug = await chooseSlug(tx, Post, { explicit: input.slug, title });
+    const slug = await chooseSlug(tx.em, Post, { explicit: input.slug, text: title, fallback: 'untitled' });
     const post = tx.em.create(Post, {
       id: newId(),
       postTypeId: type.id,
@@ -91,7 +90,7 @@ export async function createPost(ctx: RequestContext, input: PostInput) {
 export async function updatePost(ctx: RequestContext, postId: unknown, input: PostInput) {
   return editPost(ctx, postId, async (post, tx) => {
     if (input.title != null) post.title = requireText('title', input.title, 300);
-    if (input.slug != null) post.slug = await chooseSlug(tx, Post, { explicit: input.slug, title: post.title, exceptId: post.id });
+    if (input.slug != null) post.slug = await chooseSlug(tx.em, Post, { explicit: input.slug, text: post.title, fallback: 'untitled', exceptId: post.id });
     if (input.categoryId !== undefined) post.categoryId = await checkCategory(tx, input.categoryId);
     if (input.excerpt !== undefined) post.excerpt = optionalText('excerpt', input.excerpt, 1000) ?? null;
     if (input.blocks != null) post.blocks = newBlocks(input.blocks);

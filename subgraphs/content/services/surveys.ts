@@ -4,13 +4,14 @@ import { isUuid, newId } from '../../kernel/ids.ts';
 import { enqueueMessage } from '../../kernel/outbox/index.ts';
 import { pageRequest } from '../../kernel/pagination.ts';
 import type { Row } from '../../kernel/reads.ts';
+import { chooseSlug } from '../../kernel/slugs.ts';
 import { tenantSettings } from '../../kernel/tenant.ts';
 import { parseDate } from '../../kernel/time.ts';
 import { randomToken, sha256 } from '../../kernel/tokens.ts';
 import { normalizeEmail, normalizeSlug, oneOf, optionalText, requireText } from '../../kernel/validation.ts';
 import { QUESTION_TYPES, Survey, SurveyInvitation, SurveyResponse, type Question, type QuestionType, type SurveyState } from '../entities/survey.ts';
-import { notCustomers } from './customers.ts';
-import { chooseSlug, flushWithSlug, RESERVED_KEYS } from './slugs.ts';
+import { customers } from './customers.ts';
+import { flushWithSlug, RESERVED_KEYS } from './slugs.ts';
 import { surveyStates } from './states.ts';
 
 export interface SurveyInput {
@@ -39,7 +40,7 @@ function questionsOf(input: NonNullable<SurveyInput['questions']>): Question[] {
 
 async function apply(ctx: RequestContext, survey: Survey, input: SurveyInput) {
   if (input.title != null) survey.title = requireText('title', input.title, 300);
-  if (input.slug != null) survey.slug = await chooseSlug(ctx, Survey, { explicit: input.slug, title: survey.title, exceptId: survey.id });
+  if (input.slug != null) survey.slug = await chooseSlug(ctx.em, Survey, { explicit: input.slug, text: survey.title, fallback: 'untitled', exceptId: survey.id });
   if (input.description !== undefined) survey.description = optionalText('description', input.description, 5000) ?? null;
   if (input.questions != null) {
     if (await ctx.em.count(SurveyResponse, { surveyId: survey.id })) throw conflict('The questions cannot change once responses exist; create a new survey');
@@ -55,7 +56,7 @@ async function apply(ctx: RequestContext, survey: Survey, input: SurveyInput) {
 export async function createSurvey(ctx: RequestContext, input: SurveyInput) {
   const title = requireText('title', input.title, 300);
   return ctx.transaction(async (tx) => {
-    const survey = tx.em.create(Survey, { id: newId(), title, slug: await chooseSlug(tx, Survey, { explicit: input.slug, title }), status: 'draft', questions: [] });
+    const survey = tx.em.create(Survey, { id: newId(), title, slug: await chooseSlug(tx.em, Survey, { explicit: input.slug, text: title, fallback: 'untitled' }), status: 'draft', questions: [] });
     await apply(tx, survey, { ...input, slug: undefined });
     await flushWithSlug(tx, Survey, survey, { explicit: input.slug, title });
     return survey;
@@ -93,7 +94,7 @@ export async function createInvitations(ctx: RequestContext, surveyId: unknown, 
   if (!recipients?.length || recipients.length > 500) throw badInput('recipients', 'must list 1 to 500 customer ids or emails');
   const parsed = recipients.map((r, i) => (isUuid(r) ? { customerId: r, email: null } : { customerId: null, email: normalizeEmail(`recipients[${i}]`, r) }));
   // Customer ids must be this company's customers (content's projection of them, kept from members' events).
-  const unknown = await notCustomers(ctx, parsed.flatMap((r) => (r.customerId ? [r.customerId] : [])));
+  const unknown = await customers.strangers(ctx, parsed.flatMap((r) => (r.customerId ? [r.customerId] : [])));
   if (unknown.length) throw badInput('recipients', `${unknown.join(', ')} ${unknown.length === 1 ? 'is not a customer' : 'are not customers'} of this company`, { customerIds: unknown });
   // Read before the transaction: the company's settings come from the kernel's cache or connection.
   const { name: companyName } = await tenantSettings(ctx);

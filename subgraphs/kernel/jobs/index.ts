@@ -301,11 +301,7 @@ export class Jobs {
 export async function handleEvent(runtime: Runtime, subscriber: string, event: DomainEvent, handler: (tx: RequestContext, e: DomainEvent) => Promise<void>) {
   const ctx = RequestContext.system(runtime, event.companyId);
   await ctx.transaction(async (tx) => {
-    const fresh = await tx.sql('insert into kernel.event_receipt (subscriber, event_id, handled_at) values (?, ?, ?) on conflict do nothing returning event_id', [
-      subscriber,
-      event.id,
-      tx.now(),
-    ]);
+    const fresh = await tx.query.insertInto('kernel.event_receipt').values({ subscriber, eventId: event.id, handledAt: tx.now() }).onConflict((oc) => oc.doNothing()).returning('eventId').execute();
     if (fresh.length) await handler(tx, event);
   });
 }

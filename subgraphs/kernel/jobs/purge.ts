@@ -1,3 +1,4 @@
+import { systemQuery } from '../query.ts';
 import type { Runtime } from '../runtime.ts';
 
 /** Idempotency keys are honoured for a day; receipts outlive any redelivery (pg-boss keeps jobs a week). */
@@ -6,8 +7,8 @@ const RECEIPTS_KEPT_MS = 30 * 24 * 3600_000;
 
 /** The kernel's housekeeping, run hourly by the queue. Response bodies hold personal data: they go once expired. */
 export async function purgeKernelTables(runtime: Runtime): Promise<void> {
-  const conn = runtime.db.orm.em.getConnection();
+  const q = systemQuery(runtime.db.orm.em);
   const now = runtime.clock.now();
-  await conn.execute('delete from kernel.idempotency_key where created_at < ?', [new Date(now - IDEMPOTENCY_KEPT_MS)]);
-  await conn.execute('delete from kernel.event_receipt where handled_at < ?', [new Date(now - RECEIPTS_KEPT_MS)]);
+  await q.deleteFrom('kernel.idempotency_key').where('createdAt', '<', new Date(now - IDEMPOTENCY_KEPT_MS)).execute();
+  await q.deleteFrom('kernel.event_receipt').where('handledAt', '<', new Date(now - RECEIPTS_KEPT_MS)).execute();
 }

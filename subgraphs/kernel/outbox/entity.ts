@@ -13,7 +13,7 @@ export const OutboxMessage = defineEntity({
     id: p.uuid().primary().onCreate(() => newId()),
     companyId: p.uuid().nullable(),
     channel: p.text().$type<Channel>(),
-    to: p.text().fieldName('recipient'),
+    recipient: p.text(),
     subject: p.text().nullable(),
     body: p.text(),
     status: p.text().$type<'pending' | 'sending' | 'delivered' | 'failed'>().default('pending'),
@@ -24,7 +24,7 @@ export const OutboxMessage = defineEntity({
   },
   indexes: [
     { name: 'outbox_message_pending_idx', properties: ['createdAt'], where: "status = 'pending'" },
-    { name: 'outbox_message_recipient_idx', properties: ['to', 'createdAt'] },
+    { name: 'outbox_message_recipient_idx', properties: ['recipient', 'createdAt'] },
   ],
   checks: [
     { name: 'outbox_message_channel_check', expression: "channel in ('email', 'sms', 'whatsapp')" },

@@ -2,6 +2,7 @@ import type { JobWithMetadata } from 'pg-boss';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../context.ts';
 import { newId } from '../ids.ts';
+import { anyOf, systemQuery } from '../query.ts';
 import { MESSAGE_QUEUE } from '../jobs/queues.ts';
 import type { Runtime } from '../runtime.ts';
 import { OutboxMessage, type Channel } from './entity.ts';
@@ -14,7 +15,8 @@ export { OutboxMessage, CHANNELS, type Channel } from './entity.ts';
  * /dev/outbox and for the record) and a delivery job, both gone if the transaction rolls back.
  */
 export function enqueueMessage(tx: RequestContext, message: { companyId: string | null; channel: Channel; to: string; subject?: string; body: string }): void {
-  const row = tx.em.create(OutboxMessage, { id: newId(), ...message, subject: message.subject ?? null, status: 'pending', attempts: 0 });
+  const { to, ...rest } = message;
+  const row = tx.em.create(OutboxMessage, { id: newId(), ...rest, recipient: to, subject: message.subject ?? null, status: 'pending', attempts: 0 });
   tx.runAt(MESSAGE_QUEUE, null, { id: row.id });
 }
 
@@ -26,36 +28,42 @@ const transports = new WeakMap<Runtime, Record<Channel, Transport>>();
  * message already delivered is not sent again.
  */
 export async function deliverMessage(runtime: Runtime, job: JobWithMetadata<{ id: string }>): Promise<void> {
-  const conn = runtime.db.orm.em.getConnection();
-  const [row] = await conn.execute<any[]>('select id, channel, recipient, subject, body, status from kernel.outbox_message where id = ?', [job.data.id]);
+  const q = systemQuery(runtime.db.orm.em);
+  const messages = 'kernel.outbox_message';
+  const row = await q.selectFrom(messages).select(['id', 'channel', 'recipient', 'subject', 'body', 'status']).where('id', '=', job.data.id).executeTakeFirst();
   if (!row || row.status === 'delivered') return;
   let byChannel = transports.get(runtime);
   if (!byChannel) transports.set(runtime, (byChannel = transportsFor(runtime.config)));
   try {
-    await byChannel[row.channel as Channel].send({ channel: row.channel, to: row.recipient, subject: row.subject, body: row.body });
+    await byChannel[row.channel as Channel].send({ channel: row.channel as Channel, to: row.recipient, subject: row.subject, body: row.body });
   } catch (error: any) {
     const last = job.retryCount >= job.retryLimit;
-    await conn.execute(`update kernel.outbox_message set status = ?, attempts = attempts + 1, last_error = ? where id = ?`, [
-      last ? 'failed' : 'pending',
-      String(error?.message ?? error),
-      row.id,
-    ]);
+    await q
+      .updateTable(messages)
+      .set((eb) => ({ status: last ? 'failed' : 'pending', attempts: eb('attempts', '+', 1), lastError: String(error?.message ?? error) }))
+      .where('id', '=', row.id)
+      .execute();
     throw error;
   }
-  await conn.execute(`update kernel.outbox_message set status = 'delivered', attempts = attempts + 1, delivered_at = ?, last_error = null where id = ?`, [
-    new Date(runtime.clock.now()),
-    row.id,
-  ]);
+  await q
+    .updateTable(messages)
+    .set((eb) => ({ status: 'delivered', attempts: eb('attempts', '+', 1), deliveredAt: new Date(runtime.clock.now()), lastError: null }))
+    .where('id', '=', row.id)
+    .execute();
 }
 
 /** Messages delivered to an address in the last hour (development and tests only). */
 export async function recentMessages(em: EntityManager, to: string) {
   const since = new Date(Date.now() - 60 * 60 * 1000);
-  const rows = await em.find(
-    OutboxMessage,
+  const rows = await systemQuery(em)
+    .selectFrom('kernel.outbox_message')
+    .select(['channel', 'recipient', 'subject', 'body', 'createdAt'])
     // Addresses are stored as normalised (emails lower-cased); accept the address as typed too.
-    { to: { $in: [...new Set([to, to.toLowerCase()])] }, status: 'delivered', createdAt: { $gte: since } },
-    { orderBy: { createdAt: 'desc' }, limit: 100 },
-  );
-  return rows.map((m) => ({ channel: m.channel, to: m.to, subject: m.subject, body: m.body, createdAt: m.createdAt.toISOString() }));
+    .where('recipient', '=', anyOf([...new Set([to, to.toLowerCase()])]))
+    .where('status', '=', 'delivered')
+    .where('createdAt', '>=', since)
+    .orderBy('createdAt', 'desc')
+    .limit(100)
+    .execute();
+  return rows.map((m) => ({ channel: m.channel, to: m.recipient, subject: m.subject, body: m.body, createdAt: m.createdAt.toISOString() }));
 }

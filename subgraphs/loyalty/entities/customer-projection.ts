@@ -1,7 +1,7 @@
 import { p } from '@mikro-orm/core';
 import { companyIdColumn, tenantEntity } from '../../kernel/tenancy.ts';
 
-/** Which customers the company has: kept from members' events (../subscriptions.ts), never members' table. */
+/** Which customers the company has: kept from members' events by the kernel (kernel/customer-projection.ts, declared in ../services/customers.ts). */
 export const LoyaltyCustomer = tenantEntity({
   name: 'LoyaltyCustomer',
   schema: 'loyalty',

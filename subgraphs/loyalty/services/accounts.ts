@@ -6,7 +6,7 @@ import { pageRequest } from '../../kernel/pagination.ts';
 import { requireText } from '../../kernel/validation.ts';
 import { COMPANY } from '../../kernel/tenancy.ts';
 import { LedgerEntry } from '../entities/ledger-entry.ts';
-import { isCustomer } from './customers.ts';
+import { customers } from './customers.ts';
 import { credit, debit } from './ledger.ts';
 import { listTiers, tierFor, type TierRow } from './tiers.ts';
 
@@ -62,7 +62,7 @@ export function mayRead(ctx: RequestContext, customerId: string): void {
 
 export async function requireCustomer(ctx: RequestContext, customerId: unknown): Promise<string> {
   if (!isUuid(customerId)) throw badInput('customerId', 'must be a customer id');
-  if (!(await isCustomer(ctx, customerId))) throw badInput('customerId', 'is not a customer of this company');
+  if (!(await customers.find(ctx, customerId))) throw badInput('customerId', 'is not a customer of this company');
   return customerId.toLowerCase();
 }
 

@@ -8,6 +8,7 @@ import { LockMode } from '@mikro-orm/core';
 import type { RequestContext } from '../../kernel/context.ts';
 import { badInput, conflict, notFound, reasonError } from '../../kernel/errors.ts';
 import { isUuid, newId } from '../../kernel/ids.ts';
+import { applyInput, field, type InputFields } from '../../kernel/inputs.ts';
 import { likePattern, pageRequest, type ListQuery } from '../../kernel/pagination.ts';
 import type { Row } from '../../kernel/reads.ts';
 import { COMPANY } from '../../kernel/tenancy.ts';
@@ -43,25 +44,29 @@ const whole = (field: string, value: number, min: number, max: number) => {
   return value;
 };
 
+const OFFER_FIELDS: InputFields<GiftOffer, OfferInput> = {
+  title: field.required((f, v) => requireText(f, v, 200)),
+  description: field.clearable((f, v) => optionalText(f, v, 5000) ?? null),
+  imageUrl: field.clearable((f, v) => {
+    const url = optionalText(f, v, 2000) ?? null;
+    if (url && !/^https?:\/\/\S+$/i.test(url)) throw badInput(f, 'must be an http(s) URL');
+    return url;
+  }),
+  pointsCost: field.required((f, v) => whole(f, v as number, 0, 10_000_000)),
+  stock: field.clearable((f, v) => whole(f, v, 0, 10_000_000)),
+  limitPerCustomer: field.clearable((f, v) => whole(f, v, 1, 1000)),
+  startsAt: field.clearable(checkInstant),
+  endsAt: field.clearable(checkInstant),
+  status: field.optional((f, v) => oneOf(f, v, GIFT_STATUSES)),
+};
+
 async function apply(tx: RequestContext, offer: GiftOffer, input: OfferInput, creating: boolean) {
-  if (input.title != null || creating) offer.title = requireText('title', input.title, 200);
-  if (input.description !== undefined) offer.description = optionalText('description', input.description, 5000) ?? null;
-  if (input.imageUrl !== undefined) {
-    const url = optionalText('imageUrl', input.imageUrl, 2000) ?? null;
-    if (url && !/^https?:\/\/\S+$/i.test(url)) throw badInput('imageUrl', 'must be an http(s) URL');
-    offer.imageUrl = url;
-  }
-  if (input.pointsCost != null || creating) offer.pointsCost = whole('pointsCost', input.pointsCost as number, 0, 10_000_000);
-  if (input.stock !== undefined) offer.stock = input.stock === null ? null : whole('stock', input.stock, 0, 10_000_000);
-  if (input.limitPerCustomer !== undefined) offer.limitPerCustomer = input.limitPerCustomer === null ? null : whole('limitPerCustomer', input.limitPerCustomer, 1, 1000);
-  if (input.startsAt !== undefined) offer.startsAt = input.startsAt === null ? null : checkInstant('startsAt', input.startsAt);
-  if (input.endsAt !== undefined) offer.endsAt = input.endsAt === null ? null : checkInstant('endsAt', input.endsAt);
+  applyInput(offer, input, creating, OFFER_FIELDS);
   if (offer.startsAt && offer.endsAt && offer.endsAt.getTime() <= offer.startsAt.getTime()) throw badInput('endsAt', 'must be after startsAt');
   if (input.minTierId !== undefined) {
     if (input.minTierId !== null && (!isUuid(input.minTierId) || !(await tx.row(MembershipTier, { id: input.minTierId })))) throw badInput('minTierId', 'is not a membership tier of this company');
     offer.minTierId = input.minTierId;
   }
-  if (input.status != null) offer.status = oneOf('status', input.status, GIFT_STATUSES);
 }
 
 export async function createOffer(ctx: RequestContext, input: OfferInput): Promise<GiftOffer> {

@@ -2,6 +2,7 @@
 import type { RequestContext } from '../../kernel/context.ts';
 import { badInput, notFound } from '../../kernel/errors.ts';
 import { isUuid, newId } from '../../kernel/ids.ts';
+import { applyInput, field, type InputFields } from '../../kernel/inputs.ts';
 import { likePattern, pageRequest, type ListQuery } from '../../kernel/pagination.ts';
 import type { Row } from '../../kernel/reads.ts';
 import { optionalText, requireText } from '../../kernel/validation.ts';
@@ -17,31 +18,31 @@ export interface TierInput {
   color?: string | null;
 }
 
-function apply(tier: MembershipTier, input: TierInput, creating: boolean) {
-  if (input.name != null || creating) tier.name = requireText('name', input.name, 100);
-  if (input.threshold != null || creating) {
-    if (!Number.isInteger(input.threshold) || input.threshold! < 0 || input.threshold! > 100_000_000) throw badInput('threshold', 'must be a whole number of lifetime points from 0 to 100000000');
-    tier.threshold = input.threshold!;
-  }
-  if (input.benefits != null) {
-    if (input.benefits.length > 20) throw badInput('benefits', 'may hold at most 20 lines');
-    tier.benefits = input.benefits.map((b, i) => requireText(`benefits[${i}]`, b, 200));
-  }
-  if (input.sortOrder != null) {
-    if (!Number.isInteger(input.sortOrder) || input.sortOrder < 0 || input.sortOrder > 10_000) throw badInput('sortOrder', 'must be a whole number from 0 to 10000');
-    tier.sortOrder = input.sortOrder;
-  }
-  if (input.color !== undefined) {
-    const color = optionalText('color', input.color, 7) ?? null;
-    if (color && !/^#[0-9a-fA-F]{6}$/.test(color)) throw badInput('color', 'must be a hex colour such as "#C0A060"');
-    tier.color = color?.toUpperCase() ?? null;
-  }
-}
+const TIER_FIELDS: InputFields<MembershipTier, TierInput> = {
+  name: field.required((f, v) => requireText(f, v, 100)),
+  threshold: field.required((f, v) => {
+    if (!Number.isInteger(v) || v! < 0 || v! > 100_000_000) throw badInput(f, 'must be a whole number of lifetime points from 0 to 100000000');
+    return v!;
+  }),
+  benefits: field.optional((f, v) => {
+    if (v.length > 20) throw badInput(f, 'may hold at most 20 lines');
+    return v.map((b, i) => requireText(`${f}[${i}]`, b, 200));
+  }),
+  sortOrder: field.optional((f, v) => {
+    if (!Number.isInteger(v) || v < 0 || v > 10_000) throw badInput(f, 'must be a whole number from 0 to 10000');
+    return v;
+  }),
+  color: field.clearable((f, v) => {
+    const color = optionalText(f, v, 7) ?? null;
+    if (color && !/^#[0-9a-fA-F]{6}$/.test(color)) throw badInput(f, 'must be a hex colour such as "#C0A060"');
+    return color?.toUpperCase() ?? null;
+  }),
+};
 
 export async function createTier(ctx: RequestContext, input: TierInput): Promise<MembershipTier> {
   return ctx.transaction(async (tx) => {
     const tier = tx.em.create(MembershipTier, { id: newId(), name: '', threshold: 0, benefits: [], sortOrder: 0, color: null });
-    apply(tier, input, true);
+    applyInput(tier, input, true, TIER_FIELDS);
     if (input.sortOrder == null) tier.sortOrder = tier.threshold > 10_000 ? 10_000 : tier.threshold;
     return tier;
   });
@@ -52,7 +53,7 @@ export async function updateTier(ctx: RequestContext, tierId: unknown, input: Ti
   return ctx.transaction(async (tx) => {
     const tier = await tx.em.findOne(MembershipTier, { id: tierId });
     if (!tier) throw notFound('Membership tier');
-    apply(tier, input, false);
+    applyInput(tier, input, false, TIER_FIELDS);
     return tier;
   });
 }

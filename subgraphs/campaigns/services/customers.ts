@@ -1,0 +1,20 @@
+import { customerProjection } from '../../kernel/customer-projection.ts';
+import { COMPANY } from '../../kernel/tenancy.ts';
+import { AudienceMember } from '../entities/audience.ts';
+
+/**
+ * The audience's customers (kernel/customer-projection.ts): their contact facts and when they
+ * joined; what the audience adds of its own (tags, orders, spending, tier, last booking) starts
+ * empty and is kept by services/audience.ts.
+ */
+export const customers = customerProjection({
+  entity: AudienceMember,
+  keeps: { name: 'firstName', lastName: 'lastName', email: 'email', phone: 'phone', createdAt: 'createdAt' },
+  startsWith: { tags: `'{}'`, ordersCount: '0', spent: '0' },
+  // An erased customer leaves their suppressions too, and is sent nothing still pending.
+  async onErased(tx, customerId) {
+    await tx.tenantSql`delete from campaigns.suppression where company_id = ${COMPANY} and customer_id = ${customerId}`;
+    await tx.tenantSql`update campaigns.delivery set status = 'CANCELLED', skip_reason = 'CUSTOMER_DELETED', address = null, lease_until = null
+      where company_id = ${COMPANY} and customer_id = ${customerId} and status in ('PENDING', 'SENDING')`;
+  },
+});

@@ -1,0 +1,28 @@
+import type { Generated } from 'kysely';
+import type { AuditLogEntry } from './audit.ts';
+import type { LegacyUsage } from './legacy-usage.ts';
+import type { OutboxMessage } from './outbox/entity.ts';
+import type { Table } from './tables.ts';
+
+/** The kernel's own tables, for `ctx.query` (kernel/tables.ts); the two without an entity are written out. */
+declare module './tables.ts' {
+  interface Tables {
+    'kernel.audit_log': Table<typeof AuditLogEntry>;
+    'kernel.legacy_usage': Table<typeof LegacyUsage>;
+    'kernel.outbox_message': Table<typeof OutboxMessage>;
+    'kernel.idempotency_key': {
+      scope: string;
+      key: string;
+      requestHash: string;
+      state: 'running' | 'committed' | 'unanswered' | 'done';
+      responseStatus: number | null;
+      responseBody: string | null;
+      claim: string | null;
+      resultId: string | null;
+      committedAt: Date | null;
+      createdAt: Generated<Date>;
+    };
+    'kernel.event_receipt': { subscriber: string; eventId: string; handledAt: Date };
+    'kernel.credential_use': { credentialId: string; lastUsedAt: Date };
+  }
+}
