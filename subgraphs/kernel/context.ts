@@ -16,7 +16,7 @@ import { resolvePrincipal, type HeaderReader, type Principal } from './principal
 import type { Runtime } from './runtime.ts';
 import { anyOf, propertyOf, scopedQuery, type QueryScope } from './query.ts';
 import { linkedRows, pageRead, queryPageRead, queryRead, queryRows, queryStatementOf, resultsOf, rowsRead, runQueryStatement, runRead, statementOf, toRows, type OrderBy, type QueryRead, type Read, type ReadOptions, type ReadResult, type Row, type Through, type Where } from './reads.ts';
-import type { Tables } from './tables.ts';
+import type { RowOf, Tables } from './tables.ts';
 import { requireTenant, tenantOf, tenantStatement, tenantTableNamed } from './tenancy.ts';
 
 /** What a transaction collects for its commit: jobs and events to write with it, work to do after it. */
@@ -251,11 +251,11 @@ export class RequestContext {
    * A row of a table by id, batched with the other lookups of this request into one statement
    * (null when absent or another tenant's).
    */
-  find<T extends keyof Tables>(table: T, id: string): Promise<Row<Tables[T]> | null> {
-    return this.loader<string, Row<Tables[T]> | null>(`find:${String(table)}`, async (ids) => {
+  find<T extends keyof Tables>(table: T, id: string): Promise<RowOf<T> | null> {
+    return this.loader<string, RowOf<T> | null>(`find:${String(table)}`, async (ids) => {
       const q = this.query as unknown as Kysely<Record<string, { id: string }>>;
       const rows = await this.all(q.selectFrom(table as string).selectAll().where('id', '=', anyOf(ids.filter(isUuid))));
-      const found = new Map(rows.map((r) => [r.id, r as unknown as Row<Tables[T]>]));
+      const found = new Map(rows.map((r) => [r.id, r as unknown as RowOf<T>]));
       return ids.map((key) => found.get(key) ?? null);
     }).load(id);
   }

@@ -1,11 +1,13 @@
 import type { EntityMetadata, EntityName, MetadataStorage } from '@mikro-orm/core';
+import { sql, type AliasableExpression, type ExpressionBuilder, type Kysely, type SelectQueryBuilder } from 'kysely';
 import type { RequestContext } from './context.ts';
 import { AppError } from './errors.ts';
 import type { EventHandler } from './events.ts';
 import { backfillFromMembers, customersInMembers, type CustomerIdentity } from './projections.ts';
-import type { Row, Where } from './reads.ts';
+import { anyOf } from './query.ts';
+import type { Row } from './reads.ts';
 import type { Runtime } from './runtime.ts';
-import { COMPANY } from './tenancy.ts';
+import type { Tables } from './tables.ts';
 
 /*
  * The customer projection, written once. Commerce, content, loyalty and campaigns each keep a
@@ -42,7 +44,7 @@ export interface CustomerProjectionDeclaration<T extends ProjectedRow, K extends
   entity: EntityName<T>;
   /** The facts it keeps, each by the entity's property that holds it (`{ name: 'firstName' }`). */
   keeps: { [F in K]: keyof Row<T> & string };
-  /** The entity's other columns a new row starts with, as SQL (`{ ordersCount: '0' }`). */
+  /** The entity's other columns a new row starts with, as SQL (`{ ordersCount: '0' }`), written into the statements. */
   startsWith?: Partial<Record<keyof Row<T> & string, string>>;
   /** What else goes when members erases a customer, in the same transaction (campaigns' suppressions). */
   onErased?: (tx: RequestContext, customerId: string) => Promise<void>;
@@ -74,16 +76,16 @@ export interface CustomerProjection<K extends CustomerFact> {
   admit(tx: RequestContext, customerIds: readonly string[]): Promise<void>;
 }
 
-/** Where members keeps each fact: what the backfill and `admit` copy from `members.customer`. */
-const IN_MEMBERS: Record<CustomerFact, string> = {
-  name: 'name',
-  lastName: 'last_name',
-  email: 'email',
-  phone: 'phone',
-  emailVerified: 'email_verified_at is not null',
-  phoneVerified: 'phone_verified_at is not null',
-  createdAt: 'created_at',
-};
+/** A fact as members.customer holds it: what the backfill and `admit` copy. */
+function inMembers(eb: ExpressionBuilder<Tables, 'members.customer'>, fact: CustomerFact): AliasableExpression<unknown> {
+  if (fact === 'emailVerified') return eb('emailVerifiedAt', 'is not', null);
+  if (fact === 'phoneVerified') return eb('phoneVerifiedAt', 'is not', null);
+  return eb.ref(fact);
+}
+
+/** Any projection table, by its name: the declaration names it at run time. */
+type Projections = Kysely<Record<string, Record<string, unknown>>>;
+const projections = (query: Kysely<Tables>) => query as unknown as Projections;
 
 /** A projection of members' customers into the declared table (see the header). */
 export function customerProjection<T extends ProjectedRow, const K extends CustomerFact = never>(declaration: CustomerProjectionDeclaration<T, K>): CustomerProjection<K> {
@@ -93,20 +95,42 @@ export function customerProjection<T extends ProjectedRow, const K extends Custo
   const tableOf = (metadata: MetadataStorage) => (described ??= describe(metadata.get(entity), declaration));
   const lowered = (ids: readonly string[]) => [...new Set(ids.map((id) => id.toLowerCase()))];
   const known = (customerId: string, entries: [K, unknown][]) => ({ customerId, ...Object.fromEntries(entries) }) as KnownCustomer<K>;
+  const starting = Object.entries(declaration.startsWith ?? {}) as [string, string][];
+  /** Members' customers (from `select`, scoped or not) into the table, as new rows: the backfill's and `admit`'s copy. */
+  const copyFromMembers = (query: Kysely<Tables>, t: Table, narrow: (select: SelectQueryBuilder<Tables, 'members.customer', object>) => SelectQueryBuilder<Tables, 'members.customer', object>) =>
+    projections(query)
+      .insertInto(t.name)
+      .columns(['companyId', 'customerId', ...t.kept, ...starting.map(([property]) => property), 'updatedAt'])
+      .expression(
+        narrow(
+          query
+            .selectFrom('members.customer')
+            .select((eb) => ['companyId', 'id', ...facts.map((f, i) => inMembers(eb, f).as(`fact${i}`)), ...starting.map(([, value], i) => sql.raw(value).as(`start${i}`)), 'updatedAt']),
+        ),
+      )
+      .onConflict((oc) => oc.columns(['companyId', 'customerId']).doNothing())
+      .execute();
 
   /** Members' facts of a customer, as an event tells them: kept unless older than those held, and only while members has the customer. */
   const remember: EventHandler<'members.customer.created' | 'members.customer.updated'> = async (tx, event) => {
     const t = tableOf(tx.em.getMetadata());
     const customerId = event.payload.customerId.toLowerCase();
     // Held until this transaction ends: members' deletion of the customer, and so its event, comes after.
-    const [present] = await tx.tenantSql`select 1 from members.customer where company_id = ${COMPANY} and id = ${customerId} for key share`;
+    const present = await tx.query.selectFrom('members.customer').select('id').where('id', '=', customerId).forKeyShare().executeTakeFirst();
     if (!present) return;
     const at = new Date(event.occurredAt);
     // Events tell no creation time: the customer's first event is when they were made.
-    const values = facts.map((f) => (f === 'createdAt' ? at : event.payload[f as Exclude<K, 'createdAt'>]));
-    await statement(tx)`insert into ${t.name} as p (company_id, customer_id${t.columns}, ${t.updatedAt})
-      values (${COMPANY}, ${customerId}${new Values(values)}${t.starting}, ${at})
-      on conflict (company_id, customer_id) do update set ${t.refreshed} where p.${t.updatedAt} <= excluded.${t.updatedAt}`;
+    const values = Object.fromEntries(facts.map((f, i) => [t.kept[i], f === 'createdAt' ? at : event.payload[f as Exclude<K, 'createdAt'>]]));
+    await projections(tx.query)
+      .insertInto(t.name)
+      .values({ customerId, ...values, ...Object.fromEntries(starting.map(([property, value]) => [property, sql.raw(value)])), updatedAt: at })
+      .onConflict((oc) =>
+        oc
+          .columns(['companyId', 'customerId'])
+          .doUpdateSet((eb) => Object.fromEntries([...t.refreshed, 'updatedAt'].map((property) => [property, eb.ref(`excluded.${property}`)])))
+          .where((eb) => eb(eb.ref(`${t.name}.updatedAt`), '<=', eb.ref('excluded.updatedAt'))),
+      )
+      .execute();
   };
 
   /** The customers of the caller's company among these ids, by lower-cased id: the projection, then members for what it missed. */
@@ -114,11 +138,16 @@ export function customerProjection<T extends ProjectedRow, const K extends Custo
     const ids = lowered(customerIds);
     const found = new Map<string, KnownCustomer<K>>();
     if (!ids.length) return found;
-    const fields = ['customerId', ...facts.map((f) => keeps[f])] as (keyof Row<T>)[];
-    const rows = (await ctx.rows(entity, { customerId: { $in: ids } } as Where<T>, { fields })) as unknown as Record<string, unknown>[];
+    const t = tableOf(ctx.em.getMetadata());
+    const rows = await ctx.all(
+      projections(ctx.query)
+        .selectFrom(t.name)
+        .select(['customerId', ...t.kept])
+        .where('customerId', '=', anyOf(ids)),
+    );
     for (const row of rows) {
       const customerId = String(row.customerId).toLowerCase();
-      found.set(customerId, known(customerId, facts.map((f) => [f, row[keeps[f]] ?? null])));
+      found.set(customerId, known(customerId, facts.map((f, i) => [f, row[t.kept[i]] ?? null])));
     }
     // Missed: a customer made a moment ago whose event has not arrived yet, or none. Members answers at once.
     const missing = ids.filter((id) => !found.has(id));
@@ -134,21 +163,14 @@ export function customerProjection<T extends ProjectedRow, const K extends Custo
       ...(facts.some((f) => f !== 'createdAt') ? { 'members.customer.updated': remember } : {}),
       'members.customer.deleted': async (tx, event) => {
         const customerId = event.payload.customerId.toLowerCase();
-        await statement(tx)`delete from ${tableOf(tx.em.getMetadata()).name} where company_id = ${COMPANY} and customer_id = ${customerId}`;
+        await projections(tx.query).deleteFrom(tableOf(tx.em.getMetadata()).name).where('customerId', '=', customerId).execute();
         await onErased?.(tx, customerId);
       },
     },
 
     backfill: (runtime) => {
       const t = tableOf(runtime.db.orm.getMetadata());
-      return backfillFromMembers(
-        runtime,
-        t.schema,
-        t.table,
-        `insert into ${t.name.sql} (company_id, customer_id${t.columns.sql}, ${t.updatedAt.sql})
-         select company_id, id${t.fromMembers.sql}, updated_at from members.customer
-         on conflict (company_id, customer_id) do nothing`,
-      );
+      return backfillFromMembers(runtime, t.schema, t.table, (query) => copyFromMembers(query, t, (select) => select));
     },
 
     find: async (ctx, customerId) => (await findAll(ctx, [customerId])).get(customerId.toLowerCase()) ?? null,
@@ -162,92 +184,33 @@ export function customerProjection<T extends ProjectedRow, const K extends Custo
       const ids = lowered(customerIds);
       if (!ids.length) return;
       const t = tableOf(tx.em.getMetadata());
-      const present = (await tx.rows(entity, { customerId: { $in: ids } } as Where<T>, { fields: ['customerId'] as (keyof Row<T>)[] })) as unknown as ProjectedRow[];
-      const projected = new Set(present.map((r) => r.customerId.toLowerCase()));
+      const present = await tx.all(projections(tx.query).selectFrom(t.name).select('customerId').where('customerId', '=', anyOf(ids)));
+      const projected = new Set(present.map((r) => String(r.customerId).toLowerCase()));
       const missing = ids.filter((id) => !projected.has(id));
       if (!missing.length) return;
-      await statement(tx)`insert into ${t.name} (company_id, customer_id${t.columns}, ${t.updatedAt})
-        select company_id, id${t.fromMembers}, updated_at from members.customer
-        where company_id = ${COMPANY} and id in (${missing}) for key share
-        on conflict (company_id, customer_id) do nothing`;
+      await copyFromMembers(tx.query, t, (select) => select.where('id', '=', anyOf(missing)).forKeyShare());
     },
   };
 }
 
-/** SQL text from a declaration (a table, its columns), written into a statement rather than passed as a value. */
-class Sql {
-  constructor(readonly sql: string) {}
-}
-
-/** Values written as `, ?, ?` (each a parameter); none: nothing. */
-class Values {
-  constructor(readonly values: unknown[]) {}
-}
-
-/** The declared table as SQL: its name and the column lists the statements above use. */
+/** The declared table: its name and the properties the statements above use. */
 interface Table {
   schema: string;
   table: string;
-  name: Sql;
-  updatedAt: Sql;
-  /** `, col, …`: the kept facts' columns in the declaration's order, then those a new row starts with. */
-  columns: Sql;
-  /** `, sql, …`: what a new row starts with, in the same order. */
-  starting: Sql;
-  /** `, sql, …`: the kept facts as members.customer holds them, then what a new row starts with. */
-  fromMembers: Sql;
-  /** `col = excluded.col, …`: what newer facts replace (all kept but when the customer was made, and updated_at). */
-  refreshed: Sql;
+  /** `schema.table`. */
+  name: string;
+  /** The properties holding the kept facts, in the declaration's order. */
+  kept: string[];
+  /** Those newer facts replace: all kept but when the customer was made. */
+  refreshed: string[];
 }
 
 function describe<T extends ProjectedRow, K extends CustomerFact>(meta: EntityMetadata<T>, declaration: CustomerProjectionDeclaration<T, K>): Table {
-  const column = (property: string) => {
-    const fieldNames = (meta.properties as Record<string, { fieldNames?: string[] } | undefined>)[property]?.fieldNames;
-    if (fieldNames?.length !== 1) throw new Error(`${meta.className} has no column for "${property}"`);
-    return quote(fieldNames[0]);
-  };
-  for (const key of ['companyId', 'customerId']) column(key);
+  const properties = meta.properties as Record<string, unknown>;
   const facts = Object.keys(declaration.keeps) as K[];
-  const kept = facts.map((f) => column(declaration.keeps[f]));
-  const starting = Object.entries(declaration.startsWith ?? {}) as [string, string][];
-  const updatedAt = column('updatedAt');
-  const list = (items: string[]) => items.map((item) => `, ${item}`).join('');
-  return {
-    schema: meta.schema!,
-    table: meta.tableName,
-    name: new Sql(`${quote(meta.schema!)}.${quote(meta.tableName)}`),
-    updatedAt: new Sql(updatedAt),
-    columns: new Sql(list([...kept, ...starting.map(([property]) => column(property))])),
-    starting: new Sql(list(starting.map(([, sql]) => sql))),
-    fromMembers: new Sql(list([...facts.map((f) => IN_MEMBERS[f]), ...starting.map(([, sql]) => sql)])),
-    refreshed: new Sql([...kept.filter((_, i) => facts[i] !== 'createdAt'), updatedAt].map((c) => `${c} = excluded.${c}`).join(', ')),
-  };
-}
-
-const quote = (identifier: string) => `"${identifier.replace(/"/g, '""')}"`;
-
-/**
- * `ctx.tenantSql` with a declaration's table and columns (`Sql`) written into the text, and a
- * `Values` list written as one parameter each; every other value is a parameter as usual.
- */
-function statement(ctx: RequestContext) {
-  return <R = unknown>(strings: TemplateStringsArray, ...values: unknown[]): Promise<R[]> => {
-    const parts = [strings[0]];
-    const params: unknown[] = [];
-    values.forEach((value, i) => {
-      if (value instanceof Sql) parts[parts.length - 1] += value.sql;
-      else if (value instanceof Values) {
-        for (const v of value.values) {
-          parts[parts.length - 1] += ', ';
-          params.push(v);
-          parts.push('');
-        }
-      } else {
-        params.push(value);
-        parts.push('');
-      }
-      parts[parts.length - 1] += strings[i + 1];
-    });
-    return ctx.tenantSql<R>(Object.assign(parts, { raw: [...parts] }) as unknown as TemplateStringsArray, ...params);
-  };
+  const kept = facts.map((f) => declaration.keeps[f]);
+  for (const property of ['companyId', 'customerId', 'updatedAt', ...kept, ...Object.keys(declaration.startsWith ?? {})]) {
+    if (!properties[property]) throw new Error(`${meta.className} has no property "${property}"`);
+  }
+  return { schema: meta.schema!, table: meta.tableName, name: `${meta.schema}.${meta.tableName}`, kept, refreshed: kept.filter((_, i) => facts[i] !== 'createdAt') };
 }

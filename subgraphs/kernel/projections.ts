@@ -4,7 +4,9 @@ import type { DomainEvent, DomainEvents, EventHandler, EventName } from './event
 import { handleEvent } from './jobs/index.ts';
 import { subscriberQueue } from './jobs/queues.ts';
 import type { Runtime } from './runtime.ts';
-import { COMPANY } from './tenancy.ts';
+import { sql, type Kysely } from 'kysely';
+import { anyOf, queryAcrossTenants } from './query.ts';
+import type { Tables } from './tables.ts';
 
 /*
  * A subgraph's projections of another's data (the customers commerce, loyalty, content and
@@ -39,36 +41,21 @@ export interface CustomerIdentity {
 export async function customersInMembers(ctx: RequestContext, customerIds: readonly string[]): Promise<CustomerIdentity[]> {
   const ids = [...new Set(customerIds.map((id) => id.toLowerCase()))];
   if (!ids.length) return [];
-  const rows = ctx.inTransaction
-    ? await ctx.tenantSql<IdentityRow>`select id, name, last_name, email, phone, email_verified_at is not null as email_verified,
-        phone_verified_at is not null as phone_verified, created_at, updated_at
-        from members.customer where company_id = ${COMPANY} and id in (${ids}) for share`
-    : await ctx.tenantSql<IdentityRow>`select id, name, last_name, email, phone, email_verified_at is not null as email_verified,
-        phone_verified_at is not null as phone_verified, created_at, updated_at
-        from members.customer where company_id = ${COMPANY} and id in (${ids})`;
-  return rows.map((r) => ({
-    customerId: r.id,
-    name: r.name,
-    lastName: r.last_name,
-    email: r.email,
-    phone: r.phone,
-    emailVerified: r.email_verified,
-    phoneVerified: r.phone_verified,
-    createdAt: new Date(r.created_at),
-    updatedAt: new Date(r.updated_at),
-  }));
-}
-
-interface IdentityRow {
-  id: string;
-  name: string;
-  last_name: string | null;
-  email: string | null;
-  phone: string | null;
-  email_verified: boolean;
-  phone_verified: boolean;
-  created_at: Date | string;
-  updated_at: Date | string;
+  const select = ctx.query
+    .selectFrom('members.customer')
+    .select((eb) => [
+      'id as customerId',
+      'name',
+      'lastName',
+      'email',
+      'phone',
+      eb('emailVerifiedAt', 'is not', null).$castTo<boolean>().as('emailVerified'),
+      eb('phoneVerifiedAt', 'is not', null).$castTo<boolean>().as('phoneVerified'),
+      'createdAt',
+      'updatedAt',
+    ])
+    .where('id', '=', anyOf(ids));
+  return ctx.inTransaction ? select.forShare().execute() : ctx.all(select);
 }
 
 /**
@@ -82,14 +69,14 @@ interface IdentityRow {
 export async function catchUpOnEvent<N extends EventName>(ctx: RequestContext, subgraph: string, name: N, match: Partial<DomainEvents[N]>, handler: EventHandler<N>): Promise<boolean> {
   if (ctx.inTransaction) throw new AppError('INTERNAL', 'catchUpOnEvent runs its handler in a transaction of its own: call it before opening one');
   const queue = subscriberQueue(subgraph, name);
+  const jobs = await ctx.runtime.jobs.boss.findJobs<DomainEvent<N>>(queue, { data: { name, companyId: ctx.companyId, payload: match } });
   // Queued, retried or being handled: a completed event has been applied (or undone since, by a later one).
-  const waiting = await ctx.sql<{ data: DomainEvent<N> }>(`select data from ${ctx.runtime.jobs.schema}.job where name = ? and state <= 'active' and data @> ?::jsonb order by created_on`, [
-    queue,
-    JSON.stringify({ name, companyId: ctx.companyId, payload: match }),
-  ]);
+  const waiting = jobs.filter((job) => WAITING.has(job.state)).sort((a, b) => new Date(a.createdOn).getTime() - new Date(b.createdOn).getTime());
   for (const { data } of waiting) await handleEvent(ctx.runtime, queue, data, handler as (tx: RequestContext, e: DomainEvent) => Promise<void>);
   return waiting.length > 0;
 }
+
+const WAITING = new Set(['created', 'retry', 'active']);
 
 /**
  * Once per database: copies into a subgraph's projection the customers that existed before it
@@ -97,19 +84,21 @@ export async function catchUpOnEvent<N extends EventName>(ctx: RequestContext, s
  * one place a subgraph reads members' table, at start. A row in `<schema>.backfill` says it is
  * done; an advisory lock makes processes starting together take turns, so it runs once. `copy` is
  * the `insert … select … from members.customer … on conflict do nothing` that fills the
- * projection (rows already projected from events are left as they are).
+ * projection (rows already projected from events are left as they are), across every company.
  */
-export async function backfillFromMembers(runtime: Runtime, schema: string, name: string, copy: string): Promise<boolean> {
+export async function backfillFromMembers(runtime: Runtime, schema: string, name: string, copy: (query: Kysely<Tables>) => Promise<unknown>): Promise<boolean> {
   const ctx = RequestContext.system(runtime, null);
+  const backfills = `${schema}.backfill`;
+  const marks = (query: Kysely<Tables>) => query as unknown as Kysely<Record<string, { name: string; doneAt: Date }>>;
   // Done is for good: every later start reads that in one statement, without a transaction or the lock.
-  if ((await ctx.sql(`select 1 from ${schema}.backfill where name = ?`, [name])).length) return false;
+  if (await marks(ctx.query).selectFrom(backfills).select('name').where('name', '=', name).executeTakeFirst()) return false;
   return ctx.transaction(async (tx) => {
-    await tx.sql('select pg_advisory_xact_lock(hashtext(?))', [`${schema}.backfill`]);
-    const claimed = await tx.sql(`insert into ${schema}.backfill (name, done_at) values (?, ?) on conflict (name) do nothing returning name`, [name, tx.now()]);
+    await tx.query.selectNoFrom(sql`pg_advisory_xact_lock(hashtext(${backfills}))`.as('locked')).execute();
+    const claimed = await marks(tx.query).insertInto(backfills).values({ name, doneAt: tx.now() }).onConflict((oc) => oc.column('name').doNothing()).returning('name').execute();
     if (!claimed.length) return false;
     // A subgraph process whose database holds no members tables has no customers to copy.
-    const [{ present }] = await tx.sql<{ present: boolean }>('select to_regclass(?) is not null as present', ['members.customer']);
-    if (present) await tx.sql(copy, [], { acrossTenants: true });
+    const [{ present }] = await tx.query.selectNoFrom(sql<boolean>`to_regclass(${'members.customer'}) is not null`.as('present')).execute();
+    if (present) await copy(queryAcrossTenants(tx.em).query);
     return true;
   });
 }

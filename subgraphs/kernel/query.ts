@@ -48,6 +48,13 @@ export interface TableFacts {
 
 const factsByMetadata = new WeakMap<object, ReadonlyMap<string, TableFacts>>();
 
+/** The kernel's tables that no entity describes (kernel/kernel-tables.ts), with their timestamp columns. */
+const TABLES_WITHOUT_ENTITY: Record<string, string[]> = {
+  'kernel.idempotency_key': ['created_at', 'committed_at'],
+  'kernel.event_receipt': ['handled_at'],
+  'kernel.credential_use': ['last_used_at'],
+};
+
 /** `schema.table` → its facts, for every entity MikroORM knows. */
 export function tableFacts(em: EntityManager): ReadonlyMap<string, TableFacts> {
   const metadata = em.getMetadata();
@@ -62,6 +69,7 @@ export function tableFacts(em: EntityManager): ReadonlyMap<string, TableFacts> {
       }
       map.set(`${meta.schema ?? 'public'}.${meta.tableName}`, { tenant: !!meta.filters?.tenant, dates });
     }
+    for (const [table, dates] of Object.entries(TABLES_WITHOUT_ENTITY)) map.set(table, { tenant: false, dates: new Set(dates) });
     factsByMetadata.set(metadata, (facts = map));
   }
   return facts;

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { RequestContext } from './context.ts';
 import { rateLimited } from './errors.ts';
 
@@ -17,7 +18,7 @@ export async function enforceWindowLimit(
   tx: RequestContext,
   limit: { lockKey: string; count: () => Promise<WindowCount[]>; max: number; windowMs: number; message: string },
 ): Promise<void> {
-  await tx.sql('select pg_advisory_xact_lock(hashtext(?))', [limit.lockKey]);
+  await tx.query.selectNoFrom(sql`pg_advisory_xact_lock(hashtext(${limit.lockKey}))`.as('locked')).execute();
   const [row] = await limit.count();
   if (Number(row.n) >= limit.max) {
     const now = tx.now().getTime();

@@ -134,7 +134,5 @@ describe('a projection that has not caught up yet', () => {
     expect(await readsOf('members.customer', order)).toBe(1);
     expect(await readsOf('content.customer_projection', invite)).toBe(1);
     expect(await readsOf('commerce.payable_registration', pay)).toBe(1);
-    const { app } = await testServer();
-    expect(await readsOf(`${app.platform.runtime.jobs.schema}.job`, pay)).toBe(1);
   });
 });

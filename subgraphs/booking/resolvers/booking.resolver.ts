@@ -5,10 +5,8 @@ import type { RequestContext } from '../../kernel/context.ts';
 import { inCallerWords } from '../../kernel/errors.ts';
 import { toMoney, Money } from '../../kernel/money.ts';
 import { ListArgs } from '../../kernel/pagination.ts';
+import type { RowOf } from '../../kernel/tables.ts';
 import type { BookingStatus } from '../entities/booking.ts';
-import { Resource } from '../entities/resource.ts';
-import { Service } from '../entities/service.ts';
-import { StaffMember } from '../entities/staff-member.ts';
 import * as bookings from '../services/bookings.ts';
 import {
   BookingEventNode,
@@ -127,20 +125,21 @@ export class BookingResolver {
 
   @FieldResolver(() => ServiceNode)
   async service(@Ctx() ctx: RequestContext, @Root() booking: bookings.BookingRow) {
-    return serviceNode((await ctx.byId(Service, booking.serviceId))!);
+    const service = (await ctx.find('booking.service', booking.serviceId)) as RowOf<'booking.service'> | null;
+    return serviceNode(service!);
   }
 
   @FieldResolver(() => StaffMemberNode, { nullable: true })
   async staff(@Ctx() ctx: RequestContext, @Root() booking: bookings.BookingRow) {
     if (!booking.staffId) return null;
-    const member = await ctx.byId(StaffMember, booking.staffId);
+    const member = (await ctx.find('booking.staff_member', booking.staffId)) as RowOf<'booking.staff_member'> | null;
     return member && staffNode(member);
   }
 
   @FieldResolver(() => ResourceNode, { nullable: true })
   async resource(@Ctx() ctx: RequestContext, @Root() booking: bookings.BookingRow) {
     if (!booking.resourceId) return null;
-    const resource = await ctx.byId(Resource, booking.resourceId);
+    const resource = (await ctx.find('booking.resource', booking.resourceId)) as RowOf<'booking.resource'> | null;
     return resource && resourceNode(resource);
   }
 

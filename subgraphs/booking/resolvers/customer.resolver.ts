@@ -2,7 +2,7 @@ import { Ctx, Directive, FieldResolver, Resolver, Root } from 'type-graphql';
 import { perKey } from '../../kernel/batches.ts';
 import type { RequestContext } from '../../kernel/context.ts';
 import { forbidden } from '../../kernel/errors.ts';
-import { Booking } from '../entities/booking.ts';
+import { anyOf } from '../../kernel/query.ts';
 import { BookingNode } from './booking.types.ts';
 import { CustomerRef } from './customer.types.ts';
 
@@ -16,7 +16,7 @@ export class CustomerBookingsResolver {
     const p = ctx.principal;
     if (p.kind !== 'merchant' && !(p.kind === 'customer' && p.customerId === customer.id)) throw forbidden("Only the merchant or the customer may see a customer's bookings");
     const rows = await ctx.loader('booking.byCustomer', async (ids: readonly string[]) => {
-      const all = await ctx.rows(Booking, { customerId: { $in: [...ids] } }, { orderBy: { startsAt: 'asc', id: 'asc' } });
+      const all = await ctx.all(ctx.query.selectFrom('booking.booking').selectAll().where('customerId', '=', anyOf(ids)).orderBy('startsAt').orderBy('id'));
       return perKey(ids, all, (b) => b.customerId);
     }).load(customer.id);
     return rows;

@@ -4,8 +4,6 @@ import { badInput, notFound } from '../../kernel/errors.ts';
 import { isUuid, newId } from '../../kernel/ids.ts';
 import { formatTime, parseDate, parseTime } from '../../kernel/time.ts';
 import { AvailabilityRule } from '../entities/availability-rule.ts';
-import { Resource } from '../entities/resource.ts';
-import { StaffMember } from '../entities/staff-member.ts';
 
 export interface AvailabilityInput {
   dayOfWeek?: number | null;
@@ -20,7 +18,7 @@ export interface AvailabilityInput {
  */
 export async function setAvailability(ctx: RequestContext, ownerType: 'staff' | 'resource', ownerField: string, ownerId: unknown, input: AvailabilityInput) {
   if (!isUuid(ownerId)) throw badInput(ownerField, `must be a ${ownerType === 'staff' ? 'staff member' : 'resource'} id`);
-  const owner = ownerType === 'staff' ? await ctx.row(StaffMember, { id: ownerId }, { fields: ['id'] }) : await ctx.row(Resource, { id: ownerId }, { fields: ['id'] });
+  const owner = await ctx.first(ctx.query.selectFrom(ownerType === 'staff' ? 'booking.staff_member' : 'booking.resource').select('id').where('id', '=', ownerId));
   if (!owner) throw notFound(ownerType === 'staff' ? 'Staff member' : 'Resource');
   const hasDay = input.dayOfWeek != null;
   const hasDate = input.date != null && input.date !== '';

@@ -1,4 +1,5 @@
 import { LockMode } from '@mikro-orm/core';
+import type { ExpressionBuilder } from 'kysely';
 import { perKey } from '../../kernel/batches.ts';
 import type { RequestContext } from '../../kernel/context.ts';
 import { AppError, badInput, notFound } from '../../kernel/errors.ts';
@@ -6,12 +7,12 @@ import { isUuid, newId } from '../../kernel/ids.ts';
 import { amount, percentOf, toMoney } from '../../kernel/money.ts';
 import { enqueueMessage } from '../../kernel/outbox/index.ts';
 import { likePattern, pageRequest } from '../../kernel/pagination.ts';
-import { COMPANY } from '../../kernel/tenancy.ts';
+import { anyOf } from '../../kernel/query.ts';
+import type { RowOf, Tables } from '../../kernel/tables.ts';
 import { tenantSettings } from '../../kernel/tenant.ts';
 import { addDays, checkInstant, parseDate, wallClock, zonedInstantAfter } from '../../kernel/time.ts';
 import { normalizeEmail, normalizePhone, optionalText, requireText } from '../../kernel/validation.ts';
 import { Booking, BookingEvent, type BookingStatus } from '../entities/booking.ts';
-import type { Row } from '../../kernel/reads.ts';
 import { releaseBookingPromotion, takeBookingPromotion } from './promotions.ts';
 import { getService, type ServiceRow } from './services.ts';
 import { computeSlots, occurrenceKey, type Slot } from './slots.ts';
@@ -19,7 +20,7 @@ import { bookingStates } from './states.ts';
 
 type Actor = 'customer' | 'guest' | 'merchant';
 
-export type BookingRow = Row<Booking>;
+export type BookingRow = RowOf<'booking.booking'>;
 
 /**
  * A booking to make. Errors name these fields (`start`, `customerEmail`…); a resolver puts them in
@@ -147,25 +148,35 @@ export async function createBooking(ctx: RequestContext, req: BookingRequest, ac
  * take turns and never sell more than the capacity.
  */
 async function lockSeats(tx: RequestContext, service: ServiceRow, key: string, participants: number, exceptBookingId: string | null) {
-  await tx.tenantSql`select id from booking.service where company_id = ${COMPANY} and id = ${service.id} for update`;
-  const [row] = await tx.tenantSql<{ taken: string | number }>`
-    select coalesce(sum(participants), 0) as taken from booking.booking
-    where company_id = ${COMPANY} and occurrence_key = ${key} and status = 'CONFIRMED' and id is distinct from ${exceptBookingId}::uuid`;
-  if (Number(row.taken) + participants > service.capacity) throw slotTaken();
+  await tx.query.selectFrom('booking.service').select('id').where('id', '=', service.id).forUpdate().execute();
+  const row = await tx.first(
+    tx.query
+      .selectFrom('booking.booking')
+      .select((e) => e.fn.coalesce(e.fn.sum<string | number>('participants'), e.lit(0)).as('taken'))
+      .where('occurrenceKey', '=', key)
+      .where('status', '=', 'CONFIRMED')
+      .where('id', 'is distinct from', exceptBookingId),
+  );
+  if (Number(row?.taken ?? 0) + participants > service.capacity) throw slotTaken();
 }
 
 /** Bookings a customer may see: their own, and guest bookings made with their verified email or phone. */
-function customerScope(ctx: RequestContext): Record<string, unknown> {
+function customerScope(ctx: RequestContext) {
   const p = ctx.customer;
-  return {
-    $or: [{ customerId: p.customerId }, ...(p.verifiedEmail ? [{ customerEmail: p.verifiedEmail }] : []), ...(p.verifiedPhone ? [{ customerPhone: p.verifiedPhone }] : [])],
-  };
+  return (e: ExpressionBuilder<Pick<Tables, 'booking.booking'>, 'booking.booking'>) =>
+    e.or([
+      e('customerId', '=', p.customerId),
+      ...(p.verifiedEmail ? [e('customerEmail', '=', p.verifiedEmail)] : []),
+      ...(p.verifiedPhone ? [e('customerPhone', '=', p.verifiedPhone)] : []),
+    ]);
 }
 
 /** A booking to read or act on (a plain row: a change re-reads it locked in its transaction). */
 export async function findBooking(ctx: RequestContext, bookingId: unknown, asCustomer: boolean): Promise<BookingRow> {
   if (!isUuid(bookingId)) throw badInput('bookingId', 'must be a booking id');
-  const booking = await ctx.row(Booking, { id: bookingId, ...(asCustomer ? customerScope(ctx) : {}) });
+  let select = ctx.query.selectFrom('booking.booking').selectAll().where('id', '=', bookingId);
+  if (asCustomer) select = select.where(customerScope(ctx));
+  const booking = await ctx.first(select);
   if (!booking) throw notFound('Booking');
   return booking;
 }
@@ -176,19 +187,20 @@ export async function listBookings(
   asCustomer: boolean,
 ) {
   const req = pageRequest(args);
-  const where: Record<string, unknown> = asCustomer ? customerScope(ctx) : {};
-  if (args.status) where.status = args.status;
+  let select = ctx.query.selectFrom('booking.booking').selectAll().orderBy('startsAt').orderBy('id');
+  if (asCustomer) select = select.where(customerScope(ctx));
+  if (args.status) select = select.where('status', '=', args.status);
   if (args.date) {
     const { timeZone } = await tenantSettings(ctx);
     const date = parseDate('date', args.date);
-    where.startsAt = { $gte: zonedInstantAfter(date, 0, timeZone), $lt: zonedInstantAfter(addDays(date, 1), 0, timeZone) };
+    select = select.where('startsAt', '>=', zonedInstantAfter(date, 0, timeZone)).where('startsAt', '<', zonedInstantAfter(addDays(date, 1), 0, timeZone));
   }
-  if (req.search) where.customerName = { $ilike: likePattern(req.search) };
-  return ctx.page(Booking, where, req, { startsAt: 'asc', id: 'asc' });
+  if (req.search) select = select.where('customerName', 'ilike', likePattern(req.search));
+  return ctx.paged(select, req);
 }
 
 /** A cancel or a move must happen before the policy's cut-off; the policy travels with the refusal. */
-function enforcePolicy(ctx: RequestContext, service: ServiceRow, booking: BookingRow, action: 'cancel' | 'reschedule') {
+function enforcePolicy(ctx: RequestContext, service: ServiceRow, booking: BookingRow | Booking, action: 'cancel' | 'reschedule') {
   const policy = service.cancellationPolicy;
   const cutoff = booking.startsAt.getTime() - policy.hoursBefore * 3600000;
   if (ctx.now().getTime() > cutoff) {
@@ -291,12 +303,12 @@ export function refundOf(booking: BookingRow) {
 }
 
 export async function bookingEvents(ctx: RequestContext, bookingIds: readonly string[]) {
-  const rows = await ctx.rows(BookingEvent, { bookingId: { $in: [...bookingIds] } }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+  const rows = await ctx.all(ctx.query.selectFrom('booking.booking_event').selectAll().where('bookingId', '=', anyOf(bookingIds)).orderBy('createdAt').orderBy('id'));
   return perKey(bookingIds, rows, (r) => r.bookingId);
 }
 
 /** Confirmation, cancellation and reschedule messages, written to the outbox in the booking's transaction. */
-async function notify(tx: RequestContext, booking: BookingRow, service: ServiceRow, what: 'confirmed' | 'cancelled' | 'rescheduled', from?: Date) {
+async function notify(tx: RequestContext, booking: BookingRow | Booking, service: ServiceRow, what: 'confirmed' | 'cancelled' | 'rescheduled', from?: Date) {
   const to = booking.customerEmail ?? booking.customerPhone;
   if (!to) return;
   const { name: companyName, timeZone } = await tenantSettings(tx);

@@ -10,5 +10,5 @@ export async function createCategory(ctx: RequestContext, name: unknown) {
 }
 
 export async function listCategories(ctx: RequestContext) {
-  return ctx.rows(ServiceCategory, {}, { orderBy: { name: 'asc', id: 'asc' } });
+  return ctx.all(ctx.query.selectFrom('booking.service_category').selectAll().orderBy('name').orderBy('id'));
 }

@@ -4,15 +4,17 @@ import type { RequestContext } from '../../kernel/context.ts';
 import { badInput, notFound } from '../../kernel/errors.ts';
 import { isUuid, newId } from '../../kernel/ids.ts';
 import { parseAmount } from '../../kernel/money.ts';
+import { requireOwn, requireOwnAll } from '../../kernel/ownership.ts';
 import { likePattern, pageRequest } from '../../kernel/pagination.ts';
-import type { Row } from '../../kernel/reads.ts';
+import { anyOf } from '../../kernel/query.ts';
+import type { RowOf } from '../../kernel/tables.ts';
 import { optionalText, requireText } from '../../kernel/validation.ts';
 import { Resource } from '../entities/resource.ts';
 import { Service, ServiceResource, ServiceStaff, type CancellationPolicy } from '../entities/service.ts';
 import { ServiceCategory } from '../entities/service-category.ts';
 import { StaffMember } from '../entities/staff-member.ts';
 
-export type ServiceRow = Row<Service>;
+export type ServiceRow = RowOf<'booking.service'>;
 
 export const DEFAULT_POLICY: CancellationPolicy = { hoursBefore: 24, refundPercent: 100, description: 'Free cancellation up to 24 hours before the start.' };
 
@@ -69,31 +71,17 @@ async function apply(ctx: RequestContext, service: Service, input: ServiceInput,
   if (input.requiresResource != null) service.requiresResource = input.requiresResource;
   if (input.active != null) service.active = input.active;
   if (input.cancellationPolicy != null) service.cancellationPolicy = policyOf(input.cancellationPolicy);
-  if (input.categoryId !== undefined) {
-    if (input.categoryId !== null) {
-      if (!isUuid(input.categoryId) || !(await ctx.em.findOne(ServiceCategory, { id: input.categoryId }))) throw badInput('categoryId', 'is not a service category of this company');
-    }
-    service.categoryId = input.categoryId;
-  }
+  if (input.categoryId !== undefined) service.categoryId = input.categoryId === null ? null : await requireOwn(ctx.em, ServiceCategory, 'categoryId', input.categoryId, 'a service category');
   if (input.staffIds != null) {
-    const ids = await existing(ctx, StaffMember, 'staffIds', input.staffIds);
+    const ids = await requireOwnAll(ctx.em, StaffMember, 'staffIds', input.staffIds, 'staff members');
     ctx.em.remove(await ctx.em.find(ServiceStaff, { serviceId: service.id }));
     for (const staffId of ids) ctx.em.create(ServiceStaff, { serviceId: service.id, staffId });
   }
   if (input.resourceIds != null) {
-    const ids = await existing(ctx, Resource, 'resourceIds', input.resourceIds);
+    const ids = await requireOwnAll(ctx.em, Resource, 'resourceIds', input.resourceIds, 'resources');
     ctx.em.remove(await ctx.em.find(ServiceResource, { serviceId: service.id }));
     for (const resourceId of ids) ctx.em.create(ServiceResource, { serviceId: service.id, resourceId });
   }
-}
-
-/** The ids that exist in this company, or a 400 naming the list. */
-async function existing(ctx: RequestContext, entity: typeof StaffMember | typeof Resource, field: string, ids: string[]): Promise<string[]> {
-  const unique = [...new Set(ids)];
-  if (unique.some((id) => !isUuid(id))) throw badInput(field, 'must be ids');
-  const found = await ctx.em.find(entity as any, { id: { $in: unique } }, { fields: ['id'] as any });
-  if (found.length !== unique.length) throw badInput(field, `contains ids that are not in this company`);
-  return unique;
 }
 
 export async function createService(ctx: RequestContext, input: ServiceInput, currency: string) {
@@ -140,26 +128,50 @@ const stripUndefined = <T extends object>(o: T): T => Object.fromEntries(Object.
 /** A service to read (a plain row); NOT_FOUND when absent, another company's, or inactive with `activeOnly`. */
 export async function getService(ctx: RequestContext, id: unknown, field = 'id', options: { activeOnly?: boolean } = {}): Promise<ServiceRow> {
   if (!isUuid(id)) throw badInput(field, 'must be a service id');
-  const service = await ctx.row(Service, { id, ...(options.activeOnly ? { active: true } : {}) });
+  let select = ctx.query.selectFrom('booking.service').selectAll().where('id', '=', id);
+  if (options.activeOnly) select = select.where('active', '=', true);
+  const service = await ctx.first(select);
   if (!service) throw notFound('Service');
   return service;
 }
 
 export async function listServices(ctx: RequestContext, args: { search?: string | null; page?: number | null; limit?: number | null }, options: { activeOnly: boolean }) {
   const req = pageRequest(args);
-  const where: Record<string, unknown> = options.activeOnly ? { active: true } : {};
-  if (req.search) where.$or = [{ name: { $ilike: likePattern(req.search) } }, { description: { $ilike: likePattern(req.search) } }];
-  return ctx.page(Service, where, req, { name: 'asc', id: 'asc' });
+  let select = ctx.query.selectFrom('booking.service').selectAll().orderBy('name').orderBy('id');
+  if (options.activeOnly) select = select.where('active', '=', true);
+  const search = req.search && likePattern(req.search);
+  if (search) select = select.where((e) => e.or([e('name', 'ilike', search), e('description', 'ilike', search)]));
+  return ctx.paged(select, req);
 }
 
 /** The active staff of many services at once, in one statement (links and people): the list's loader. */
-export async function staffOfServices(ctx: RequestContext, serviceIds: readonly string[]): Promise<Row<StaffMember>[][]> {
-  const rows = await ctx.rowsThrough(StaffMember, { entity: ServiceStaff, on: 'staffId', where: { serviceId: { $in: [...serviceIds] } }, select: ['serviceId'] }, { active: true }, { orderBy: { name: 'asc', id: 'asc' } });
+export async function staffOfServices(ctx: RequestContext, serviceIds: readonly string[]): Promise<RowOf<'booking.staff_member'>[][]> {
+  const rows = await ctx.all(
+    ctx.query
+      .selectFrom('booking.staff_member as m')
+      .innerJoin('booking.service_staff as l', 'l.staffId', 'm.id')
+      .selectAll('m')
+      .select('l.serviceId')
+      .where('l.serviceId', '=', anyOf(serviceIds))
+      .where('m.active', '=', true)
+      .orderBy('m.name')
+      .orderBy('m.id'),
+  );
   return perKey(serviceIds, rows, (r) => r.serviceId);
 }
 
 /** The active resources of many services at once, in one statement. */
-export async function resourcesOfServices(ctx: RequestContext, serviceIds: readonly string[]): Promise<Row<Resource>[][]> {
-  const rows = await ctx.rowsThrough(Resource, { entity: ServiceResource, on: 'resourceId', where: { serviceId: { $in: [...serviceIds] } }, select: ['serviceId'] }, { active: true }, { orderBy: { name: 'asc', id: 'asc' } });
+export async function resourcesOfServices(ctx: RequestContext, serviceIds: readonly string[]): Promise<RowOf<'booking.resource'>[][]> {
+  const rows = await ctx.all(
+    ctx.query
+      .selectFrom('booking.resource as r')
+      .innerJoin('booking.service_resource as l', 'l.resourceId', 'r.id')
+      .selectAll('r')
+      .select('l.serviceId')
+      .where('l.serviceId', '=', anyOf(serviceIds))
+      .where('r.active', '=', true)
+      .orderBy('r.name')
+      .orderBy('r.id'),
+  );
   return perKey(serviceIds, rows, (r) => r.serviceId);
 }

@@ -2,15 +2,12 @@ import type { RequestContext } from '../../kernel/context.ts';
 import { badInput } from '../../kernel/errors.ts';
 import { tenantSettings } from '../../kernel/tenant.ts';
 import { addDays, dayOfWeek, zonedInstantAfter } from '../../kernel/time.ts';
-import { Booking } from '../entities/booking.ts';
-import { AvailabilityRule } from '../entities/availability-rule.ts';
-import type { Row } from '../../kernel/reads.ts';
-import type { Resource } from '../entities/resource.ts';
-import type { StaffMember } from '../entities/staff-member.ts';
+import { anyOf } from '../../kernel/query.ts';
+import type { RowOf } from '../../kernel/tables.ts';
 import { resourcesOfServices, staffOfServices, type ServiceRow } from './services.ts';
 
-type Staff = Row<StaffMember>;
-type Room = Row<Resource>;
+type Staff = RowOf<'booking.staff_member'>;
+type Room = RowOf<'booking.resource'>;
 
 export interface Slot {
   start: Date;
@@ -56,7 +53,7 @@ export async function computeSlots(ctx: RequestContext, service: ServiceRow, fro
   const { timeZone } = await tenantSettings(ctx);
   const now = options.now ?? new Date();
 
-  // Reads made together travel as one statement (ctx.rows): staff and resources, then hours and bookings.
+  // Reads made together travel as one statement (ctx.all): staff and resources, then hours and bookings.
   const [[linkedStaff], [linkedResources]] = await Promise.all([staffOfServices(ctx, [service.id]), resourcesOfServices(ctx, [service.id])]);
   if (options.staffId && !linkedStaff.some((s) => s.id === options.staffId)) throw badInput('staffId', 'does not perform this service');
   if (options.resourceId && !linkedResources.some((r) => r.id === options.resourceId)) throw badInput('resourceId', 'is not used by this service');
@@ -67,17 +64,23 @@ export async function computeSlots(ctx: RequestContext, service: ServiceRow, fro
   const ownerIds = [...staff.map((s) => s.id), ...resources.map((r) => r.id)];
   const rangeStart = zonedInstantAfter(fromDate, 0, timeZone);
   const rangeEnd = zonedInstantAfter(addDays(toDate, 1), 0, timeZone);
+  let bookingsQuery = ctx.query
+    .selectFrom('booking.booking')
+    .selectAll()
+    .where('status', '=', 'CONFIRMED')
+    .where('blockEnd', '>', new Date(rangeStart.getTime() - 86400000))
+    .where('blockStart', '<', new Date(rangeEnd.getTime() + 86400000))
+    .where((e) =>
+      e.or([
+        e('serviceId', '=', service.id),
+        ...(staff.length ? [e('staffId', '=', anyOf(staff.map((s) => s.id)))] : []),
+        ...(resources.length ? [e('resourceId', '=', anyOf(resources.map((r) => r.id)))] : []),
+      ]),
+    );
+  if (options.ignoreBookingId) bookingsQuery = bookingsQuery.where('id', '<>', options.ignoreBookingId);
   const [rules, bookings] = await Promise.all([
-    ownerIds.length ? ctx.rows(AvailabilityRule, { ownerId: { $in: ownerIds } }) : [],
-    options.ignoreBookings
-      ? []
-      : ctx.rows(Booking, {
-          status: 'CONFIRMED',
-          blockEnd: { $gt: new Date(rangeStart.getTime() - 86400000) },
-          blockStart: { $lt: new Date(rangeEnd.getTime() + 86400000) },
-          ...(options.ignoreBookingId ? { id: { $ne: options.ignoreBookingId } } : {}),
-          $or: [{ serviceId: service.id }, ...(staff.length ? [{ staffId: { $in: staff.map((s) => s.id) } }] : []), ...(resources.length ? [{ resourceId: { $in: resources.map((r) => r.id) } }] : [])],
-        }),
+    ownerIds.length ? ctx.all(ctx.query.selectFrom('booking.availability_rule').selectAll().where('ownerId', '=', anyOf(ownerIds))) : [],
+    options.ignoreBookings ? [] : ctx.all(bookingsQuery),
   ]);
 
   const duration = service.durationMinutes * 60000;
@@ -149,7 +152,7 @@ export async function computeSlots(ctx: RequestContext, service: ServiceRow, fro
  * An owner's hours on a date as instants: the date's own rule if there is one (none = day off),
  * else the weekday's. Resources without any rule are not a constraint; staff without any are off.
  */
-function windows(rules: Row<AvailabilityRule>[], date: string, unconstrained: boolean, timeZone: string): [number, number][] {
+function windows(rules: RowOf<'booking.availability_rule'>[], date: string, unconstrained: boolean, timeZone: string): [number, number][] {
   if (!rules.length) return unconstrained ? toInstants([[0, 1440]], date, timeZone) : [];
   const dated = rules.filter((r) => normalizeDate(r.date) === date);
   const chosen = dated.length ? dated : rules.filter((r) => r.dayOfWeek === dayOfWeek(date));

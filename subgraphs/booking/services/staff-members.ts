@@ -17,5 +17,7 @@ export async function createStaffMember(ctx: RequestContext, input: { name?: str
 
 export async function listStaff(ctx: RequestContext, args: { page?: number | null; limit?: number | null; search?: string | null }) {
   const req = pageRequest(args);
-  return ctx.page(StaffMember, req.search ? { name: { $ilike: likePattern(req.search) } } : {}, req, { name: 'asc', id: 'asc' });
+  let select = ctx.query.selectFrom('booking.staff_member').selectAll().orderBy('name').orderBy('id');
+  if (req.search) select = select.where('name', 'ilike', likePattern(req.search));
+  return ctx.paged(select, req);
 }

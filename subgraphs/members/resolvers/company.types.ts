@@ -1,7 +1,7 @@
 /** GraphQL shapes of a company: its settings, registration form, storefront domains and tenant context. */
 import { Field, ID, InputType, ObjectType, registerEnumType } from 'type-graphql';
 import { DateTime } from '../../kernel/scalars.ts';
-import type { Row } from '../../kernel/reads.ts';
+import type { RowOf } from '../../kernel/tables.ts';
 import type { Company, StorefrontDomain } from '../entities/company.ts';
 
 export enum LoginChannel {
@@ -103,9 +103,9 @@ export class AddStorefrontDomainInput {
 
 // Entity rows → GraphQL shapes, in one place so every surface names things alike.
 
-export const domainNode = (d: Row<StorefrontDomain>): StorefrontDomainNode => ({ id: d.id, domain: d.host, companyId: d.companyId, createdAt: d.createdAt });
+export const domainNode = (d: RowOf<'members.storefront_domain'> | StorefrontDomain): StorefrontDomainNode => ({ id: d.id, domain: d.host, companyId: d.companyId, createdAt: d.createdAt });
 
-export const tenantContext = (c: Row<Company>): TenantContext => ({
+export const tenantContext = (c: RowOf<'members.company'> | Company): TenantContext => ({
   companyId: c.id,
   name: c.name,
   slug: c.slug,

@@ -1,7 +1,7 @@
 /** GraphQL shapes of a customer and their sign-in: codes, sessions, registration and token checks. */
 import { Directive, Field, ID, InputType, ObjectType } from 'type-graphql';
 import { DateTime, JSONObject } from '../../kernel/scalars.ts';
-import type { Row } from '../../kernel/reads.ts';
+import type { RowOf } from '../../kernel/tables.ts';
 import type { Customer } from '../entities/customer.ts';
 import { LoginChannel } from './company.types.ts';
 
@@ -88,7 +88,7 @@ export class RegisterCustomerInput {
 }
 
 /** A customer row as the GraphQL Customer, so every surface names things alike. */
-export function customerNode(c: Row<Customer>): CustomerNode {
+export function customerNode(c: RowOf<'members.customer'> | Customer): CustomerNode {
   return {
     id: c.id,
     companyId: c.companyId,

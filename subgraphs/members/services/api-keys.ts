@@ -1,9 +1,8 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../kernel/context.ts';
 import { badInput, notFound } from '../../kernel/errors.ts';
 import { isUuid, newId } from '../../kernel/ids.ts';
 import { likePattern, pageRequest, toPage } from '../../kernel/pagination.ts';
-import type { Row } from '../../kernel/reads.ts';
+import { anyOf } from '../../kernel/query.ts';
 import { announceRevocation } from '../../kernel/revocation.ts';
 import { API_KEY_PREFIX, randomToken, sha256 } from '../../kernel/tokens.ts';
 import { requireText } from '../../kernel/validation.ts';
@@ -37,9 +36,10 @@ export async function createApiKey(ctx: RequestContext, name: unknown) {
 
 export async function listApiKeys(ctx: RequestContext, args: { page?: number | null; limit?: number | null; search?: string | null }) {
   const req = pageRequest(args);
-  const where = req.search ? { name: { $ilike: likePattern(req.search) } } : {};
-  const { items, pagination } = await ctx.page(ApiKey, where, req, { createdAt: 'desc', id: 'desc' });
-  const used = await lastUses(ctx.em, items.map((r) => r.id));
+  let select = ctx.query.selectFrom('members.api_key').selectAll().orderBy('createdAt', 'desc').orderBy('id', 'desc');
+  if (req.search) select = select.where('name', 'ilike', likePattern(req.search));
+  const { items, pagination } = await ctx.paged(select, req);
+  const used = await lastUses(ctx, items.map((r) => r.id));
   return toPage(items.map((r) => view(r, used.get(r.id) ?? null)), pagination.total, req);
 }
 
@@ -55,22 +55,18 @@ export async function revokeApiKey(ctx: RequestContext, apiKeyId: unknown) {
     }
     return key;
   });
-  const used = await lastUses(ctx.em, [row.id]);
+  const used = await lastUses(ctx, [row.id]);
   return view(row, used.get(row.id) ?? null);
 }
 
 /** When each key was last used, recorded by the kernel as callers present it (one query per list). */
-async function lastUses(em: EntityManager, ids: string[]): Promise<Map<string, Date>> {
+async function lastUses(ctx: RequestContext, ids: string[]): Promise<Map<string, Date>> {
   if (!ids.length) return new Map();
-  const rows = await em
-    .getConnection()
-    .execute<{ credential_id: string; last_used_at: Date | string }[]>(
-      `select credential_id, last_used_at from kernel.credential_use where credential_id in (${ids.map(() => '?').join(', ')})`,
-      ids,
-    );
-  return new Map(rows.map((r) => [r.credential_id, new Date(r.last_used_at)]));
+  const rows = await ctx.all(ctx.query.selectFrom('kernel.credential_use').select(['credentialId', 'lastUsedAt']).where('credentialId', '=', anyOf(ids)));
+  // A table without an entity: its timestamp comes back as text, whatever its declared type.
+  return new Map(rows.map((r) => [r.credentialId, new Date(r.lastUsedAt)]));
 }
 
-function view(row: Row<ApiKey>, lastUsedAt: Date | null): ApiKeyView {
+function view(row: Pick<ApiKey, 'id' | 'name' | 'prefix' | 'createdAt' | 'revokedAt'>, lastUsedAt: Date | null): ApiKeyView {
   return { id: row.id, name: row.name, prefix: row.prefix, status: row.revokedAt ? 'REVOKED' : 'ACTIVE', createdAt: row.createdAt, lastUsedAt, revokedAt: row.revokedAt ?? null };
 }

@@ -1,9 +1,10 @@
 import type { RequestContext } from '../../kernel/context.ts';
 import { badInput, notFound } from '../../kernel/errors.ts';
 import { newId } from '../../kernel/ids.ts';
-import type { Row } from '../../kernel/reads.ts';
+import { queryAcrossTenants } from '../../kernel/query.ts';
 import { announceCompanySettings, announceRevocation } from '../../kernel/revocation.ts';
 import { freeSlug } from '../../kernel/slugs.ts';
+import type { RowOf } from '../../kernel/tables.ts';
 import { isValidCountry, isValidCurrency, isValidTimeZone, oneOf, requireText } from '../../kernel/validation.ts';
 import { Company, DEFAULT_REGISTRATION_FIELDS, FIELD_TYPES, LOGIN_CHANNELS, StorefrontDomain, type RegistrationField } from '../entities/company.ts';
 
@@ -61,8 +62,8 @@ export async function createCompany(tx: RequestContext, input: NewCompany): Prom
 }
 
 /** The caller's company, to read (a plain row). */
-export async function getCompany(ctx: RequestContext): Promise<Row<Company>> {
-  const company = await ctx.row(Company, { id: ctx.companyId });
+export async function getCompany(ctx: RequestContext): Promise<RowOf<'members.company'>> {
+  const company = await ctx.first(ctx.query.selectFrom('members.company').selectAll().where('id', '=', ctx.companyId));
   if (!company) throw notFound('Company');
   return company;
 }
@@ -142,15 +143,16 @@ export async function addStorefrontDomain(ctx: RequestContext, domain: unknown):
   });
 }
 
-export async function listStorefrontDomains(ctx: RequestContext): Promise<Row<StorefrontDomain>[]> {
-  return ctx.rows(StorefrontDomain, {}, { orderBy: { createdAt: 'asc', id: 'asc' } });
+export async function listStorefrontDomains(ctx: RequestContext): Promise<RowOf<'members.storefront_domain'>[]> {
+  return ctx.all(ctx.query.selectFrom('members.storefront_domain').selectAll().orderBy('createdAt').orderBy('id'));
 }
 
 /** Domain → tenant, across tenants by nature (the caller does not know its tenant yet). */
-export async function resolveDomain(ctx: RequestContext, domain: unknown): Promise<Row<Company>> {
+export async function resolveDomain(ctx: RequestContext, domain: unknown): Promise<RowOf<'members.company'>> {
   const host = normalizeHost('domain', domain);
-  const row = await ctx.row(StorefrontDomain, { host }, { filters: { tenant: false } });
-  const company = row && (await ctx.row(Company, { id: row.companyId }));
+  const row = await ctx.first(queryAcrossTenants(ctx.em).query.selectFrom('members.storefront_domain').select('companyId').where('host', '=', host));
+  // Not a tenant table: read without a company.
+  const company = row && (await ctx.first(ctx.query.selectFrom('members.company').selectAll().where('id', '=', row.companyId)));
   if (!company) throw notFound('Storefront domain');
   return company;
 }

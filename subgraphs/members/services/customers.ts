@@ -3,14 +3,11 @@ import type { RequestContext } from '../../kernel/context.ts';
 import { badInput, notFound, reasonError, unauthenticated } from '../../kernel/errors.ts';
 import { isUuid, newId } from '../../kernel/ids.ts';
 import { enqueueMessage } from '../../kernel/outbox/index.ts';
-import { COMPANY } from '../../kernel/tenancy.ts';
 import { otpCode, sha256 } from '../../kernel/tokens.ts';
 import { normalizeEmail, normalizePhone, optionalText, requireText } from '../../kernel/validation.ts';
-import type { Row } from '../../kernel/reads.ts';
-import type { Company } from '../entities/company.ts';
+import type { RowOf } from '../../kernel/tables.ts';
 import { Customer } from '../entities/customer.ts';
 import { OtpChallenge } from '../entities/otp-challenge.ts';
-import { Session } from '../entities/session.ts';
 import { customerFacts } from '../events.ts';
 import { getCompany } from './companies.ts';
 import { enforceGuessLimit, enforceRequestLimit, OTP_TTL_MS, OTP_WINDOW_MS, requireCode, spendSignInAttempt } from './otp-policy.ts';
@@ -22,7 +19,7 @@ type Address = { channel: 'email' | 'sms' | 'whatsapp'; address: string; field: 
  * The address a code goes to: an email for email sign-in, a phone for SMS or WhatsApp (the
  * company's phone channel). When neither is given, the error names the company's login channel.
  */
-function addressOf(company: Row<Company>, input: { email?: string | null; phone?: string | null }): Address {
+function addressOf(company: RowOf<'members.company'>, input: { email?: string | null; phone?: string | null }): Address {
   if (input.email) return { channel: 'email', address: normalizeEmail('email', input.email), field: 'email' };
   if (input.phone) {
     const channel = company.loginChannel === 'whatsapp' ? 'whatsapp' : 'sms';
@@ -41,8 +38,14 @@ export async function requestOtp(ctx: RequestContext, input: { email?: string | 
     await enforceRequestLimit(
       tx,
       `otp:${company.id}:${target.address}`,
-      () => tx.tenantSql`select count(*) as n, min(created_at) as oldest from members.otp_challenge
-        where company_id = ${COMPANY} and address = ${target.address} and created_at > ${new Date(now.getTime() - OTP_WINDOW_MS)}`,
+      () =>
+        tx.all(
+          tx.query
+            .selectFrom('members.otp_challenge')
+            .select((e) => [e.fn.countAll<string | number>().as('n'), e.fn.min('createdAt').as('oldest')])
+            .where('address', '=', target.address)
+            .where('createdAt', '>', new Date(now.getTime() - OTP_WINDOW_MS)),
+        ),
     );
     // A new code replaces any earlier one still open for the address.
     await tx.em.nativeUpdate(OtpChallenge, { address: target.address, consumedAt: null }, { consumedAt: now });
@@ -71,9 +74,14 @@ export async function verifyOtp(ctx: RequestContext, input: { email?: string | n
   const target = addressOf(company, input);
   const code = requireCode(input.code);
   // The hourly limit first, whatever the address's codes: its answer does not depend on them either.
-  await enforceGuessLimit(
-    () => ctx.tenantSql`select sum(attempts) as n from members.otp_challenge
-      where company_id = ${COMPANY} and address = ${target.address} and created_at > ${new Date(ctx.now().getTime() - 3600_000)}`,
+  await enforceGuessLimit(() =>
+    ctx.all(
+      ctx.query
+        .selectFrom('members.otp_challenge')
+        .select((e) => e.fn.sum<string | number | null>('attempts').as('n'))
+        .where('address', '=', target.address)
+        .where('createdAt', '>', new Date(ctx.now().getTime() - 3600_000)),
+    ),
   );
   const challengeId = await spendSignInAttempt(ctx, target.address, code);
   if (!challengeId) throw codeRefused();
@@ -138,14 +146,14 @@ export async function registerCustomer(ctx: RequestContext, input: RegistrationI
 }
 
 export async function currentCustomer(ctx: RequestContext) {
-  const customer = await ctx.row(Customer, { id: ctx.customer.customerId });
+  const customer = await ctx.first(ctx.query.selectFrom('members.customer').selectAll().where('id', '=', ctx.customer.customerId));
   if (!customer) throw unauthenticated('This customer no longer exists');
   return customer;
 }
 
 export async function validateToken(ctx: RequestContext) {
   const customer = await currentCustomer(ctx);
-  const session = await ctx.row(Session, { id: ctx.customer.sessionId }, { fields: ['expiresAt'] });
+  const session = await ctx.first(ctx.query.selectFrom('members.session').select('expiresAt').where('id', '=', ctx.customer.sessionId));
   if (!session) throw unauthenticated('Session has ended; sign in again');
   return { valid: true, customer, expiresAt: session.expiresAt };
 }
@@ -197,7 +205,7 @@ export async function registrationForm(ctx: RequestContext) {
   return { companyId: company.id, fields: company.registrationFields };
 }
 
-const verifiedContacts = (c: Row<Customer>) => ({ email: c.emailVerifiedAt ? (c.email ?? undefined) : undefined, phone: c.phoneVerifiedAt ? (c.phone ?? undefined) : undefined });
+const verifiedContacts = (c: Pick<Customer, 'email' | 'phone' | 'emailVerifiedAt' | 'phoneVerifiedAt'>) => ({ email: c.emailVerifiedAt ? (c.email ?? undefined) : undefined, phone: c.phoneVerifiedAt ? (c.phone ?? undefined) : undefined });
 
 function sessionView(session: IssuedSession) {
   return { token: session.token, expiresAt: session.expiresAt };
@@ -210,7 +218,7 @@ function sessionView(session: IssuedSession) {
 export async function issueCustomerToken(ctx: RequestContext, customerId: unknown) {
   if (!isUuid(customerId)) throw badInput('customerId', 'must be a customer id');
   return ctx.transaction(async (tx) => {
-    const customer = await tx.em.findOne(Customer, { id: customerId });
+    const customer = await tx.first(tx.query.selectFrom('members.customer').selectAll().where('id', '=', customerId));
     if (!customer) throw notFound('Customer');
     const session = await issueSession(tx, 'customer', customer.companyId, customer.id, verifiedContacts(customer));
     return { ...sessionView(session), customer };
@@ -220,6 +228,6 @@ export async function issueCustomerToken(ctx: RequestContext, customerId: unknow
 /** The company's customers with exactly this email or phone (the legacy member-search adapter): no partial matches. */
 export async function findCustomers(ctx: RequestContext, input: { email?: string | null; phone?: string | null }) {
   if (!input.email && !input.phone) throw badInput('email', 'give an email or a phone');
-  const where = input.email ? { email: normalizeEmail('email', input.email) } : { phone: normalizePhone('phone', input.phone!) };
-  return ctx.em.find(Customer, where, { orderBy: { id: 'asc' }, limit: 10 });
+  const select = ctx.query.selectFrom('members.customer').selectAll().orderBy('id').limit(10);
+  return ctx.all(input.email ? select.where('email', '=', normalizeEmail('email', input.email)) : select.where('phone', '=', normalizePhone('phone', input.phone!)));
 }

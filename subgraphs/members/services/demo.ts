@@ -1,9 +1,10 @@
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { sql } from 'kysely';
 import { RequestContext } from '../../kernel/context.ts';
 import type { Runtime } from '../../kernel/runtime.ts';
 import { newId } from '../../kernel/ids.ts';
-import { Company, StorefrontDomain } from '../entities/company.ts';
+import { StorefrontDomain } from '../entities/company.ts';
 import { mintApiKey } from './api-keys.ts';
 import { createCompany } from './companies.ts';
 
@@ -13,13 +14,15 @@ import { createCompany } from './companies.ts';
  * production a company with a key in the log would be a way in; companies come from signup.
  */
 export async function seedDemoCompany(runtime: Runtime): Promise<void> {
-  const { db, config } = runtime;
+  const { config } = runtime;
   if (config.production) return;
-  const em = db.orm.em.fork();
-  if ((await em.count(Company, {})) > 0) return;
-  const created = await RequestContext.system(runtime, null).transaction(async (tx) => {
-    await tx.sql("select pg_advisory_xact_lock(hashtext('members.demo'))");
-    if ((await tx.em.count(Company, {})) > 0) return null;
+  const ctx = RequestContext.system(runtime, null);
+  // Not a tenant table: read with no company in scope.
+  const anyCompany = (c: RequestContext) => c.first(c.query.selectFrom('members.company').select('id'));
+  if (await anyCompany(ctx)) return;
+  const created = await ctx.transaction(async (tx) => {
+    await tx.query.selectNoFrom(sql<void>`pg_advisory_xact_lock(hashtext('members.demo'))`.as('locked')).execute();
+    if (await anyCompany(tx)) return null;
     const company = await createCompany(tx, { name: 'Demo Studio', industry: 'salon', country: 'US', ownerEmail: 'owner@demo.localhost' });
     // The seed runs with no tenant in scope: its rows name the company it just created.
     tx.em.create(StorefrontDomain, { id: newId(), companyId: company.id, host: 'localhost' });

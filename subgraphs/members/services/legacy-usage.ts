@@ -1,7 +1,6 @@
 import type { RequestContext } from '../../kernel/context.ts';
-import { LegacyUsage } from '../../kernel/legacy-usage.ts';
 
-/** The company's calls of each legacy /connect/v1 route, most called first (the tenant filter keeps it to the caller's company). */
+/** The company's calls of each legacy /connect/v1 route, most called first (ctx.query keeps it to the caller's company). */
 export async function listLegacyUsage(ctx: RequestContext) {
-  return ctx.em.find(LegacyUsage, {}, { orderBy: { calls: 'desc', route: 'asc' } });
+  return ctx.all(ctx.query.selectFrom('kernel.legacy_usage').selectAll().orderBy('calls', 'desc').orderBy('route'));
 }

@@ -19,7 +19,8 @@ export function createLoginLink(tx: RequestContext, companyId: string, email: st
 export async function exchangeLoginLink(ctx: RequestContext, token: unknown) {
   const value = requireText('token', token, 200);
   return ctx.transaction(async (tx) => {
-    const link = await tx.em.findOne(LoginLink, { tokenHash: sha256(value) });
+    // Not a tenant table: the exchange has no company yet.
+    const link = await tx.first(tx.query.selectFrom('members.login_link').selectAll().where('tokenHash', '=', sha256(value)));
     if (!link || link.usedAt || link.expiresAt.getTime() <= tx.now().getTime()) throw new AppError('UNAUTHENTICATED', 'This sign-in link is invalid, used or expired');
     const used = await tx.em.nativeUpdate(LoginLink, { id: link.id, usedAt: null }, { usedAt: tx.now() });
     if (used !== 1) throw new AppError('UNAUTHENTICATED', 'This sign-in link is invalid, used or expired');

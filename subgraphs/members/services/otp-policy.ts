@@ -1,7 +1,6 @@
 import type { RequestContext } from '../../kernel/context.ts';
 import { badInput, rateLimited } from '../../kernel/errors.ts';
 import { enforceWindowLimit, type WindowCount } from '../../kernel/rate-limit.ts';
-import { COMPANY } from '../../kernel/tenancy.ts';
 import { sha256, sameHash } from '../../kernel/tokens.ts';
 
 /** One policy for every emailed or texted code: customer sign-in and organisation signup. */
@@ -42,13 +41,16 @@ export type AttemptResult = 'ok' | 'wrong' | 'exhausted';
  * answers may say how many attempts are left.
  */
 export async function spendSignupAttempt(ctx: RequestContext, id: string, code: string): Promise<{ result: AttemptResult; attemptsRemaining: number }> {
-  const rows = await ctx.sql<{ attempts: number; code_hash: string }>(
-    'update members.signup_request set attempts = attempts + 1 where id = ? and attempts < ? returning attempts, code_hash',
-    [id, OTP_MAX_ATTEMPTS],
-  );
-  if (!rows.length) return { result: 'exhausted', attemptsRemaining: 0 };
-  const attemptsRemaining = OTP_MAX_ATTEMPTS - rows[0].attempts;
-  return { result: sameHash(sha256(code), rows[0].code_hash) ? 'ok' : 'wrong', attemptsRemaining };
+  const row = await ctx.query
+    .updateTable('members.signup_request')
+    .set((e) => ({ attempts: e('attempts', '+', 1) }))
+    .where('id', '=', id)
+    .where('attempts', '<', OTP_MAX_ATTEMPTS)
+    .returning(['attempts', 'codeHash'])
+    .executeTakeFirst();
+  if (!row) return { result: 'exhausted', attemptsRemaining: 0 };
+  const attemptsRemaining = OTP_MAX_ATTEMPTS - row.attempts;
+  return { result: sameHash(sha256(code), row.codeHash) ? 'ok' : 'wrong', attemptsRemaining };
 }
 
 /** Compared against when no code is open, so every answer costs the same work. */
@@ -62,10 +64,15 @@ const NO_CODE_HASH = sha256('no code is open for this address');
  */
 export async function spendSignInAttempt(ctx: RequestContext, address: string, code: string): Promise<string | null> {
   const now = ctx.now();
-  const [row] = await ctx.tenantSql<{ id: string; code_hash: string }>`update members.otp_challenge set attempts = attempts + 1
-    where company_id = ${COMPANY} and consumed_at is null and expires_at > ${now} and attempts < ${OTP_MAX_ATTEMPTS}
-      and id = (select id from members.otp_challenge where company_id = ${COMPANY} and address = ${address} and consumed_at is null order by created_at desc limit 1)
-    returning id, code_hash`;
-  const right = sameHash(sha256(code), row?.code_hash ?? NO_CODE_HASH);
+  const row = await ctx.query
+    .updateTable('members.otp_challenge')
+    .set((e) => ({ attempts: e('attempts', '+', 1) }))
+    .where('consumedAt', 'is', null)
+    .where('expiresAt', '>', now)
+    .where('attempts', '<', OTP_MAX_ATTEMPTS)
+    .where('id', '=', (e) => e.selectFrom('members.otp_challenge').select('id').where('address', '=', address).where('consumedAt', 'is', null).orderBy('createdAt', 'desc').limit(1))
+    .returning(['id', 'codeHash'])
+    .executeTakeFirst();
+  const right = sameHash(sha256(code), row?.codeHash ?? NO_CODE_HASH);
   return row && right ? row.id : null;
 }

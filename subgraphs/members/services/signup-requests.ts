@@ -26,7 +26,14 @@ export async function requestSignup(ctx: RequestContext, input: { email?: string
       tx,
       `signup:${email}`,
       // Not a tenant table: the company does not exist yet.
-      () => tx.sql('select count(*) as n, min(created_at) as oldest from members.signup_request where email = ? and created_at > ?', [email, new Date(now.getTime() - OTP_WINDOW_MS)]),
+      () =>
+        tx.all(
+          tx.query
+            .selectFrom('members.signup_request')
+            .select((e) => [e.fn.countAll<string | number>().as('n'), e.fn.min('createdAt').as('oldest')])
+            .where('email', '=', email)
+            .where('createdAt', '>', new Date(now.getTime() - OTP_WINDOW_MS)),
+        ),
     );
     tx.em.create(SignupRequest, { id, email, organisationName, industry, country, codeHash: sha256(code), attempts: 0, expiresAt, createdAt: now });
     enqueueMessage(tx, {
@@ -44,11 +51,19 @@ export async function requestSignup(ctx: RequestContext, input: { email?: string
 export async function verifySignup(ctx: RequestContext, input: { requestId?: string; code?: string }) {
   if (!isUuid(input.requestId)) throw badInput('requestId', 'must be the requestId returned by the signup request');
   const code = requireCode(input.code);
-  const request = await ctx.row(SignupRequest, { id: input.requestId });
+  const request = await ctx.first(ctx.query.selectFrom('members.signup_request').selectAll().where('id', '=', input.requestId));
   if (!request) throw notFound('Signup request');
   if (request.completedAt) throw conflict('This signup has already been verified');
   if (request.expiresAt.getTime() <= ctx.now().getTime()) throw reasonError('EXPIRED_CODE', 'The code has expired; start the signup again');
-  await enforceGuessLimit(() => ctx.sql('select sum(attempts) as n from members.signup_request where email = ? and created_at > ?', [request.email, new Date(ctx.now().getTime() - 3600_000)]));
+  await enforceGuessLimit(() =>
+    ctx.all(
+      ctx.query
+        .selectFrom('members.signup_request')
+        .select((e) => e.fn.sum<string | number | null>('attempts').as('n'))
+        .where('email', '=', request.email)
+        .where('createdAt', '>', new Date(ctx.now().getTime() - 3600_000)),
+    ),
+  );
   const attempt = await spendSignupAttempt(ctx, request.id, code);
   if (attempt.result === 'exhausted') throw reasonError('ATTEMPTS_EXHAUSTED', 'Too many wrong attempts; start the signup again');
   if (attempt.result === 'wrong') throw reasonError('INVALID_CODE', 'The code is invalid', { attemptsRemaining: attempt.attemptsRemaining });
