@@ -134,4 +134,48 @@ describe('ctx.query', () => {
     expect(bad.status).toBe('rejected');
     expect(good).toMatchObject({ status: 'fulfilled', value: [{ name: 'C room' }] });
   });
+
+  it('of one shape with different values answer each its own, many at once (each pooled session prepares the shape)', async () => {
+    const { ids, ctx } = await company();
+    const names = ['A room', 'B chair', 'C room'];
+    // Separate contexts: no batching into one statement, so the reads spread over the pool's sessions.
+    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => ctx().all(ctx().query.selectFrom('booking.resource').select('name').where('id', '=', ids[i % 3]))));
+    answers.forEach((rows, i) => expect(rows).toEqual([{ name: names[i % 3] }]));
+    // A value that looks like a placeholder stays a value.
+    expect(await ctx().all(ctx().query.selectFrom('booking.resource').select('name').where('name', '=', 'A room $1'))).toEqual([]);
+  });
+
+  it('inside a transaction read through it, and see its own writes', async () => {
+    const { ctx } = await company();
+    const seen = await ctx().transaction(async (tx) => {
+      tx.em.create(Resource, { name: 'D desk', type: 'desk', active: true });
+      await tx.em.flush();
+      return tx.all(tx.query.selectFrom('booking.resource').select('name').where('type', '=', 'desk'));
+    });
+    expect(seen).toEqual([{ name: 'D desk' }]);
+  });
+
+  it("outside a transaction never see another one's writes before it commits", async () => {
+    const { ctx } = await company();
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let written!: () => void;
+    const wrote = new Promise<void>((r) => (written = r));
+    const open = ctx().transaction(async (tx) => {
+      tx.em.create(Resource, { name: 'E lamp', type: 'lamp', active: true });
+      await tx.em.flush();
+      written();
+      await gate;
+      throw new Error('rolled back');
+    });
+    await wrote;
+    const lamps = () => ctx().all(ctx().query.selectFrom('booking.resource').select('name').where('type', '=', 'lamp'));
+    // Sent while the transaction is open (its batch leaves on the next turn of the event loop).
+    const outside = lamps();
+    for (let i = 0; i < 3; i++) await new Promise((r) => setImmediate(r));
+    release();
+    await expect(open).rejects.toThrow('rolled back');
+    expect(await outside).toEqual([]);
+    expect(await lamps()).toEqual([]);
+  });
 });
