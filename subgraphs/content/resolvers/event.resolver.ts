@@ -3,8 +3,8 @@ import { Requires } from '../../kernel/access.ts';
 import type { RequestContext } from '../../kernel/context.ts';
 import { Money, toMoney } from '../../kernel/money.ts';
 import { ListArgs } from '../../kernel/pagination.ts';
-import type { Row } from '../../kernel/reads.ts';
-import type { Event, EventRegistration, EventState } from '../entities/event.ts';
+import type { RowOf } from '../../kernel/tables.ts';
+import type { EventState } from '../entities/event.ts';
 import * as events from '../services/events.ts';
 import {
   EventInput,
@@ -73,24 +73,24 @@ export class EventResolver {
   }
 
   @FieldResolver(() => Money, { description: 'Price per place; 0 for a free event.' })
-  price(@Root() event: Row<Event>) {
+  price(@Root() event: RowOf<'content.event'>) {
     return toMoney(event.priceMinor, event.currency);
   }
 
   @FieldResolver(() => Boolean)
-  free(@Root() event: Row<Event>) {
+  free(@Root() event: RowOf<'content.event'>) {
     return event.priceMinor === 0;
   }
 
   @FieldResolver(() => Int, { nullable: true, description: 'Places left; null for no limit.' })
-  async placesLeft(@Ctx() ctx: RequestContext, @Root() event: Row<Event>) {
+  async placesLeft(@Ctx() ctx: RequestContext, @Root() event: RowOf<'content.event'>) {
     if (event.capacity == null) return null;
     const taken = await ctx.loader('content.seatsTaken', (ids: readonly string[]) => events.seatsTaken(ctx, ids)).load(event.id);
     return Math.max(0, event.capacity - taken);
   }
 
   @FieldResolver(() => Boolean, { nullable: true, description: 'Whether the signed-in customer is registered (null without a customer token).' })
-  async registered(@Ctx() ctx: RequestContext, @Root() event: Row<Event>) {
+  async registered(@Ctx() ctx: RequestContext, @Root() event: RowOf<'content.event'>) {
     return ctx.loader('content.registered', (ids: readonly string[]) => events.registeredFlags(ctx, ids)).load(event.id);
   }
 }
@@ -98,7 +98,7 @@ export class EventResolver {
 @Resolver(() => EventRegistrationNode)
 export class EventRegistrationResolver {
   @FieldResolver(() => Money, { description: 'Amount due for all places.' })
-  amount(@Root() registration: Row<EventRegistration>) {
+  amount(@Root() registration: RowOf<'content.event_registration'>) {
     return toMoney(registration.amountMinor, registration.currency);
   }
 }

@@ -3,13 +3,10 @@ import { Requires } from '../../kernel/access.ts';
 import type { RequestContext } from '../../kernel/context.ts';
 import { ListArgs } from '../../kernel/pagination.ts';
 import { JSONObject } from '../../kernel/scalars.ts';
-import { ContentCategory } from '../entities/category.ts';
 import type { PublishState } from '../entities/block.ts';
-import type { Post } from '../entities/post.ts';
-import type { Row } from '../../kernel/reads.ts';
-import { PostType } from '../entities/post-type.ts';
 import { DEFAULT_TYPE } from '../services/post-types.ts';
 import * as posts from '../services/posts.ts';
+import type { PostRow } from '../services/posts.ts';
 import { BLOCK_DATA_DESCRIPTION, BlockTypeEnum, PublishStateEnum } from './block.types.ts';
 import { ContentCategoryNode } from './category.types.ts';
 import { PostInput, PostNode, PostPage } from './post.types.ts';
@@ -87,13 +84,13 @@ export class PostResolver {
   }
 
   @FieldResolver(() => String, { description: 'The post type key.' })
-  async type(@Ctx() ctx: RequestContext, @Root() post: Row<Post>) {
-    const type = await ctx.byId(PostType, post.postTypeId);
+  async type(@Ctx() ctx: RequestContext, @Root() post: PostRow) {
+    const type = await ctx.find('content.post_type', post.postTypeId);
     return type?.key ?? DEFAULT_TYPE.key;
   }
 
   @FieldResolver(() => ContentCategoryNode, { nullable: true })
-  async category(@Ctx() ctx: RequestContext, @Root() post: Row<Post>) {
-    return post.categoryId ? ctx.byId(ContentCategory, post.categoryId) : null;
+  async category(@Ctx() ctx: RequestContext, @Root() post: PostRow) {
+    return post.categoryId ? ctx.find('content.category', post.categoryId) : null;
   }
 }

@@ -19,6 +19,7 @@ export async function createCategory(ctx: RequestContext, input: { name?: string
 
 export async function listCategories(ctx: RequestContext, args: { page?: number | null; limit?: number | null; search?: string | null }) {
   const req = pageRequest(args);
-  const where = req.search ? { name: { $ilike: likePattern(req.search) } } : {};
-  return ctx.page(ContentCategory, where, req, { name: 'asc', id: 'asc' });
+  let select = ctx.query.selectFrom('content.category').selectAll().orderBy('name').orderBy('id');
+  if (req.search) select = select.where('name', 'ilike', likePattern(req.search));
+  return ctx.paged(select, req);
 }

@@ -4,7 +4,6 @@ import { badInput } from '../../kernel/errors.ts';
 import { newId } from '../../kernel/ids.ts';
 import { enqueueMessage } from '../../kernel/outbox/index.ts';
 import { enforceWindowLimit } from '../../kernel/rate-limit.ts';
-import { COMPANY } from '../../kernel/tenancy.ts';
 import { likePattern, pageRequest } from '../../kernel/pagination.ts';
 import { tenantSettings } from '../../kernel/tenant.ts';
 import { normalizeEmail, normalizePhone, requireText } from '../../kernel/validation.ts';
@@ -29,8 +28,14 @@ export async function submitInquiry(ctx: RequestContext, input: { name?: string;
     for (const address of addresses) {
       await enforceWindowLimit(tx, {
         lockKey: `contact:${tx.companyId}:${address}`,
-        count: () => tx.tenantSql`select count(*) as n, min(created_at) as oldest from content.contact_inquiry
-          where company_id = ${COMPANY} and (email = ${address} or phone = ${address}) and created_at > ${new Date(now.getTime() - WINDOW_MS)}`,
+        count: () =>
+          tx.all(
+            tx.query
+              .selectFrom('content.contact_inquiry')
+              .select((e) => [e.fn.countAll<number>().as('n'), e.fn.min('createdAt').as('oldest')])
+              .where((e) => e.or([e('email', '=', address), e('phone', '=', address)]))
+              .where('createdAt', '>', new Date(now.getTime() - WINDOW_MS)),
+          ),
         max: MAX_PER_WINDOW,
         windowMs: WINDOW_MS,
         message: 'Too many messages from this address',
@@ -51,6 +56,8 @@ export async function submitInquiry(ctx: RequestContext, input: { name?: string;
 
 export async function listInquiries(ctx: RequestContext, args: { page?: number | null; limit?: number | null; search?: string | null }) {
   const req = pageRequest(args);
-  const where = req.search ? { $or: [{ name: { $ilike: likePattern(req.search) } }, { email: { $ilike: likePattern(req.search) } }, { message: { $ilike: likePattern(req.search) } }] } : {};
-  return ctx.page(ContactInquiry, where, req, { createdAt: 'desc', id: 'desc' });
+  let select = ctx.query.selectFrom('content.contact_inquiry').selectAll().orderBy('createdAt', 'desc').orderBy('id', 'desc');
+  const search = req.search && likePattern(req.search);
+  if (search) select = select.where((e) => e.or([e('name', 'ilike', search), e('email', 'ilike', search), e('message', 'ilike', search)]));
+  return ctx.paged(select, req);
 }

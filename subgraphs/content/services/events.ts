@@ -1,13 +1,12 @@
-import { LockMode } from '@mikro-orm/core';
 import type { RequestContext } from '../../kernel/context.ts';
 import { badInput, notFound, reasonError } from '../../kernel/errors.ts';
 import { isUuid, newId } from '../../kernel/ids.ts';
 import { parseAmount } from '../../kernel/money.ts';
 import { enqueueMessage } from '../../kernel/outbox/index.ts';
 import { likePattern, pageRequest } from '../../kernel/pagination.ts';
-import type { Row } from '../../kernel/reads.ts';
+import { anyOf } from '../../kernel/query.ts';
 import { chooseSlug } from '../../kernel/slugs.ts';
-import { COMPANY } from '../../kernel/tenancy.ts';
+import type { RowOf } from '../../kernel/tables.ts';
 import { tenantSettings } from '../../kernel/tenant.ts';
 import { checkInstant } from '../../kernel/time.ts';
 import { normalizeEmail, normalizePhone, normalizeSlug, optionalText, requireText } from '../../kernel/validation.ts';
@@ -87,40 +86,53 @@ function eventKey(idOrSlug: unknown, field: string): { id: string } | { slug: st
   return isUuid(key) ? { id: key } : { slug: normalizeSlug(key) };
 }
 
-export async function getEvent(ctx: RequestContext, idOrSlug: unknown, field: string, publicOnly: boolean): Promise<Row<Event>> {
-  const where = eventKey(idOrSlug, field);
-  const event = await ctx.row(Event, { ...where, ...(publicOnly ? { status: { $in: ['published', 'cancelled'] } } : {}) });
+export type EventRow = RowOf<'content.event'>;
+
+export async function getEvent(ctx: RequestContext, idOrSlug: unknown, field: string, publicOnly: boolean): Promise<EventRow> {
+  const key = eventKey(idOrSlug, field);
+  let select = ctx.query.selectFrom('content.event').selectAll();
+  select = 'id' in key ? select.where('id', '=', key.id) : select.where('slug', '=', key.slug);
+  if (publicOnly) select = select.where('status', '=', anyOf(['published', 'cancelled']));
+  const event = await ctx.first(select);
   if (!event) throw notFound('Event');
   return event;
 }
 
 export async function listEvents(ctx: RequestContext, args: { search?: string | null; page?: number | null; limit?: number | null; status?: EventState | null }, publicOnly: boolean) {
   const req = pageRequest(args);
-  const where: Record<string, unknown> = publicOnly ? { status: 'published', endsAt: { $gt: ctx.now() } } : args.status ? { status: args.status } : {};
-  if (req.search) where.$or = [{ title: { $ilike: likePattern(req.search) } }, { venue: { $ilike: likePattern(req.search) } }, { description: { $ilike: likePattern(req.search) } }];
-  return ctx.page(Event, where, req, { startsAt: 'asc', id: 'asc' });
+  let select = ctx.query.selectFrom('content.event').selectAll().orderBy('startsAt').orderBy('id');
+  if (publicOnly) select = select.where('status', '=', 'published').where('endsAt', '>', ctx.now());
+  else if (args.status) select = select.where('status', '=', args.status);
+  const search = req.search && likePattern(req.search);
+  if (search) select = select.where((e) => e.or([e('title', 'ilike', search), e('venue', 'ilike', search), e('description', 'ilike', search)]));
+  return ctx.paged(select, req);
 }
 
 /** Seats taken per event (confirmed and awaiting payment), for many events in one query. */
 export async function seatsTaken(ctx: RequestContext, eventIds: readonly string[]): Promise<number[]> {
   if (!eventIds.length) return [];
-  const rows = await ctx.tenantSql<{ event_id: string; taken: string | number }>`select event_id, sum(quantity) as taken from content.event_registration
-    where company_id = ${COMPANY} and status <> 'CANCELLED' and event_id in (${[...eventIds]}) group by event_id`;
-  return eventIds.map((id) => Number(rows.find((r) => r.event_id === id)?.taken ?? 0));
+  const rows = await ctx.all(
+    ctx.query
+      .selectFrom('content.event_registration')
+      .select((e) => ['eventId', e.fn.sum<string | number>('quantity').as('taken')])
+      .where('status', '<>', 'CANCELLED')
+      .where('eventId', '=', anyOf(eventIds))
+      .groupBy('eventId'),
+  );
+  return eventIds.map((id) => Number(rows.find((r) => r.eventId === id)?.taken ?? 0));
 }
 
 /** Whether the signed-in customer holds a registration, per event (null when nobody is signed in). */
 export async function registeredFlags(ctx: RequestContext, eventIds: readonly string[]): Promise<(boolean | null)[]> {
   const p = ctx.principal;
   if (p.kind !== 'customer') return eventIds.map(() => null);
-  const mine = await ctx.rows(
-    EventRegistration,
-    {
-      eventId: { $in: [...eventIds] },
-      status: { $ne: 'CANCELLED' },
-      $or: [{ customerId: p.customerId }, ...(p.verifiedEmail ? [{ email: p.verifiedEmail }] : []), ...(p.verifiedPhone ? [{ phone: p.verifiedPhone }] : [])],
-    },
-    { fields: ['eventId'] },
+  const mine = await ctx.all(
+    ctx.query
+      .selectFrom('content.event_registration')
+      .select('eventId')
+      .where('eventId', '=', anyOf(eventIds))
+      .where('status', '<>', 'CANCELLED')
+      .where((e) => e.or([e('customerId', '=', p.customerId), ...(p.verifiedEmail ? [e('email', '=', p.verifiedEmail)] : []), ...(p.verifiedPhone ? [e('phone', '=', p.verifiedPhone)] : [])])),
   );
   return eventIds.map((id) => mine.some((r) => r.eventId === id));
 }
@@ -150,7 +162,10 @@ export async function register(ctx: RequestContext, input: RegistrationInput) {
   const { name: companyName } = await tenantSettings(ctx);
   return ctx.transaction(async (tx) => {
     // Status, end and capacity are read under the row lock, so concurrent changes are seen.
-    const event = await tx.em.findOneOrFail(Event, { id: eventId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+    const locked = await tx.query.selectFrom('content.event').selectAll().where('id', '=', eventId).forUpdate().executeTakeFirst();
+    if (!locked) throw notFound('Event');
+    // bigint: PostgreSQL's driver gives it as text.
+    const event = { ...locked, priceMinor: Number(locked.priceMinor) };
     if (event.status !== 'published') throw reasonError(event.status === 'cancelled' ? 'EVENT_CANCELLED' : 'EVENT_UNAVAILABLE', 'This event is not open for registration');
     if (event.endsAt.getTime() <= tx.now().getTime()) throw reasonError('EVENT_ENDED', 'This event is over');
     if (event.capacity != null) {
@@ -202,9 +217,9 @@ export async function register(ctx: RequestContext, input: RegistrationInput) {
 /** Whether a registration lets its holder in, and why not. */
 export async function access(ctx: RequestContext, registrationId: unknown) {
   if (!isUuid(registrationId)) throw badInput('id', 'must be a registration id');
-  const registration = await ctx.row(EventRegistration, { id: registrationId });
+  const registration = await ctx.first(ctx.query.selectFrom('content.event_registration').selectAll().where('id', '=', registrationId));
   if (!registration) throw notFound('Registration');
-  const found = await ctx.row(Event, { id: registration.eventId });
+  const found = await ctx.first(ctx.query.selectFrom('content.event').selectAll().where('id', '=', registration.eventId));
   if (!found) throw notFound('Registration');
   // An event taken back to draft is not shown; the registration then grants nothing.
   const event = found.status === 'draft' ? null : found;
@@ -225,7 +240,8 @@ export async function access(ctx: RequestContext, registrationId: unknown) {
 export async function listRegistrations(ctx: RequestContext, eventId: unknown, args: { page?: number | null; limit?: number | null; search?: string | null }) {
   const event = await getEvent(ctx, eventId, 'eventId', false);
   const req = pageRequest(args);
-  const where: Record<string, unknown> = { eventId: event.id };
-  if (req.search) where.$or = [{ name: { $ilike: likePattern(req.search) } }, { email: { $ilike: likePattern(req.search) } }];
-  return ctx.page(EventRegistration, where, req, { createdAt: 'asc', id: 'asc' });
+  let select = ctx.query.selectFrom('content.event_registration').selectAll().where('eventId', '=', event.id).orderBy('createdAt').orderBy('id');
+  const search = req.search && likePattern(req.search);
+  if (search) select = select.where((e) => e.or([e('name', 'ilike', search), e('email', 'ilike', search)]));
+  return ctx.paged(select, req);
 }

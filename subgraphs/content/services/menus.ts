@@ -3,10 +3,9 @@ import type { RequestContext } from '../../kernel/context.ts';
 import { badInput, notFound } from '../../kernel/errors.ts';
 import { isUuid, newId } from '../../kernel/ids.ts';
 import { requireText } from '../../kernel/validation.ts';
-import type { Row } from '../../kernel/reads.ts';
+import { anyOf } from '../../kernel/query.ts';
+import type { RowOf } from '../../kernel/tables.ts';
 import { Menu, type MenuItem } from '../entities/menu.ts';
-import { Page } from '../entities/page.ts';
-import { Post } from '../entities/post.ts';
 
 interface MenuItemInput {
   label?: string;
@@ -36,15 +35,17 @@ export async function setMenu(ctx: RequestContext, location: unknown, items: Men
   };
   const tree = walk(items ?? [], 'items', 1);
   await ctx.transaction(async (tx) => {
-    if (pageIds.size && (await tx.em.count(Page, { id: { $in: [...pageIds] } })) !== pageIds.size) throw badInput('items', 'links a page that is not in this company');
-    if (postIds.size && (await tx.em.count(Post, { id: { $in: [...postIds] } })) !== postIds.size) throw badInput('items', 'links a post that is not in this company');
+    const count = async (table: 'content.page' | 'content.post', ids: Set<string>) =>
+      Number((await tx.first(tx.query.selectFrom(table).select((e) => e.fn.countAll<number>().as('n')).where('id', '=', anyOf([...ids]))))?.n ?? 0);
+    if (pageIds.size && (await count('content.page', pageIds)) !== pageIds.size) throw badInput('items', 'links a page that is not in this company');
+    if (postIds.size && (await count('content.post', postIds)) !== postIds.size) throw badInput('items', 'links a post that is not in this company');
     await tx.em.upsert(Menu, { id: newId(), location: loc, items: tree, updatedAt: tx.now() }, { onConflictFields: ['companyId', 'location'], onConflictExcludeFields: ['id'] });
   });
   return findMenu(ctx, loc);
 }
 
 export async function findMenu(ctx: RequestContext, location: unknown) {
-  const menu = await ctx.row(Menu, { location: requireText('location', location, 60).toLowerCase() });
+  const menu = await ctx.first(ctx.query.selectFrom('content.menu').selectAll().where('location', '=', requireText('location', location, 60).toLowerCase()));
   if (!menu) throw notFound('Menu');
   return menu;
 }
@@ -53,13 +54,13 @@ export async function findMenu(ctx: RequestContext, location: unknown) {
  * Menu items with where they lead: a page or post link resolves to its current slug (and a
  * storefront only sees links to published content).
  */
-export async function resolveMenu(ctx: RequestContext, menu: Row<Menu>, publishedOnly: boolean) {
+export async function resolveMenu(ctx: RequestContext, menu: RowOf<'content.menu'>, publishedOnly: boolean) {
   const pageIds: string[] = [];
   const postIds: string[] = [];
   const collect = (items: MenuItem[]) => items.forEach((i) => (i.pageId && pageIds.push(i.pageId), i.postId && postIds.push(i.postId), collect(i.children)));
   collect(menu.items);
-  const pages = pageIds.length ? await ctx.rows(Page, { id: { $in: pageIds } }, { fields: ['id', 'slug', 'status'] }) : [];
-  const posts = postIds.length ? await ctx.rows(Post, { id: { $in: postIds } }, { fields: ['id', 'slug', 'status'] }) : [];
+  const pages = pageIds.length ? await ctx.all(ctx.query.selectFrom('content.page').select(['id', 'slug', 'status']).where('id', '=', anyOf(pageIds))) : [];
+  const posts = postIds.length ? await ctx.all(ctx.query.selectFrom('content.post').select(['id', 'slug', 'status']).where('id', '=', anyOf(postIds))) : [];
   const visible = (row?: { status: string }) => !!row && (!publishedOnly || row.status === 'published');
   const map = (items: MenuItem[]): any[] =>
     items.flatMap((i) => {

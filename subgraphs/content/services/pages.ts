@@ -55,13 +55,16 @@ export async function updatePage(ctx: RequestContext, pageId: unknown, input: Pa
 
 export async function listPages(ctx: RequestContext, args: { page?: number | null; limit?: number | null; search?: string | null }, publishedOnly: boolean) {
   const req = pageRequest({ ...args, limit: args.limit ?? 100 });
-  const where: Record<string, unknown> = publishedOnly ? { status: 'published' } : {};
-  if (req.search) where.title = { $ilike: likePattern(req.search) };
-  return ctx.page(Page, where, req, { title: 'asc', id: 'asc' });
+  let select = ctx.query.selectFrom('content.page').selectAll().orderBy('title').orderBy('id');
+  if (publishedOnly) select = select.where('status', '=', 'published');
+  if (req.search) select = select.where('title', 'ilike', likePattern(req.search));
+  return ctx.paged(select, req);
 }
 
 export async function findPage(ctx: RequestContext, slug: unknown, publishedOnly: boolean) {
-  const page = await ctx.row(Page, { slug: normalizeSlug(requireText('slug', slug, 200)), ...(publishedOnly ? { status: 'published' } : {}) });
+  let select = ctx.query.selectFrom('content.page').selectAll().where('slug', '=', normalizeSlug(requireText('slug', slug, 200)));
+  if (publishedOnly) select = select.where('status', '=', 'published');
+  const page = await ctx.first(select);
   if (!page) throw notFound('Page');
   return page;
 }

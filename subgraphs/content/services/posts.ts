@@ -5,21 +5,22 @@ import { badInput, notFound } from '../../kernel/errors.ts';
 import { isUuid, newId } from '../../kernel/ids.ts';
 import { requireOwn } from '../../kernel/ownership.ts';
 import { likePattern, pageRequest } from '../../kernel/pagination.ts';
-import type { Row } from '../../kernel/reads.ts';
 import { chooseSlug } from '../../kernel/slugs.ts';
+import type { RowOf } from '../../kernel/tables.ts';
 import { parseDate } from '../../kernel/time.ts';
 import { normalizeSlug, optionalText, requireText } from '../../kernel/validation.ts';
 import type { Block, PublishState } from '../entities/block.ts';
 import { ContentCategory } from '../entities/category.ts';
 import { Post } from '../entities/post.ts';
-import type { PostTypeField } from '../entities/post-type.ts';
 import { blockData, newBlocks } from './blocks.ts';
 import { fieldsOfTypes, resolveType } from './post-types.ts';
 import { flushWithSlug } from './slugs.ts';
 import { publishStates } from './states.ts';
 
+export type PostRow = RowOf<'content.post'>;
+
 /** Field values checked against the post type: known keys, right types, required ones present. */
-function validateFields(defs: Row<PostTypeField>[], values: Record<string, unknown>, partialOf?: Record<string, unknown>): Record<string, unknown> {
+function validateFields(defs: RowOf<'content.post_type_field'>[], values: Record<string, unknown>, partialOf?: Record<string, unknown>): Record<string, unknown> {
   const byKey = new Map(defs.map((d) => [d.key, d]));
   const out: Record<string, unknown> = { ...(partialOf ?? {}) };
   for (const [key, value] of Object.entries(values)) {
@@ -110,14 +111,14 @@ export async function updatePost(ctx: RequestContext, postId: unknown, input: Po
  * Block edits read and write the post under a row lock, so concurrent edits of one post apply one
  * after the other instead of losing each other's blocks.
  */
-async function editPost(ctx: RequestContext, postId: unknown, change: (post: Post, tx: RequestContext) => Promise<void> | void): Promise<Row<Post>> {
+async function editPost(ctx: RequestContext, postId: unknown, change: (post: Post, tx: RequestContext) => Promise<void> | void): Promise<PostRow> {
   if (!isUuid(postId)) throw badInput('postId', 'must be a post id');
   await ctx.transaction(async (tx) => {
     const post = await tx.em.findOne(Post, { id: postId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
     if (!post) throw notFound('Post');
     await change(post, tx);
   });
-  const post = await ctx.row(Post, { id: postId });
+  const post = await ctx.first(ctx.query.selectFrom('content.post').selectAll().where('id', '=', postId));
   if (!post) throw notFound('Post');
   return post;
 }
@@ -157,7 +158,9 @@ export async function replaceBlock(ctx: RequestContext, postId: unknown, index: 
 
 export async function findPost(ctx: RequestContext, slug: unknown, publishedOnly: boolean) {
   const value = normalizeSlug(requireText('slug', slug, 200));
-  const post = await ctx.row(Post, { slug: value, ...(publishedOnly ? { status: 'published' } : {}) });
+  let select = ctx.query.selectFrom('content.post').selectAll().where('slug', '=', value);
+  if (publishedOnly) select = select.where('status', '=', 'published');
+  const post = await ctx.first(select);
   if (!post) throw notFound('Post');
   return post;
 }
@@ -169,14 +172,15 @@ export async function listPosts(
 ) {
   // An offset, when given, is validated by the kernel and reports the page it falls in.
   const req = pageRequest(args);
-  const where: Record<string, unknown> = {};
-  if (publishedOnly) where.status = 'published';
-  else if (args.status) where.status = args.status;
+  let select = ctx.query.selectFrom('content.post').selectAll().orderBy('publishedAt', 'desc').orderBy('createdAt', 'desc').orderBy('id', 'desc');
+  if (publishedOnly) select = select.where('status', '=', 'published');
+  else if (args.status) select = select.where('status', '=', args.status);
   if (args.categoryId) {
     if (!isUuid(args.categoryId)) throw badInput('categoryId', 'must be a category id');
-    where.categoryId = args.categoryId;
+    select = select.where('categoryId', '=', args.categoryId);
   }
-  if (args.type) where.postTypeId = (await resolveType(ctx, args.type)).id;
-  if (req.search) where.$or = [{ title: { $ilike: likePattern(req.search) } }, { excerpt: { $ilike: likePattern(req.search) } }];
-  return ctx.page(Post, where, req, { publishedAt: 'desc', createdAt: 'desc', id: 'desc' });
+  if (args.type) select = select.where('postTypeId', '=', (await resolveType(ctx, args.type)).id);
+  const search = req.search && likePattern(req.search);
+  if (search) select = select.where((e) => e.or([e('title', 'ilike', search), e('excerpt', 'ilike', search)]));
+  return ctx.paged(select, req);
 }

@@ -6,7 +6,6 @@
  */
 import type { RequestContext } from '../../kernel/context.ts';
 import { enqueueMessage } from '../../kernel/outbox/index.ts';
-import { COMPANY } from '../../kernel/tenancy.ts';
 import { tenantSettings } from '../../kernel/tenant.ts';
 
 interface Settled {
@@ -18,11 +17,15 @@ interface Settled {
 }
 
 async function settle(tx: RequestContext, registrationId: string, to: 'CONFIRMED' | 'CANCELLED'): Promise<Settled | undefined> {
-  const [row] = await tx.tenantSql<Settled>`update content.event_registration r set status = ${to}, updated_at = ${tx.now()}
-      from content.event e
-     where r.company_id = ${COMPANY} and r.id = ${registrationId} and r.status = 'PENDING_PAYMENT' and e.company_id = ${COMPANY} and e.id = r.event_id
-     returning r.id, r.email, r.phone, r.quantity, e.title`;
-  return row;
+  return tx.query
+    .updateTable('content.event_registration as r')
+    .from('content.event as e')
+    .set({ status: to, updatedAt: tx.now() })
+    .where('r.id', '=', registrationId)
+    .where('r.status', '=', 'PENDING_PAYMENT')
+    .whereRef('e.id', '=', 'r.eventId')
+    .returning(['r.id', 'r.email', 'r.phone', 'r.quantity', 'e.title'])
+    .executeTakeFirst();
 }
 
 function tell(tx: RequestContext, row: Settled, subject: string, body: string) {

@@ -1,4 +1,5 @@
 import type { EntityName } from '@mikro-orm/core';
+import { sql } from 'kysely';
 import type { RequestContext } from '../../kernel/context.ts';
 import { violatedConstraint } from '../../kernel/constraints.ts';
 import { freeSlug } from '../../kernel/slugs.ts';
@@ -8,6 +9,7 @@ import { SLUG_CONSTRAINTS } from '../constraints.ts';
 export const RESERVED_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 const SAVEPOINT = 'content_slug';
+const savepoint = (tx: RequestContext, command: 'savepoint' | 'release savepoint' | 'rollback to savepoint') => sql.raw(`${command} ${SAVEPOINT}`).execute(tx.query);
 
 /**
  * Flushes a new titled row in the transaction. The unique index on (company, slug) decides races:
@@ -24,13 +26,13 @@ export async function flushWithSlug<T extends { id: string; slug: string }>(
 ): Promise<void> {
   await ctx.transaction(async (tx) => {
     for (let attempt = 0; ; attempt++) {
-      await tx.sql(`savepoint ${SAVEPOINT}`);
+      await savepoint(tx, 'savepoint');
       try {
         await tx.em.flush();
-        await tx.sql(`release savepoint ${SAVEPOINT}`);
+        await savepoint(tx, 'release savepoint');
         return;
       } catch (error) {
-        await tx.sql(`rollback to savepoint ${SAVEPOINT}`);
+        await savepoint(tx, 'rollback to savepoint');
         const constraint = violatedConstraint(error);
         if (!constraint || !SLUG_CONSTRAINTS.includes(constraint) || options.explicit || attempt >= 5) throw error;
         row.slug = await freeSlug(tx.em, entity, options.title, { fallback: 'untitled', exceptId: row.id });

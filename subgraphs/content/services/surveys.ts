@@ -3,8 +3,9 @@ import { AppError, badInput, conflict, notFound } from '../../kernel/errors.ts';
 import { isUuid, newId } from '../../kernel/ids.ts';
 import { enqueueMessage } from '../../kernel/outbox/index.ts';
 import { pageRequest } from '../../kernel/pagination.ts';
-import type { Row } from '../../kernel/reads.ts';
+import { anyOf, queryAcrossTenants } from '../../kernel/query.ts';
 import { chooseSlug } from '../../kernel/slugs.ts';
+import type { RowOf } from '../../kernel/tables.ts';
 import { tenantSettings } from '../../kernel/tenant.ts';
 import { parseDate } from '../../kernel/time.ts';
 import { randomToken, sha256 } from '../../kernel/tokens.ts';
@@ -43,7 +44,7 @@ async function apply(ctx: RequestContext, survey: Survey, input: SurveyInput) {
   if (input.slug != null) survey.slug = await chooseSlug(ctx.em, Survey, { explicit: input.slug, text: survey.title, fallback: 'untitled', exceptId: survey.id });
   if (input.description !== undefined) survey.description = optionalText('description', input.description, 5000) ?? null;
   if (input.questions != null) {
-    if (await ctx.em.count(SurveyResponse, { surveyId: survey.id })) throw conflict('The questions cannot change once responses exist; create a new survey');
+    if (await ctx.first(ctx.query.selectFrom('content.survey_response').select('id').where('surveyId', '=', survey.id))) throw conflict('The questions cannot change once responses exist; create a new survey');
     survey.questions = questionsOf(input.questions);
   }
   if (input.status != null) {
@@ -78,8 +79,14 @@ function surveyKey(idOrSlug: unknown, field: string): { id: string } | { slug: s
   return isUuid(key) ? { id: key } : { slug: normalizeSlug(key) };
 }
 
-export async function getSurvey(ctx: RequestContext, idOrSlug: unknown, field: string, publishedOnly: boolean): Promise<Row<Survey>> {
-  const survey = await ctx.row(Survey, { ...surveyKey(idOrSlug, field), ...(publishedOnly ? { status: 'published' } : {}) });
+export type SurveyRow = RowOf<'content.survey'>;
+
+export async function getSurvey(ctx: RequestContext, idOrSlug: unknown, field: string, publishedOnly: boolean): Promise<SurveyRow> {
+  const key = surveyKey(idOrSlug, field);
+  let select = ctx.query.selectFrom('content.survey').selectAll();
+  select = 'id' in key ? select.where('id', '=', key.id) : select.where('slug', '=', key.slug);
+  if (publishedOnly) select = select.where('status', '=', 'published');
+  const survey = await ctx.first(select);
   if (!survey) throw notFound('Survey');
   return survey;
 }
@@ -123,16 +130,16 @@ export async function createInvitations(ctx: RequestContext, surveyId: unknown, 
 export async function invitationByToken(ctx: RequestContext, token: unknown) {
   const value = requireText('token', token, 200);
   // Across tenants, and saying so: the token is the caller's only credential, and names its company.
-  const invitation = await ctx.row(SurveyInvitation, { tokenHash: sha256(value) }, { filters: { tenant: false } });
+  const invitation = await ctx.first(queryAcrossTenants(ctx.em).query.selectFrom('content.survey_invitation').selectAll().where('tokenHash', '=', sha256(value)));
   if (!invitation) throw notFound('Invitation');
   const scoped = ctx.scopedTo(invitation.companyId);
-  const survey = await scoped.row(Survey, { id: invitation.surveyId, status: { $in: ['published', 'closed'] } });
+  const survey = await scoped.first(scoped.query.selectFrom('content.survey').selectAll().where('id', '=', invitation.surveyId).where('status', '=', anyOf(['published', 'closed'])));
   if (!survey) throw notFound('Survey');
   return { invitation, survey, ctx: scoped };
 }
 
 /** Answers checked against the questions; each problem names the question. */
-function validateAnswers(survey: Row<Survey>, answers: Record<string, unknown>): Record<string, unknown> {
+function validateAnswers(survey: SurveyRow, answers: Record<string, unknown>): Record<string, unknown> {
   const byId = new Map(survey.questions.map((q) => [q.id, q]));
   for (const key of Object.keys(answers)) if (!byId.has(key)) throw badInput(`answers.${key}`, 'is not a question of this survey');
   const out: Record<string, unknown> = {};
@@ -174,7 +181,7 @@ function validateAnswers(survey: Row<Survey>, answers: Record<string, unknown>):
 
 export const alreadyAnswered = () => conflict('This invitation has already been answered');
 
-export async function respond(ctx: RequestContext, survey: Row<Survey>, input: { answers?: Record<string, unknown> | null; customerId?: string | null; metadata?: Record<string, unknown> | null }, invitation?: Row<SurveyInvitation>) {
+export async function respond(ctx: RequestContext, survey: SurveyRow, input: { answers?: Record<string, unknown> | null; customerId?: string | null; metadata?: Record<string, unknown> | null }, invitation?: RowOf<'content.survey_invitation'>) {
   if (survey.status !== 'published') throw new AppError('CONFLICT', 'This survey is not open for responses', { status: survey.status });
   if (!input.answers || typeof input.answers !== 'object') throw badInput('answers', 'is required: an object of question ids to answers');
   const answers = validateAnswers(survey, input.answers);
@@ -186,8 +193,8 @@ export async function respond(ctx: RequestContext, survey: Row<Survey>, input: {
   const metadata = !customerId && input.customerId ? { ...(input.metadata ?? {}), claimedCustomerId: input.customerId } : (input.metadata ?? null);
   return ctx.transaction(async (tx) => {
     if (invitation) {
-      const claimed = await tx.em.nativeUpdate(SurveyInvitation, { id: invitation.id, respondedAt: null }, { respondedAt: tx.now() });
-      if (claimed !== 1) throw alreadyAnswered();
+      const claimed = await tx.query.updateTable('content.survey_invitation').set({ respondedAt: tx.now() }).where('id', '=', invitation.id).where('respondedAt', 'is', null).executeTakeFirst();
+      if (Number(claimed.numUpdatedRows) !== 1) throw alreadyAnswered();
     }
     return tx.em.create(SurveyResponse, { id: newId(), surveyId: survey.id, invitationId: invitation?.id ?? null, customerId, answers, metadata });
   });
@@ -197,8 +204,9 @@ export async function respond(ctx: RequestContext, survey: Row<Survey>, input: {
 export async function responsesOf(ctx: RequestContext, surveyId: unknown, args: { page?: number | null; limit?: number | null }) {
   const survey = await getSurvey(ctx, surveyId, 'surveyId', false);
   const req = pageRequest(args);
-  const responses = await ctx.page(SurveyResponse, { surveyId: survey.id }, req, { createdAt: 'desc', id: 'desc' });
-  const all = await ctx.rows(SurveyResponse, { surveyId: survey.id }, { fields: ['answers'] });
+  const ofSurvey = ctx.query.selectFrom('content.survey_response').where('surveyId', '=', survey.id);
+  const responses = await ctx.paged(ofSurvey.selectAll().orderBy('createdAt', 'desc').orderBy('id', 'desc'), req);
+  const all = await ctx.all(ofSurvey.select('answers'));
   const summary = survey.questions.map((q) => {
     const values = all.map((r) => r.answers[q.id]).filter((v) => v !== undefined && v !== null);
     const counts = q.options?.map((option) => ({ option, count: values.filter((v) => (Array.isArray(v) ? v.includes(option) : v === option)).length }));
