@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from '../subgraphs/kernel/config.ts';
 import type { Database } from '../subgraphs/kernel/database.ts';
+import { queryAcrossTenants } from '../subgraphs/kernel/query.ts';
 import { surfaceOf, type Surface } from './edge.ts';
 
 /**
@@ -101,9 +102,13 @@ export function createCors(config: Config, db: Database): CorsHandler {
     const hit = storefronts.get(hostname);
     if (hit && hit.expires > Date.now()) return hit.allowed;
     const entry = { expires: Date.now() + HIT_TTL_MS, allowed: Promise.resolve(false) };
-    entry.allowed = db.orm.em
-      .getConnection()
-      .execute<{ found: number }[]>('select 1 as found from members.storefront_domain where host = ? limit 1', [hostname])
+    // Any company's domain: the origin is checked before any company is known.
+    entry.allowed = queryAcrossTenants(db.orm.em)
+      .query.selectFrom('members.storefront_domain')
+      .select('host')
+      .where('host', '=', hostname)
+      .limit(1)
+      .execute()
       .then(
         (rows) => {
           if (!rows.length) entry.expires = Date.now() + MISS_TTL_MS;
