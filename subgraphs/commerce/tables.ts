@@ -1,10 +1,11 @@
+import type { Generated } from 'kysely';
 import type { Table } from '../kernel/tables.ts';
 import type { Brand } from './entities/brand.ts';
 import type { ProductCategory } from './entities/category.ts';
 import type { Collection, CollectionProduct } from './entities/collection.ts';
 import type { CommerceCustomer } from './entities/customer-projection.ts';
 import type { Order, OrderCounter, OrderLine } from './entities/order.ts';
-import type { Payment } from './entities/payment.ts';
+import type { Payment, PaymentStatus } from './entities/payment.ts';
 import type { Product, ProductVariant, StockMovement } from './entities/product.ts';
 import type { Promotion, PromotionUsage } from './entities/promotion.ts';
 import type { PayableRegistration } from './entities/registration-projection.ts';
@@ -12,7 +13,7 @@ import type { ShippingMethod } from './entities/shipping-method.ts';
 import type { ShopSettings } from './entities/shop-settings.ts';
 import type { WebhookEvent } from './entities/webhook-event.ts';
 
-/** The commerce subgraph's tables, for `ctx.query` (kernel/tables.ts). */
+/** The commerce subgraph's tables, for `ctx.query` (kernel/tables.ts); the sandbox provider's, which has no entity, is written out. */
 declare module '../kernel/tables.ts' {
   interface Tables {
     'commerce.brand': Table<typeof Brand>;
@@ -33,5 +34,22 @@ declare module '../kernel/tables.ts' {
     'commerce.shipping_method': Table<typeof ShippingMethod>;
     'commerce.shop_settings': Table<typeof ShopSettings>;
     'commerce.webhook_event': Table<typeof WebhookEvent>;
+    /** The sandbox payment provider's own intents (services/payments/sandbox.ts): no tenant's table, no entity. */
+    'commerce.sandbox_intent': {
+      id: string;
+      amountMinor: number;
+      currency: string;
+      status: PaymentStatus;
+      paymentMethodId: string;
+      returnUrl: string | null;
+      refundedMinor: Generated<number>;
+      description: string | null;
+      metadataPaymentId: string;
+      metadataCompanyId: string;
+      lastErrorCode: string | null;
+      lastErrorMessage: string | null;
+      createdAt: Date;
+      updatedAt: Date;
+    };
   }
 }

@@ -6,8 +6,7 @@ import { Money, toMoney } from '../../kernel/money.ts';
 import { ListArgs } from '../../kernel/pagination.ts';
 import { Decimal, DateTime } from '../../kernel/scalars.ts';
 import type { OrderStatus } from '../entities/order.ts';
-import { Payment } from '../entities/payment.ts';
-import type { Row } from '../../kernel/reads.ts';
+import type { RowOf } from '../../kernel/tables.ts';
 import * as orders from '../services/orders.ts';
 import { paymentIntentOf, syncPayment } from '../services/payments.ts';
 import {
@@ -26,10 +25,10 @@ type OrderRoot = orders.OrderRow & { accessToken?: string | null };
 
 const placed = ({ order, accessToken }: orders.PlacedOrder): OrderRoot => ({ ...order, accessToken });
 
-export const nextAction = (p: Pick<Row<Payment>, 'status' | 'nextActionUrl'> | null) =>
+export const nextAction = (p: Pick<RowOf<'commerce.payment'>, 'status' | 'nextActionUrl'> | null) =>
   p?.status === 'requires_action' && p.nextActionUrl ? { type: 'redirect_to_url', redirectUrl: p.nextActionUrl } : null;
 
-export const paymentNode = (p: Row<Payment>): PaymentNode => ({
+export const paymentNode = (p: RowOf<'commerce.payment'>): PaymentNode => ({
   id: p.id,
   status: p.status,
   provider: p.provider,
@@ -71,7 +70,7 @@ export class OrderResolver {
     // The customer is back from the provider's page: ask the provider rather than wait for its webhook.
     if (payment && order.status === 'PENDING_PAYMENT') {
       await syncPayment(ctx, payment);
-      [order, payment] = await Promise.all([orders.findOrder(ctx, order.id), ctx.row(Payment, { id: payment.id })]);
+      [order, payment] = await Promise.all([orders.findOrder(ctx, order.id), ctx.first(ctx.query.selectFrom('commerce.payment').selectAll().where('id', '=', payment.id))]);
     }
     return {
       orderId: order.id,

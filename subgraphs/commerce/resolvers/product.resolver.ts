@@ -4,8 +4,6 @@ import type { RequestContext } from '../../kernel/context.ts';
 import { ListArgs } from '../../kernel/pagination.ts';
 import { Money } from '../../kernel/money.ts';
 import { tenantSettings } from '../../kernel/tenant.ts';
-import { Brand } from '../entities/brand.ts';
-import { ProductCategory } from '../entities/category.ts';
 import { collectionIdsOfProducts } from '../services/collections.ts';
 import * as inventory from '../services/inventory.ts';
 import * as catalog from '../services/products.ts';
@@ -98,13 +96,13 @@ export class ProductResolver {
 
   @FieldResolver(() => ProductCategoryNode, { nullable: true })
   async category(@Ctx() ctx: RequestContext, @Root() product: ProductNode) {
-    const row = product.categoryId ? await ctx.byId(ProductCategory, product.categoryId) : null;
+    const row = product.categoryId ? await ctx.find('commerce.product_category', product.categoryId) : null;
     return row ? categoryNode(row) : null;
   }
 
   @FieldResolver(() => BrandNode, { nullable: true })
   async brand(@Ctx() ctx: RequestContext, @Root() product: ProductNode) {
-    const row = product.brandId ? await ctx.byId(Brand, product.brandId) : null;
+    const row = product.brandId ? await ctx.find('commerce.brand', product.brandId) : null;
     return row ? brandNode(row) : null;
   }
 

@@ -4,8 +4,8 @@ import { Money, toMoney } from '../../kernel/money.ts';
 import { ListArgs, PageOf } from '../../kernel/pagination.ts';
 import { DateTime, Decimal } from '../../kernel/scalars.ts';
 import { stateEnum } from '../../kernel/states.ts';
-import type { ProductStatus } from '../entities/product.ts';
-import type { ProductRow, VariantRow } from '../services/products.ts';
+import type { Product, ProductStatus } from '../entities/product.ts';
+import type { VariantRow } from '../services/products.ts';
 
 export const ProductStatusEnum = stateEnum<ProductStatus>('ProductStatus', 'Whether a product is sold.', {
   draft: 'Being prepared: not shown on the storefront, not sold.',
@@ -163,7 +163,8 @@ export class ShopProductListArgs extends ListArgs {
 
 const optionsOf = (o: Record<string, string>) => Object.entries(o ?? {}).map(([name, value]) => ({ name, value }));
 
-export const productNode = (p: ProductRow): ProductNode => ({
+/** A product (a row read, or the entity a mutation wrote). */
+export const productNode = (p: Product): ProductNode => ({
   id: p.id,
   name: p.name,
   slug: p.slug,
@@ -177,7 +178,7 @@ export const productNode = (p: ProductRow): ProductNode => ({
   updatedAt: p.updatedAt,
 });
 
-export const shopProductNode = (p: ProductRow): ShopProductNode => ({
+export const shopProductNode = (p: Product): ShopProductNode => ({
   id: p.id,
   name: p.name,
   slug: p.slug,

@@ -3,11 +3,11 @@ import { Requires } from '../../kernel/access.ts';
 import type { RequestContext } from '../../kernel/context.ts';
 import { toMoney } from '../../kernel/money.ts';
 import { Decimal } from '../../kernel/scalars.ts';
-import type { PromotionChannel } from '../entities/promotion.ts';
+import type { Promotion, PromotionChannel } from '../entities/promotion.ts';
 import * as promotions from '../services/promotions.ts';
 import { CreatePromotionInput, PromotionChannelEnum, PromotionListArgs, PromotionNode, PromotionPage, PromotionValidationNode, UpdatePromotionInput } from './promotion.types.ts';
 
-export const promotionNode = (p: Omit<promotions.PromotionRow, 'companyId'>): PromotionNode => ({
+export const promotionNode = (p: Omit<Promotion, 'companyId'>): PromotionNode => ({
   id: p.id,
   name: p.name,
   code: p.code,

@@ -3,10 +3,11 @@ import { Requires } from '../../kernel/access.ts';
 import type { RequestContext } from '../../kernel/context.ts';
 import { toMoney } from '../../kernel/money.ts';
 import { ListArgs } from '../../kernel/pagination.ts';
+import type { ShippingMethod } from '../entities/shipping-method.ts';
 import * as shipping from '../services/shipping-methods.ts';
 import { CreateShippingMethodInput, ShippingMethodNode, ShippingMethodPage, UpdateShippingMethodInput } from './shipping-method.types.ts';
 
-export const shippingMethodNode = (m: shipping.ShippingMethodRow): ShippingMethodNode => ({
+export const shippingMethodNode = (m: ShippingMethod): ShippingMethodNode => ({
   id: m.id,
   name: m.name,
   kind: m.kind,

@@ -2,8 +2,6 @@ import { Arg, Args, Ctx, Directive, FieldResolver, Query, Resolver, Root } from 
 import { Requires } from '../../kernel/access.ts';
 import type { RequestContext } from '../../kernel/context.ts';
 import { Money } from '../../kernel/money.ts';
-import { Brand } from '../entities/brand.ts';
-import { ProductCategory } from '../entities/category.ts';
 import * as catalog from '../services/products.ts';
 import { BrandNode, brandNode } from './brand.types.ts';
 import { categoryNode, ProductCategoryNode } from './product-category.types.ts';
@@ -49,13 +47,13 @@ export class ShopProductResolver {
 
   @FieldResolver(() => ProductCategoryNode, { nullable: true })
   async category(@Ctx() ctx: RequestContext, @Root() product: ShopProductNode) {
-    const row = product.categoryId ? await ctx.byId(ProductCategory, product.categoryId) : null;
+    const row = product.categoryId ? await ctx.find('commerce.product_category', product.categoryId) : null;
     return row ? categoryNode(row) : null;
   }
 
   @FieldResolver(() => BrandNode, { nullable: true })
   async brand(@Ctx() ctx: RequestContext, @Root() product: ShopProductNode) {
-    const row = product.brandId ? await ctx.byId(Brand, product.brandId) : null;
+    const row = product.brandId ? await ctx.find('commerce.brand', product.brandId) : null;
     return row ? brandNode(row) : null;
   }
 }

@@ -44,5 +44,7 @@ export async function updateBrand(ctx: RequestContext, brandId: string, input: B
 
 export async function listBrands(ctx: RequestContext, args: { page?: number | null; limit?: number | null; search?: string | null }) {
   const req = pageRequest(args);
-  return ctx.page(Brand, req.search ? { name: { $ilike: likePattern(req.search) } } : {}, req, { name: 'asc', id: 'asc' });
+  let select = ctx.query.selectFrom('commerce.brand').selectAll().orderBy('name').orderBy('id');
+  if (req.search) select = select.where('name', 'ilike', likePattern(req.search));
+  return ctx.paged(select, req);
 }

@@ -4,7 +4,7 @@
  */
 import type { RequestContext } from '../../kernel/context.ts';
 import { badInput } from '../../kernel/errors.ts';
-import { COMPANY } from '../../kernel/tenancy.ts';
+import { anyOf } from '../../kernel/query.ts';
 
 export interface OrderItem {
   productId?: string | null;
@@ -27,20 +27,6 @@ export interface CatalogLine {
   trackInventory: boolean;
 }
 
-interface VariantRow {
-  variant_id: string;
-  product_id: string;
-  product_name: string;
-  variant_name: string | null;
-  sku: string | null;
-  price_minor: string | number;
-  currency: string;
-  tax_rate: string | number | null;
-  track_inventory: boolean;
-  is_default: boolean;
-  variants: string | number;
-}
-
 /**
  * The lines of `items`, in their order. A product id orders its only (default) variant; a product
  * with options needs its variant. A product of another company, or not active, is not found: 400
@@ -49,32 +35,45 @@ interface VariantRow {
 export async function resolveItems(tx: RequestContext, items: OrderItem[], currency: string): Promise<CatalogLine[]> {
   const productIds = [...new Set(items.filter((i) => !i.variantId).map((i) => i.productId!))];
   const variantIds = [...new Set(items.filter((i) => i.variantId).map((i) => i.variantId!))];
-  const rows = await tx.tenantSql<VariantRow>`
-    select v.id as variant_id, v.product_id, p.name as product_name, v.name as variant_name, v.sku, v.price_minor, v.currency,
-           p.tax_rate, v.track_inventory, v.is_default,
-           (select count(*) from commerce.product_variant w where w.product_id = p.id and w.company_id = p.company_id) as variants
-      from commerce.product_variant v join commerce.product p on p.id = v.product_id and p.company_id = v.company_id
-     where v.company_id = ${COMPANY} and p.status = 'active'
-       and (v.id in (${variantIds}) or (v.product_id in (${productIds}) and v.is_default))`;
+  const rows = await tx.all(
+    tx.query
+      .selectFrom('commerce.product_variant as v')
+      .innerJoin('commerce.product as p', 'p.id', 'v.productId')
+      .select((e) => [
+        'v.id as variantId',
+        'v.productId',
+        'p.name as productName',
+        'v.name as variantName',
+        'v.sku',
+        'v.priceMinor',
+        'v.currency',
+        'p.taxRate',
+        'v.trackInventory',
+        'v.isDefault',
+        e.selectFrom('commerce.product_variant as w').select((w) => w.fn.countAll<string>().as('n')).whereRef('w.productId', '=', 'p.id').as('variants'),
+      ])
+      .where('p.status', '=', 'active')
+      .where((e) => e.or([e('v.id', '=', anyOf(variantIds)), e.and([e('v.productId', '=', anyOf(productIds)), e('v.isDefault', '=', true)])])),
+  );
   return items.map((item, index) => {
     const field = `items[${index}]`;
-    const row = item.variantId ? rows.find((r) => r.variant_id === item.variantId) : rows.find((r) => r.product_id === item.productId && r.is_default);
+    const row = item.variantId ? rows.find((r) => r.variantId === item.variantId) : rows.find((r) => r.productId === item.productId && r.isDefault);
     if (!row) throw item.variantId ? badInput(`${field}.variantId`, 'is not a variant of an active product of this shop') : badInput(`${field}.productId`, 'is not an active product of this shop');
-    if (item.variantId && item.productId && row.product_id !== item.productId) throw badInput(`${field}.variantId`, 'is not a variant of productId');
+    if (item.variantId && item.productId && row.productId !== item.productId) throw badInput(`${field}.variantId`, 'is not a variant of productId');
     if (!item.variantId && Number(row.variants) > 1) throw badInput(`${field}.variantId`, 'is required: the product has options');
     if (row.currency.trim() !== currency) throw badInput(`${field}.productId`, `is priced in ${row.currency.trim()}, the shop sells in ${currency}`);
     return {
       index,
-      productId: row.product_id,
-      variantId: row.variant_id,
-      name: row.product_name,
-      variantName: row.variant_name,
+      productId: row.productId,
+      variantId: row.variantId,
+      name: row.productName,
+      variantName: row.variantName,
       sku: row.sku,
       quantity: item.quantity,
-      unitPriceMinor: Number(row.price_minor),
+      unitPriceMinor: Number(row.priceMinor),
       currency,
-      taxRate: Number(row.tax_rate ?? 0).toFixed(2),
-      trackInventory: row.track_inventory,
+      taxRate: Number(row.taxRate ?? 0).toFixed(2),
+      trackInventory: row.trackInventory,
     };
   });
 }

@@ -7,7 +7,6 @@ import { likePattern, pageRequest } from '../../kernel/pagination.ts';
 import { chooseSlug } from '../../kernel/slugs.ts';
 import { optionalText, requireText } from '../../kernel/validation.ts';
 import { ProductCategory } from '../entities/category.ts';
-import { Product } from '../entities/product.ts';
 
 export interface CategoryInput {
   name?: string | null;
@@ -38,7 +37,7 @@ export async function updateCategory(ctx: RequestContext, categoryId: string, in
       else {
         const parentId = await requireOwn(tx.em, ProductCategory, 'parentId', input.parentId, 'a product category');
         // A category may not sit below itself: walk up from the new parent.
-        for (let at: string | null | undefined = parentId; at; at = (await tx.em.findOne(ProductCategory, { id: at }))?.parentId) {
+        for (let at: string | null | undefined = parentId; at; at = (await tx.first(tx.query.selectFrom('commerce.product_category').select('parentId').where('id', '=', at)))?.parentId) {
           if (at === category.id) throw badInput('parentId', 'would put the category inside itself');
         }
         category.parentId = parentId;
@@ -54,8 +53,8 @@ export async function deleteCategory(ctx: RequestContext, categoryId: string) {
   return ctx.transaction(async (tx) => {
     const category = await tx.em.findOne(ProductCategory, { id: categoryId });
     if (!category) throw notFound('Product category');
-    const products = await tx.em.count(Product, { categoryId });
-    const children = await tx.em.count(ProductCategory, { parentId: categoryId });
+    const products = Number((await tx.first(tx.query.selectFrom('commerce.product').select((e) => e.fn.countAll<string>().as('n')).where('categoryId', '=', categoryId)))!.n);
+    const children = Number((await tx.first(tx.query.selectFrom('commerce.product_category').select((e) => e.fn.countAll<string>().as('n')).where('parentId', '=', categoryId)))!.n);
     if (products || children) throw conflict(`The category still has ${products} products and ${children} subcategories; move them first`, { field: 'categoryId', products, subcategories: children });
     tx.em.remove(category);
     return { ...category };
@@ -64,10 +63,11 @@ export async function deleteCategory(ctx: RequestContext, categoryId: string) {
 
 export async function listCategories(ctx: RequestContext, args: { page?: number | null; limit?: number | null; search?: string | null; parentId?: string | null }) {
   const req = pageRequest(args);
-  const where: Record<string, unknown> = req.search ? { name: { $ilike: likePattern(req.search) } } : {};
+  let select = ctx.query.selectFrom('commerce.product_category').selectAll().orderBy('name').orderBy('id');
+  if (req.search) select = select.where('name', 'ilike', likePattern(req.search));
   if (args.parentId != null) {
     if (!isUuid(args.parentId)) throw badInput('parentId', 'must be a product category id');
-    where.parentId = args.parentId;
+    select = select.where('parentId', '=', args.parentId);
   }
-  return ctx.page(ProductCategory, where, req, { name: 'asc', id: 'asc' });
+  return ctx.paged(select, req);
 }

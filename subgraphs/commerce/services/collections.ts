@@ -5,6 +5,7 @@ import { badInput, notFound } from '../../kernel/errors.ts';
 import { isUuid, newId } from '../../kernel/ids.ts';
 import { requireOwnAll } from '../../kernel/ownership.ts';
 import { likePattern, pageRequest } from '../../kernel/pagination.ts';
+import { anyOf } from '../../kernel/query.ts';
 import { chooseSlug } from '../../kernel/slugs.ts';
 import { optionalText, requireText } from '../../kernel/validation.ts';
 import { Collection, CollectionProduct } from '../entities/collection.ts';
@@ -46,7 +47,8 @@ async function own(tx: RequestContext, collectionId: string) {
 /** Adds products not in the collection yet (adding one twice is no error). */
 async function link(tx: RequestContext, collectionId: string, productIds: string[]) {
   const ids = await requireOwnAll(tx.em, Product, 'productIds', productIds, 'products');
-  const present = new Set((await tx.em.find(CollectionProduct, { collectionId, productId: { $in: ids } })).map((l) => l.productId));
+  const links = await tx.all(tx.query.selectFrom('commerce.collection_product').select('productId').where('collectionId', '=', collectionId).where('productId', '=', anyOf(ids)));
+  const present = new Set(links.map((l) => l.productId));
   for (const productId of ids) if (!present.has(productId)) tx.em.create(CollectionProduct, { collectionId, productId });
 }
 
@@ -71,12 +73,14 @@ export async function removeProducts(ctx: RequestContext, collectionId: string, 
 
 export async function listCollections(ctx: RequestContext, args: { page?: number | null; limit?: number | null; search?: string | null }) {
   const req = pageRequest(args);
-  return ctx.page(Collection, req.search ? { name: { $ilike: likePattern(req.search) } } : {}, req, { name: 'asc', id: 'asc' });
+  let select = ctx.query.selectFrom('commerce.collection').selectAll().orderBy('name').orderBy('id');
+  if (req.search) select = select.where('name', 'ilike', likePattern(req.search));
+  return ctx.paged(select, req);
 }
 
 /** The collection ids of many products, one statement (the product list's loader). */
 export async function collectionIdsOfProducts(ctx: RequestContext, productIds: readonly string[]): Promise<string[][]> {
-  const rows = await ctx.rows(CollectionProduct, { productId: { $in: [...productIds] } }, { orderBy: { createdAt: 'asc' } });
+  const rows = await ctx.all(ctx.query.selectFrom('commerce.collection_product').select(['productId', 'collectionId']).where('productId', '=', anyOf(productIds)).orderBy('createdAt'));
   return perKey(productIds, rows, (r) => r.productId).map((links) => links.map((r) => r.collectionId));
 }
 

@@ -1,11 +1,11 @@
 /** The merchant's stock changes: a delta with a reason, kept as a movement history. */
+import { sql } from 'kysely';
 import type { RequestContext } from '../../kernel/context.ts';
 import { badInput, conflict, notFound } from '../../kernel/errors.ts';
 import { isUuid, newId } from '../../kernel/ids.ts';
 import { pageRequest } from '../../kernel/pagination.ts';
 import { requireText } from '../../kernel/validation.ts';
-import { COMPANY } from '../../kernel/tenancy.ts';
-import { ProductVariant, StockMovement } from '../entities/product.ts';
+import { StockMovement } from '../entities/product.ts';
 import { MAX_STOCK, wholeNumber } from './products.ts';
 
 /**
@@ -19,10 +19,15 @@ export async function adjustStock(ctx: RequestContext, input: { variantId: strin
   if (delta === 0) throw badInput('delta', 'must not be 0');
   const reason = requireText('reason', input.reason, 200);
   return ctx.transaction(async (tx) => {
-    const [row] = await tx.tenantSql<{ stock: number }>`update commerce.product_variant set stock = stock + ${delta}, updated_at = now()
-      where company_id = ${COMPANY} and id = ${input.variantId} and stock + ${delta} between 0 and ${MAX_STOCK} returning stock`;
+    const [row] = await tx.query
+      .updateTable('commerce.product_variant')
+      .set((e) => ({ stock: e('stock', '+', delta), updatedAt: sql<Date>`now()` }))
+      .where('id', '=', input.variantId)
+      .where((e) => e.between(e('stock', '+', delta), 0, MAX_STOCK))
+      .returning('stock')
+      .execute();
     if (!row) {
-      const [left] = await tx.tenantSql<{ stock: number }>`select stock from commerce.product_variant where company_id = ${COMPANY} and id = ${input.variantId}`;
+      const left = await tx.first(tx.query.selectFrom('commerce.product_variant').select('stock').where('id', '=', input.variantId));
       if (!left) throw notFound('Variant');
       throw conflict(`Stock is ${left.stock}; a change of ${delta} would take it below 0 or above ${MAX_STOCK}`, { field: 'delta', available: Number(left.stock) });
     }
@@ -33,6 +38,6 @@ export async function adjustStock(ctx: RequestContext, input: { variantId: strin
 
 export async function stockMovements(ctx: RequestContext, variantId: string, args: { page?: number | null; limit?: number | null }) {
   if (!isUuid(variantId)) throw badInput('variantId', 'must be a variant id');
-  if (!(await ctx.row(ProductVariant, { id: variantId }))) throw notFound('Variant');
-  return ctx.page(StockMovement, { variantId }, pageRequest(args), { createdAt: 'desc', id: 'desc' });
+  if (!(await ctx.first(ctx.query.selectFrom('commerce.product_variant').select('id').where('id', '=', variantId)))) throw notFound('Variant');
+  return ctx.paged(ctx.query.selectFrom('commerce.stock_movement').selectAll().where('variantId', '=', variantId).orderBy('createdAt', 'desc').orderBy('id', 'desc'), pageRequest(args));
 }

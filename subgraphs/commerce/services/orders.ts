@@ -6,14 +6,13 @@ import { AppError, badInput, notFound } from '../../kernel/errors.ts';
 import { isUuid, newId } from '../../kernel/ids.ts';
 import { parseAmount, toMoney } from '../../kernel/money.ts';
 import { pageRequest } from '../../kernel/pagination.ts';
-import type { Row } from '../../kernel/reads.ts';
-import { COMPANY } from '../../kernel/tenancy.ts';
+import { anyOf } from '../../kernel/query.ts';
+import type { RowOf } from '../../kernel/tables.ts';
 import { tenantSettings } from '../../kernel/tenant.ts';
 import { checkInstant } from '../../kernel/time.ts';
 import { normalizeEmail, normalizePhone, optionalText, requireText } from '../../kernel/validation.ts';
 import { Order, OrderLine, type OrderChannel, type OrderStatus, type ShippingAddress } from '../entities/order.ts';
 import { Payment } from '../entities/payment.ts';
-import { ShippingMethod } from '../entities/shipping-method.ts';
 import { resolveItems, type OrderItem } from './catalog-lines.ts';
 import { customers } from './customers.ts';
 import { notifyOrder } from './notify.ts';
@@ -26,7 +25,7 @@ import { shippingCost } from './shipping-methods.ts';
 import { orderStates } from './states.ts';
 import { releaseStock, reserveStock } from './stock.ts';
 
-export type OrderRow = Row<Order>;
+export type OrderRow = RowOf<'commerce.shop_order'>;
 
 /** The queue of the job that expires an unpaid order at the end of its payment window. */
 export const EXPIRE_ORDERS_QUEUE = 'commerce.expire-orders';
@@ -134,10 +133,10 @@ async function createOrder(ctx: RequestContext, input: CheckoutInput, buyer: Buy
   const promotionCode = optionalText('promotionCode', input.promotionCode, 64)?.trim().toUpperCase() || null;
   // Read before the transaction: settings come from the kernel's cache or connection.
   const [{ currency }, settings] = await Promise.all([tenantSettings(ctx), shopSettings(ctx)]);
-  let shipping: Row<ShippingMethod> | null = null;
+  let shipping: RowOf<'commerce.shipping_method'> | null = null;
   if (input.shippingMethodId != null) {
     if (!isUuid(input.shippingMethodId)) throw badInput('shippingMethodId', 'must be a shipping method id');
-    shipping = await ctx.row(ShippingMethod, { id: input.shippingMethodId, active: true });
+    shipping = await ctx.first(ctx.query.selectFrom('commerce.shipping_method').selectAll().where('id', '=', input.shippingMethodId).where('active', '=', true));
     if (!shipping) throw badInput('shippingMethodId', 'is not an active shipping method of this shop');
   }
   const address = shipping?.needsAddress ? checkAddress(input.shippingAddress) : null;
@@ -158,9 +157,12 @@ async function createOrder(ctx: RequestContext, input: CheckoutInput, buyer: Buy
     const free = money.totalMinor === 0;
     const manual = method.kind === 'MANUAL';
     // Taken last: the counter row is locked until commit, so the order number comes after the stock.
-    const [{ last_number: number }] = await tx.tenantSql<{ last_number: number }>`
-      insert into commerce.order_counter as c (company_id, last_number) values (${COMPANY}, 1)
-      on conflict (company_id) do update set last_number = c.last_number + 1 returning last_number`;
+    const { lastNumber: number } = await tx.query
+      .insertInto('commerce.order_counter')
+      .values({ lastNumber: 1 })
+      .onConflict((oc) => oc.column('companyId').doUpdateSet((e) => ({ lastNumber: e('commerce.order_counter.lastNumber', '+', 1) })))
+      .returning('lastNumber')
+      .executeTakeFirstOrThrow();
     const now = tx.now();
     const row = tx.em.create(Order, {
       id: orderId,
@@ -236,7 +238,7 @@ async function createOrder(ctx: RequestContext, input: CheckoutInput, buyer: Buy
   // The provider is called once the order is committed (never inside a transaction: it is another
   // system); a failure leaves the order to expire.
   if (order.status === 'PENDING_PAYMENT' && method.kind === 'PROVIDER') await openProviderPayment(ctx, { orderId: order.id });
-  return { order: (await ctx.row(Order, { id: order.id }))!, accessToken: buyer.customerId ? null : accessToken };
+  return { order: (await ctx.first(ctx.query.selectFrom('commerce.shop_order').selectAll().where('id', '=', order.id)))!, accessToken: buyer.customerId ? null : accessToken };
 }
 
 export function publishPaid(tx: RequestContext, order: Pick<Order, 'id' | 'number' | 'customerId' | 'customerEmail' | 'channel' | 'totalMinor' | 'currency'>, lines: { productId: string; variantId: string; quantity: number; totalMinor: number }[]) {
@@ -256,7 +258,7 @@ export function publishPaid(tx: RequestContext, order: Pick<Order, 'id' | 'numbe
 
 export async function findOrder(ctx: RequestContext, orderId: unknown, field = 'orderId'): Promise<OrderRow> {
   if (!isUuid(orderId)) throw badInput(field, 'must be an order id');
-  const order = await ctx.row(Order, { id: orderId });
+  const order = await ctx.first(ctx.query.selectFrom('commerce.shop_order').selectAll().where('id', '=', orderId));
   if (!order) throw notFound('Order');
   return order;
 }
@@ -267,7 +269,7 @@ export async function findOrder(ctx: RequestContext, orderId: unknown, field = '
  */
 export async function findOrderForCaller(ctx: RequestContext, orderId: unknown, accessToken: string | null | undefined): Promise<OrderRow> {
   if (!isUuid(orderId)) throw badInput('orderId', 'must be an order id');
-  const order = await ctx.row(Order, { id: orderId });
+  const order = await ctx.first(ctx.query.selectFrom('commerce.shop_order').selectAll().where('id', '=', orderId));
   const p = ctx.principal;
   const mine = order && p.kind === 'customer' && order.customerId === p.customerId;
   const tokenFits = order && typeof accessToken === 'string' && accessToken.length > 0 && hashToken(accessToken) === order.accessTokenHash;
@@ -280,29 +282,26 @@ export async function listOrders(
   args: { status?: OrderStatus | null; customerId?: string | null; from?: Date | null; to?: Date | null; page?: number | null; limit?: number | null; offset?: number | null },
 ) {
   const req = pageRequest(args);
-  const where: Record<string, unknown> = {};
-  if (args.status) where.status = args.status;
+  let select = ctx.query.selectFrom('commerce.shop_order').selectAll().orderBy('createdAt', 'desc').orderBy('id', 'desc');
+  if (args.status) select = select.where('status', '=', args.status);
   if (args.customerId != null) {
     if (!isUuid(args.customerId)) throw badInput('customerId', 'must be a customer id');
-    where.customerId = args.customerId;
+    select = select.where('customerId', '=', args.customerId);
   }
-  if (args.from || args.to) {
-    const range: Record<string, Date> = {};
-    if (args.from) range.$gte = checkInstant('from', args.from);
-    if (args.to) range.$lt = checkInstant('to', args.to);
-    if (args.from && args.to && args.from.getTime() >= args.to.getTime()) throw badInput('to', 'must be after from');
-    where.createdAt = range;
-  }
-  return ctx.page(Order, where, req, { createdAt: 'desc', id: 'desc' });
+  if (args.from) select = select.where('createdAt', '>=', checkInstant('from', args.from));
+  if (args.to) select = select.where('createdAt', '<', checkInstant('to', args.to));
+  if (args.from && args.to && args.from.getTime() >= args.to.getTime()) throw badInput('to', 'must be after from');
+  return ctx.paged(select, req);
 }
 
 export function listMyOrders(ctx: RequestContext, args: { page?: number | null; limit?: number | null }) {
-  return ctx.page(Order, { customerId: ctx.customer.customerId }, pageRequest(args), { createdAt: 'desc', id: 'desc' });
+  const select = ctx.query.selectFrom('commerce.shop_order').selectAll().where('customerId', '=', ctx.customer.customerId).orderBy('createdAt', 'desc').orderBy('id', 'desc');
+  return ctx.paged(select, pageRequest(args));
 }
 
 /** Lines of many orders in one query, in each order's line order. */
 export async function orderLines(ctx: RequestContext, orderIds: readonly string[]) {
-  const rows = await ctx.rows(OrderLine, { orderId: { $in: [...orderIds] } }, { orderBy: { orderId: 'asc', position: 'asc' } });
+  const rows = await ctx.all(ctx.query.selectFrom('commerce.order_line').selectAll().where('orderId', '=', anyOf(orderIds)).orderBy('orderId').orderBy('position'));
   return perKey(orderIds, rows, (r) => r.orderId);
 }
 
@@ -322,7 +321,7 @@ export async function markPaidInTx(tx: RequestContext, order: Order): Promise<vo
   order.status = 'PAID';
   order.paidAt = tx.now();
   order.expiresAt = null;
-  const lines = await tx.rows(OrderLine, { orderId: order.id }, { orderBy: { position: 'asc' } });
+  const lines = await tx.all(tx.query.selectFrom('commerce.order_line').select(['productId', 'variantId', 'quantity', 'totalMinor']).where('orderId', '=', order.id).orderBy('position'));
   publishPaid(tx, order, lines);
   await notifyOrder(tx, order, 'paid');
 }
@@ -416,7 +415,8 @@ export async function refundOrder(ctx: RequestContext, orderId: unknown, amount:
     throw error instanceof AppError ? error : new AppError('PAYMENT_FAILED', 'The provider refused the refund');
   }
   return ctx.transaction(async (tx) => {
-    const row = await tx.em.findOneOrFail(Order, { id }, { refresh: true });
+    const row = await tx.first(tx.query.selectFrom('commerce.shop_order').selectAll().where('id', '=', id));
+    if (!row) throw notFound('Order');
     tx.publish('commerce.order.refunded', { orderId: row.id, number: row.number, customerId: row.customerId ?? null, amountMinor: refundMinor, refundedMinor: row.refundedMinor, totalMinor: row.totalMinor, currency: row.currency, status: row.status as 'REFUNDED' | 'PARTIALLY_REFUNDED' });
     await notifyOrder(tx, row, 'refunded', { refundMinor });
     return row;

@@ -7,7 +7,7 @@ import { LockMode } from '@mikro-orm/core';
 import type { RequestContext } from '../../kernel/context.ts';
 import { AppError } from '../../kernel/errors.ts';
 import { newId } from '../../kernel/ids.ts';
-import { COMPANY } from '../../kernel/tenancy.ts';
+import { anyOf } from '../../kernel/query.ts';
 import { Order } from '../entities/order.ts';
 import { Payment, type PaymentStatus } from '../entities/payment.ts';
 import { markPaidInTx } from './orders.ts';
@@ -22,7 +22,10 @@ export const WEBHOOK_QUEUE = 'commerce.webhook';
 
 /** Opens the provider intent of a payment not yet sent to its provider (an order's, or a registration's). */
 export async function openProviderPayment(ctx: RequestContext, of: { orderId: string } | { paymentId: string }, description = 'Order'): Promise<void> {
-  const payment = await ctx.row(Payment, 'orderId' in of ? { orderId: of.orderId, providerPaymentId: null, status: 'requires_payment_method' } : { id: of.paymentId });
+  const select = ctx.query.selectFrom('commerce.payment').selectAll();
+  const payment = await ctx.first(
+    'orderId' in of ? select.where('orderId', '=', of.orderId).where('providerPaymentId', 'is', null).where('status', '=', 'requires_payment_method') : select.where('id', '=', of.paymentId),
+  );
   if (!payment || payment.providerPaymentId) return;
   const state = await providerFor(ctx.runtime, payment.provider).createIntent({
     paymentId: payment.id,
@@ -67,8 +70,7 @@ export async function applyState(tx: RequestContext, paymentId: string, state: P
   });
   if (payment.registrationId) {
     // Content confirms the registration on the event above; the window is over.
-    await tx.tenantSql`update commerce.payable_registration set status = 'PAID'
-      where company_id = ${COMPANY} and registration_id = ${payment.registrationId} and status = 'PENDING_PAYMENT'`;
+    await tx.query.updateTable('commerce.payable_registration').set({ status: 'PAID' }).where('registrationId', '=', payment.registrationId).where('status', '=', 'PENDING_PAYMENT').execute();
   }
   if (payment.orderId) {
     const order = await tx.em.findOne(Order, { id: payment.orderId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
@@ -93,10 +95,20 @@ const STATUS_OF_EVENT: Record<ProviderEvent['type'], PaymentStatus | null> = {
  */
 export async function handleWebhookEvent(ctx: RequestContext, provider: string, event: ProviderEvent): Promise<void> {
   await ctx.transaction(async (tx) => {
-    const fresh = await tx.tenantSql`insert into commerce.webhook_event (provider, event_id, company_id, type, payment_id, received_at)
-      select ${provider}, ${event.id}, ${COMPANY}, ${event.type}, id, ${tx.now()} from commerce.payment
-       where company_id = ${COMPANY} and id = ${event.paymentId} and provider = ${provider}
-      on conflict do nothing returning event_id`;
+    // The payment's own company column gives the event its company (the payment is this company's).
+    const fresh = await tx.query
+      .insertInto('commerce.webhook_event')
+      .columns(['provider', 'eventId', 'companyId', 'type', 'paymentId', 'receivedAt'])
+      .expression((e) =>
+        e
+          .selectFrom('commerce.payment')
+          .select((p) => [p.val(provider).as('provider'), p.val(event.id).as('eventId'), 'companyId', p.val(event.type).as('type'), 'id', p.val(tx.now()).as('receivedAt')])
+          .where('id', '=', event.paymentId)
+          .where('provider', '=', provider),
+      )
+      .onConflict((oc) => oc.doNothing())
+      .returning('eventId')
+      .execute();
     if (!fresh.length) return;
     const status = STATUS_OF_EVENT[event.type];
     if (status) await applyState(tx, event.paymentId, { status, providerPaymentId: event.providerPaymentId, failureCode: event.failureCode, failureMessage: event.failureMessage });
@@ -112,7 +124,8 @@ export async function syncPayment(ctx: RequestContext, payment: { id: string; pr
 
 /** Cancels the open payments of an order or registration at their provider (one that succeeded meanwhile pays instead). */
 export async function cancelOpenPayments(ctx: RequestContext, of: { orderId: string } | { registrationId: string }): Promise<void> {
-  const open = await ctx.rows(Payment, { ...of, status: { $nin: FINAL } });
+  const select = ctx.query.selectFrom('commerce.payment').selectAll().where('status', 'not in', FINAL);
+  const open = await ctx.all('orderId' in of ? select.where('orderId', '=', of.orderId) : select.where('registrationId', '=', of.registrationId));
   for (const payment of open) {
     const state = payment.providerPaymentId ? await providerFor(ctx.runtime, payment.provider).cancel(payment.providerPaymentId) : { status: 'canceled' as const };
     await ctx.transaction((tx) => applyState(tx, payment.id, state));
@@ -121,7 +134,7 @@ export async function cancelOpenPayments(ctx: RequestContext, of: { orderId: str
 
 /** Refunds `amountMinor` of an order's succeeded provider payments, at the provider first. */
 export async function refundPayments(ctx: RequestContext, orderId: string, amountMinor: number): Promise<void> {
-  const paid = await ctx.rows(Payment, { orderId, status: 'succeeded' }, { orderBy: { createdAt: 'asc' } });
+  const paid = await ctx.all(ctx.query.selectFrom('commerce.payment').selectAll().where('orderId', '=', orderId).where('status', '=', 'succeeded').orderBy('createdAt'));
   let left = amountMinor;
   for (const payment of paid) {
     const share = Math.min(left, payment.amountMinor - payment.refundedMinor);
@@ -129,7 +142,11 @@ export async function refundPayments(ctx: RequestContext, orderId: string, amoun
     const result = await providerFor(ctx.runtime, payment.provider).refund(payment.providerPaymentId!, share);
     if (result.status === 'failed') throw new AppError('PAYMENT_FAILED', 'The payment provider refused the refund');
     await ctx.transaction(async (tx) => {
-      await tx.tenantSql`update commerce.payment set refunded_minor = refunded_minor + ${share}, updated_at = ${tx.now()} where company_id = ${COMPANY} and id = ${payment.id}`;
+      await tx.query
+        .updateTable('commerce.payment')
+        .set((e) => ({ refundedMinor: e('refundedMinor', '+', share), updatedAt: tx.now() }))
+        .where('id', '=', payment.id)
+        .execute();
     });
     left -= share;
     if (!left) return;
@@ -139,7 +156,7 @@ export async function refundPayments(ctx: RequestContext, orderId: string, amoun
 
 /** The latest payment of each order, in one query. */
 export async function latestPayments(ctx: RequestContext, orderIds: readonly string[]) {
-  const rows = await ctx.rows(Payment, { orderId: { $in: [...orderIds] } }, { orderBy: { createdAt: 'desc', id: 'desc' } });
+  const rows = await ctx.all(ctx.query.selectFrom('commerce.payment').selectAll().where('orderId', '=', anyOf(orderIds)).orderBy('createdAt', 'desc').orderBy('id', 'desc'));
   return orderIds.map((id) => rows.find((r) => r.orderId === id) ?? null);
 }
 

@@ -6,16 +6,17 @@ import { isUuid, newId } from '../../kernel/ids.ts';
 import { parseAmount } from '../../kernel/money.ts';
 import { requireOwn, requireOwnAll } from '../../kernel/ownership.ts';
 import { likePattern, pageRequest } from '../../kernel/pagination.ts';
-import type { Row } from '../../kernel/reads.ts';
+import { anyOf } from '../../kernel/query.ts';
 import { chooseSlug } from '../../kernel/slugs.ts';
+import type { RowOf } from '../../kernel/tables.ts';
 import { oneOf, optionalText, requireText } from '../../kernel/validation.ts';
 import { Brand } from '../entities/brand.ts';
 import { ProductCategory } from '../entities/category.ts';
 import { Collection, CollectionProduct } from '../entities/collection.ts';
 import { Product, PRODUCT_STATUSES, ProductVariant, type ProductStatus } from '../entities/product.ts';
 
-export type ProductRow = Row<Product>;
-export type VariantRow = Row<ProductVariant>;
+export type ProductRow = RowOf<'commerce.product'>;
+export type VariantRow = RowOf<'commerce.product_variant'>;
 
 export const MAX_STOCK = 1_000_000;
 export const MAX_VARIANTS = 100;
@@ -242,7 +243,10 @@ async function changeVariants(tx: RequestContext, productId: string, changes: Va
 export async function getProduct(ctx: RequestContext, where: { id?: unknown; slug?: unknown }, options: { activeOnly?: boolean } = {}): Promise<ProductRow> {
   if (where.id !== undefined && !isUuid(where.id)) throw badInput('productId', 'must be a product id');
   if (where.slug !== undefined && (typeof where.slug !== 'string' || !where.slug)) throw badInput('slug', 'is required');
-  const product = await ctx.row(Product, { ...(where.id !== undefined ? { id: where.id } : { slug: where.slug }), ...(options.activeOnly ? { status: 'active' } : {}) });
+  let select = ctx.query.selectFrom('commerce.product').selectAll();
+  select = where.id !== undefined ? select.where('id', '=', where.id as string) : select.where('slug', '=', where.slug as string);
+  if (options.activeOnly) select = select.where('status', '=', 'active');
+  const product = await ctx.first(select);
   if (!product) throw notFound('Product');
   return product;
 }
@@ -260,25 +264,27 @@ export interface ProductListArgs {
 
 export async function listProducts(ctx: RequestContext, args: ProductListArgs, options: { activeOnly: boolean }) {
   const req = pageRequest(args);
-  const where: Record<string, unknown> = {};
-  if (options.activeOnly) where.status = 'active';
-  else if (args.status != null) where.status = oneOf('status', args.status, PRODUCT_STATUSES);
+  let select = ctx.query.selectFrom('commerce.product').selectAll().orderBy('createdAt', 'desc').orderBy('id');
+  if (options.activeOnly) select = select.where('status', '=', 'active');
+  else if (args.status != null) select = select.where('status', '=', oneOf('status', args.status, PRODUCT_STATUSES));
   for (const field of ['categoryId', 'brandId'] as const) {
-    if (args[field] == null) continue;
-    if (!isUuid(args[field])) throw badInput(field, 'must be an id');
-    where[field] = args[field];
+    const id = args[field];
+    if (id == null) continue;
+    if (!isUuid(id)) throw badInput(field, 'must be an id');
+    select = select.where(field, '=', id);
   }
   if (args.collectionId != null) {
     if (!isUuid(args.collectionId)) throw badInput('collectionId', 'must be an id');
-    const links = await ctx.rows(CollectionProduct, { collectionId: args.collectionId });
-    where.id = { $in: links.map((l) => l.productId) };
+    const links = await ctx.all(ctx.query.selectFrom('commerce.collection_product').select('productId').where('collectionId', '=', args.collectionId));
+    select = select.where('id', '=', anyOf(links.map((l) => l.productId)));
   }
-  if (req.search) where.$or = [{ name: { $ilike: likePattern(req.search) } }, { description: { $ilike: likePattern(req.search) } }];
-  return ctx.page(Product, where, req, { createdAt: 'desc', id: 'asc' });
+  const search = req.search && likePattern(req.search);
+  if (search) select = select.where((e) => e.or([e('name', 'ilike', search), e('description', 'ilike', search)]));
+  return ctx.paged(select, req);
 }
 
 /** The variants of many products at once, in one statement: the list's loader. */
 export async function variantsOfProducts(ctx: RequestContext, productIds: readonly string[]): Promise<VariantRow[][]> {
-  const rows = await ctx.rows(ProductVariant, { productId: { $in: [...productIds] } }, { orderBy: { position: 'asc', id: 'asc' } });
+  const rows = await ctx.all(ctx.query.selectFrom('commerce.product_variant').selectAll().where('productId', '=', anyOf(productIds)).orderBy('position').orderBy('id'));
   return perKey(productIds, rows, (r) => r.productId);
 }

@@ -6,20 +6,20 @@
  * (migrations/0004), so booking takes a use in its own transaction without touching these tables.
  */
 import { LockMode } from '@mikro-orm/core';
+import { sql } from 'kysely';
 import type { RequestContext } from '../../kernel/context.ts';
 import { badInput, notFound, promotionInvalid } from '../../kernel/errors.ts';
 import { isUuid, newId } from '../../kernel/ids.ts';
 import { applyInput, field, type InputFields } from '../../kernel/inputs.ts';
 import { parseAmount, toMoney } from '../../kernel/money.ts';
 import { pageRequest } from '../../kernel/pagination.ts';
-import type { Row } from '../../kernel/reads.ts';
-import { COMPANY } from '../../kernel/tenancy.ts';
+import type { RowOf } from '../../kernel/tables.ts';
 import { tenantSettings } from '../../kernel/tenant.ts';
 import { checkInstant } from '../../kernel/time.ts';
 import { oneOf, optionalText, requireText } from '../../kernel/validation.ts';
 import { Promotion, PROMOTION_CHANNELS, PROMOTION_TYPES, type PromotionChannel, type PromotionType } from '../entities/promotion.ts';
 
-export type PromotionRow = Row<Promotion>;
+export type PromotionRow = RowOf<'commerce.promotion'>;
 
 /** Why a code does not apply, checked in this order. */
 export const PROMOTION_ERROR_CODES = [
@@ -167,23 +167,26 @@ export async function deactivatePromotion(ctx: RequestContext, promotionId: unkn
 
 export async function getPromotion(ctx: RequestContext, promotionId: unknown): Promise<PromotionRow> {
   if (!isUuid(promotionId)) throw badInput('promotionId', 'must be a promotion id');
-  const promotion = await ctx.row(Promotion, { id: promotionId });
+  const promotion = await ctx.first(ctx.query.selectFrom('commerce.promotion').selectAll().where('id', '=', promotionId));
   if (!promotion) throw notFound('Promotion');
   return promotion;
 }
 
 export async function listPromotions(ctx: RequestContext, args: { active?: boolean | null; page?: number | null; limit?: number | null; offset?: number | null }) {
-  return ctx.page(Promotion, args.active != null ? { active: args.active } : {}, pageRequest(args), { createdAt: 'desc', id: 'desc' });
+  let select = ctx.query.selectFrom('commerce.promotion').selectAll().orderBy('createdAt', 'desc').orderBy('id', 'desc');
+  if (args.active != null) select = select.where('active', '=', args.active);
+  return ctx.paged(select, pageRequest(args));
 }
 
 // ---- Validation and use --------------------------------------------------------------------------
 
+/** What `commerce.take_promotion` answers (its columns by their property names). */
 interface Checked {
-  error_code: PromotionErrorCode | null;
-  promotion_id: string | null;
-  promotion_type: PromotionType | null;
+  errorCode: PromotionErrorCode | null;
+  promotionId: string | null;
+  promotionType: PromotionType | null;
   /** Off the amount, half up in minor units, never more than it; 0 for free shipping (off the shipping line instead). */
-  discount_minor: string | number;
+  discountMinor: string | number;
 }
 
 /**
@@ -195,10 +198,11 @@ export async function validatePromotion(ctx: RequestContext, args: { promotionCo
   const { currency } = await tenantSettings(ctx);
   const amountMinor = parseAmount('amount', args.amount, currency);
   const code = requireText('promotionCode', args.promotionCode, 64).trim().toUpperCase();
-  const [checked] = await ctx.tenantSql<Checked>`
-    select * from commerce.take_promotion(${COMPANY}, ${code}, ${channel}, ${amountMinor}, ${null}, ${null}, ${null}, ${null}, ${0}, ${ctx.now()}, true)`;
-  const promotion = checked.promotion_id ? await ctx.row(Promotion, { id: checked.promotion_id }) : null;
-  return { isValid: checked.error_code === null, discountAmount: toMoney(Number(checked.discount_minor), currency), errorCode: checked.error_code, promotion };
+  const checked = (await ctx.first(
+    ctx.query.selectFrom(sql<Checked>`commerce.take_promotion(${ctx.companyId}, ${code}, ${channel}, ${amountMinor}, ${null}, ${null}, ${null}, ${null}, ${0}, ${ctx.now()}, true)`.as('t')).selectAll(),
+  ))!;
+  const promotion = checked.promotionId ? await ctx.first(ctx.query.selectFrom('commerce.promotion').selectAll().where('id', '=', checked.promotionId)) : null;
+  return { isValid: checked.errorCode === null, discountAmount: toMoney(Number(checked.discountMinor), currency), errorCode: checked.errorCode, promotion };
 }
 
 export interface TakenPromotion {
@@ -218,13 +222,15 @@ export async function takePromotion(
   tx: RequestContext,
   use: { code: string; channel: PromotionChannel; amountMinor: number; shippingMinor: number; customerKey: string | null; orderId: string },
 ): Promise<TakenPromotion> {
-  const [taken] = await tx.tenantSql<Checked>`
-    select * from commerce.take_promotion(${COMPANY}, ${use.code}, ${use.channel}, ${use.amountMinor}, ${use.customerKey}, ${newId()}, ${use.orderId}, ${null}, ${use.shippingMinor}, ${tx.now()})`;
-  if (taken.error_code) throw promotionInvalid(taken.error_code);
-  return { promotionId: taken.promotion_id!, type: taken.promotion_type!, discountMinor: Number(taken.discount_minor) };
+  const taken = await tx.query
+    .selectFrom(sql<Checked>`commerce.take_promotion(${tx.companyId}, ${use.code}, ${use.channel}, ${use.amountMinor}, ${use.customerKey}, ${newId()}, ${use.orderId}, ${null}, ${use.shippingMinor}, ${tx.now()})`.as('t'))
+    .selectAll()
+    .executeTakeFirstOrThrow();
+  if (taken.errorCode) throw promotionInvalid(taken.errorCode);
+  return { promotionId: taken.promotionId!, type: taken.promotionType!, discountMinor: Number(taken.discountMinor) };
 }
 
 /** Gives back the use an order took (it was cancelled or expired), once. */
 export async function releasePromotion(tx: RequestContext, orderId: string): Promise<void> {
-  await tx.tenantSql`select commerce.release_promotion(${COMPANY}, ${orderId}, ${null}, ${tx.now()})`;
+  await tx.query.selectNoFrom(sql<number>`commerce.release_promotion(${tx.companyId}, ${orderId}, ${null}, ${tx.now()})`.as('released')).execute();
 }

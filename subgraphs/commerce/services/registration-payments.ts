@@ -10,10 +10,8 @@ import type { RequestContext } from '../../kernel/context.ts';
 import { sweepDue } from '../../kernel/sweeps.ts';
 import { badInput, conflict, notFound } from '../../kernel/errors.ts';
 import { isUuid, newId } from '../../kernel/ids.ts';
-import { COMPANY } from '../../kernel/tenancy.ts';
 import type { RegistrationCreated } from '../../content/events.ts';
 import { Payment } from '../entities/payment.ts';
-import { PayableRegistration } from '../entities/registration-projection.ts';
 import { choosePaymentMethod } from './payment-methods.ts';
 import { cancelOpenPayments, openProviderPayment, syncPayment } from './payments.ts';
 import { catchUpOnEvent } from '../../kernel/projections.ts';
@@ -28,10 +26,23 @@ export async function recordRegistration(tx: RequestContext, facts: Registration
   const { paymentWindowMinutes } = await shopSettings(tx);
   const created = new Date(facts.createdAt);
   const due = new Date(created.getTime() + paymentWindowMinutes * 60_000);
-  const fresh = await tx.tenantSql`insert into commerce.payable_registration
-      (company_id, registration_id, event_id, event_title, customer_id, email, amount_minor, currency, status, created_at, payment_due_at)
-    values (${COMPANY}, ${facts.registrationId}, ${facts.eventId}, ${facts.eventTitle}, ${facts.customerId}, ${facts.email}, ${facts.amountMinor}, ${facts.currency}, ${facts.status}, ${created}, ${due})
-    on conflict do nothing returning registration_id`;
+  const fresh = await tx.query
+    .insertInto('commerce.payable_registration')
+    .values({
+      registrationId: facts.registrationId,
+      eventId: facts.eventId,
+      eventTitle: facts.eventTitle,
+      customerId: facts.customerId,
+      email: facts.email,
+      amountMinor: facts.amountMinor,
+      currency: facts.currency,
+      status: facts.status,
+      createdAt: created,
+      paymentDueAt: due,
+    })
+    .onConflict((oc) => oc.doNothing())
+    .returning('registrationId')
+    .execute();
   if (fresh.length && facts.status === 'PENDING_PAYMENT') tx.runAt(REGISTRATION_WINDOW_QUEUE, due, { companyId: tx.companyId, registrationId: facts.registrationId });
 }
 
@@ -56,7 +67,7 @@ export async function registrationPaymentIntent(ctx: RequestContext, registratio
   }
   const registration = await payableRegistration(ctx, registrationId.toLowerCase());
   if (!registration) throw notFound('Registration');
-  const payments = await ctx.rows(Payment, { registrationId: registration.registrationId }, { orderBy: { createdAt: 'desc' } });
+  const payments = await ctx.all(ctx.query.selectFrom('commerce.payment').selectAll().where('registrationId', '=', registration.registrationId).orderBy('createdAt', 'desc'));
   if (payments.some((p) => p.status === 'succeeded')) throw conflict('This registration is paid', { field: 'id' });
   if (registration.status !== 'PENDING_PAYMENT' || registration.paymentDueAt.getTime() <= ctx.now().getTime()) throw conflict('This registration does not wait for payment', { field: 'id' });
   // One open payment at a time (a registration must not be paid twice): the same method resumes
@@ -64,11 +75,11 @@ export async function registrationPaymentIntent(ctx: RequestContext, registratio
   const open = payments.find((p) => p.status !== 'canceled' && p.providerPaymentId);
   if (open && open.paymentMethodId === method.id && open.returnUrl === returnUrl) {
     await syncPayment(ctx, open);
-    return (await ctx.row(Payment, { id: open.id }))!;
+    return (await paymentNow(ctx, open.id))!;
   }
   if (open) {
     await cancelOpenPayments(ctx, { registrationId: registration.registrationId });
-    if ((await ctx.row(Payment, { id: open.id }))?.status === 'succeeded') throw conflict('This registration is paid', { field: 'id' });
+    if ((await paymentNow(ctx, open.id))?.status === 'succeeded') throw conflict('This registration is paid', { field: 'id' });
   }
   const payment = await ctx.transaction(async (tx) =>
     tx.em.create(Payment, {
@@ -87,8 +98,13 @@ export async function registrationPaymentIntent(ctx: RequestContext, registratio
     }),
   );
   await openProviderPayment(ctx, { paymentId: payment.id }, `Registration: ${registration.eventTitle}`);
-  return (await ctx.row(Payment, { id: payment.id }))!;
+  return (await paymentNow(ctx, payment.id))!;
 }
+
+/** A payment as it is now (not a request's loader, which keeps what it read first). */
+const paymentNow = (ctx: RequestContext, id: string) => ctx.first(ctx.query.selectFrom('commerce.payment').selectAll().where('id', '=', id));
+
+const payableRegistrationRow = (ctx: RequestContext, registrationId: string) => ctx.first(ctx.query.selectFrom('commerce.payable_registration').selectAll().where('registrationId', '=', registrationId));
 
 /**
  * What commerce knows a registration owes. One made a moment ago may not have reached commerce yet:
@@ -96,10 +112,10 @@ export async function registrationPaymentIntent(ctx: RequestContext, registratio
  * (kernel/projections.ts); an id with no such event is not found at once.
  */
 async function payableRegistration(ctx: RequestContext, registrationId: string) {
-  const known = await ctx.row(PayableRegistration, { registrationId });
+  const known = await payableRegistrationRow(ctx, registrationId);
   if (known) return known;
   const caughtUp = await catchUpOnEvent(ctx, 'commerce', 'content.registration.created', { registrationId }, commerceSubscriptions['content.registration.created']!);
-  return caughtUp ? ctx.row(PayableRegistration, { registrationId }) : null;
+  return caughtUp ? payableRegistrationRow(ctx, registrationId) : null;
 }
 
 /**
@@ -108,14 +124,19 @@ async function payableRegistration(ctx: RequestContext, registrationId: string) 
  * time, or once settled, it changes nothing.
  */
 export async function endRegistrationWindow(ctx: RequestContext, registrationId: string): Promise<boolean> {
-  const registration = await ctx.row(PayableRegistration, { registrationId });
+  const registration = await payableRegistrationRow(ctx, registrationId);
   if (!registration || registration.status !== 'PENDING_PAYMENT' || registration.paymentDueAt.getTime() > ctx.now().getTime()) return false;
   await cancelOpenPayments(ctx, { registrationId });
   return ctx.transaction(async (tx) => {
     // A payment that got through before its cancel pays the registration after all.
-    const paid = await tx.rows(Payment, { registrationId, status: 'succeeded' }, { fields: ['id'] });
-    const moved = await tx.tenantSql`update commerce.payable_registration set status = ${paid.length ? 'PAID' : 'EXPIRED'}
-      where company_id = ${COMPANY} and registration_id = ${registrationId} and status = 'PENDING_PAYMENT' returning registration_id`;
+    const paid = await tx.all(tx.query.selectFrom('commerce.payment').select('id').where('registrationId', '=', registrationId).where('status', '=', 'succeeded'));
+    const moved = await tx.query
+      .updateTable('commerce.payable_registration')
+      .set({ status: paid.length ? 'PAID' : 'EXPIRED' })
+      .where('registrationId', '=', registrationId)
+      .where('status', '=', 'PENDING_PAYMENT')
+      .returning('registrationId')
+      .execute();
     if (moved.length && !paid.length) tx.publish('commerce.registration.payment-expired', { registrationId });
     return moved.length > 0 && !paid.length;
   });

@@ -1,5 +1,4 @@
 import type { RequestContext } from '../../kernel/context.ts';
-import { ShopSettings } from '../entities/shop-settings.ts';
 
 export interface ShopSettingsValues {
   pricesIncludeTax: boolean;
@@ -14,6 +13,6 @@ export function defaultShopSettings(): ShopSettingsValues {
 }
 
 export async function shopSettings(ctx: RequestContext): Promise<ShopSettingsValues> {
-  const row = await ctx.row(ShopSettings, {});
+  const row = await ctx.first(ctx.query.selectFrom('commerce.shop_settings').select(['pricesIncludeTax', 'paymentWindowMinutes']));
   return row ? { pricesIncludeTax: row.pricesIncludeTax, paymentWindowMinutes: row.paymentWindowMinutes } : defaultShopSettings();
 }

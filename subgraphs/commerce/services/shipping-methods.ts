@@ -3,12 +3,12 @@ import { badInput, notFound } from '../../kernel/errors.ts';
 import { isUuid, newId } from '../../kernel/ids.ts';
 import { likePattern, pageRequest, type ListQuery } from '../../kernel/pagination.ts';
 import { parseAmount } from '../../kernel/money.ts';
-import type { Row } from '../../kernel/reads.ts';
+import type { RowOf } from '../../kernel/tables.ts';
 import { tenantSettings } from '../../kernel/tenant.ts';
 import { oneOf, requireText } from '../../kernel/validation.ts';
 import { SHIPPING_KINDS, ShippingMethod, type ShippingKind } from '../entities/shipping-method.ts';
 
-export type ShippingMethodRow = Row<ShippingMethod>;
+export type ShippingMethodRow = RowOf<'commerce.shipping_method'>;
 
 export interface ShippingMethodInput {
   name?: string | null;
@@ -77,8 +77,10 @@ export async function updateShippingMethod(ctx: RequestContext, id: unknown, inp
 /** A page of the shop's shipping methods in checkout order (the storefront's: active ones only), searched by name. */
 export function listShippingMethods(ctx: RequestContext, activeOnly: boolean, args: ListQuery) {
   const req = pageRequest(args);
-  const where = { ...(activeOnly ? { active: true } : {}), ...(req.search ? { name: { $ilike: likePattern(req.search) } } : {}) };
-  return ctx.page(ShippingMethod, where, req, { position: 'asc', name: 'asc', id: 'asc' });
+  let select = ctx.query.selectFrom('commerce.shipping_method').selectAll().orderBy('position').orderBy('name').orderBy('id');
+  if (activeOnly) select = select.where('active', '=', true);
+  if (req.search) select = select.where('name', 'ilike', likePattern(req.search));
+  return ctx.paged(select, req);
 }
 
 /** What a method costs for an order subtotal. */

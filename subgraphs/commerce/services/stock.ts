@@ -7,7 +7,6 @@
  */
 import type { RequestContext } from '../../kernel/context.ts';
 import { AppError } from '../../kernel/errors.ts';
-import { COMPANY } from '../../kernel/tenancy.ts';
 import type { CatalogLine } from './catalog-lines.ts';
 
 export async function reserveStock(tx: RequestContext, lines: CatalogLine[]): Promise<void> {
@@ -18,10 +17,15 @@ export async function reserveStock(tx: RequestContext, lines: CatalogLine[]): Pr
     merged.set(line.variantId, { quantity: (held?.quantity ?? 0) + line.quantity, index: held?.index ?? line.index });
   }
   for (const [variantId, { quantity, index }] of [...merged].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    const taken = await tx.tenantSql`update commerce.product_variant set stock = stock - ${quantity}
-      where company_id = ${COMPANY} and id = ${variantId} and stock >= ${quantity} returning id`;
+    const taken = await tx.query
+      .updateTable('commerce.product_variant')
+      .set((e) => ({ stock: e('stock', '-', quantity) }))
+      .where('id', '=', variantId)
+      .where('stock', '>=', quantity)
+      .returning('id')
+      .execute();
     if (taken.length) continue;
-    const [left] = await tx.tenantSql<{ stock: number }>`select stock from commerce.product_variant where company_id = ${COMPANY} and id = ${variantId}`;
+    const left = await tx.first(tx.query.selectFrom('commerce.product_variant').select('stock').where('id', '=', variantId));
     const available = Math.max(0, Number(left?.stock ?? 0));
     throw new AppError('INSUFFICIENT_STOCK', `items[${index}]: only ${available} left in stock`, { field: `items[${index}]`, line: index, variantId, available });
   }
@@ -29,8 +33,18 @@ export async function reserveStock(tx: RequestContext, lines: CatalogLine[]): Pr
 
 /** Gives an unpaid order's reserved stock back (once: the order's state moves in the same transaction). */
 export async function releaseStock(tx: RequestContext, orderId: string): Promise<void> {
-  await tx.tenantSql`update commerce.product_variant v set stock = v.stock + l.quantity
-    from (select variant_id, sum(quantity) as quantity from commerce.order_line
-           where company_id = ${COMPANY} and order_id = ${orderId} and stock_reserved group by variant_id) l
-    where v.company_id = ${COMPANY} and v.id = l.variant_id`;
+  await tx.query
+    .updateTable('commerce.product_variant as v')
+    .from((e) =>
+      e
+        .selectFrom('commerce.order_line')
+        .select((o) => ['variantId', o.fn.sum<number>('quantity').as('quantity')])
+        .where('orderId', '=', orderId)
+        .where('stockReserved', '=', true)
+        .groupBy('variantId')
+        .as('l'),
+    )
+    .set((e) => ({ stock: e('v.stock', '+', e.ref('l.quantity')) }))
+    .whereRef('v.id', '=', 'l.variantId')
+    .execute();
 }

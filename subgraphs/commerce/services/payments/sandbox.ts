@@ -30,17 +30,6 @@ export const SANDBOX_PAGE_PATH = '/sandbox/pay';
 /** The sandbox's webhook secret, derived from the platform's secret (nothing to configure). */
 export const sandboxWebhookSecret = (config: Pick<Config, 'jwtSecret'>) => createHmac('sha256', config.jwtSecret).update('commerce.sandbox.webhook').digest('hex');
 
-interface IntentRow {
-  id: string;
-  amount_minor: string | number;
-  currency: string;
-  status: PaymentStatus;
-  payment_method_id: string;
-  return_url: string | null;
-  refunded_minor: string | number;
-  description: string | null;
-}
-
 /** The sandbox's job: process an intent (`settle`), or send the event it reports (`event`). */
 export type SandboxJob = { settle: string } | SandboxDelivery;
 
@@ -70,11 +59,22 @@ export class SandboxProvider implements PaymentProvider {
     const initial: PaymentStatus = method === 'sandbox_success' ? 'processing' : method === 'sandbox_decline' ? 'requires_payment_method' : 'requires_action';
     await this.ctx.transaction(async (tx) => {
       const now = tx.now();
-      await tx.sql(
-        `insert into commerce.sandbox_intent (id, amount_minor, currency, status, payment_method_id, return_url, description, metadata_payment_id, metadata_company_id, created_at, updated_at)
-         values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        [id, input.amountMinor, input.currency, initial, method, input.returnUrl, input.description, input.paymentId, input.companyId, now, now],
-      );
+      await tx.query
+        .insertInto('commerce.sandbox_intent')
+        .values({
+          id,
+          amountMinor: input.amountMinor,
+          currency: input.currency,
+          status: initial,
+          paymentMethodId: method,
+          returnUrl: input.returnUrl,
+          description: input.description,
+          metadataPaymentId: input.paymentId,
+          metadataCompanyId: input.companyId,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .execute();
       // The deterministic methods decide without the customer: a success is processed a moment
       // later (by the sandbox's own job), a decline at once, as a card network answers; either
       // way the platform learns it by webhook.
@@ -85,15 +85,20 @@ export class SandboxProvider implements PaymentProvider {
   }
 
   async status(providerPaymentId: string): Promise<IntentState> {
-    const [row] = await this.ctx.sql<IntentRow & { last_error_code: string | null; last_error_message: string | null }>('select * from commerce.sandbox_intent where id = ?', [providerPaymentId]);
+    const row = await this.find(providerPaymentId);
     if (!row) throw new Error(`Sandbox intent ${providerPaymentId} not found`);
     return {
       providerPaymentId: row.id,
       status: row.status,
       nextActionUrl: row.status === 'requires_action' ? this.pageUrl(row.id) : null,
-      failureCode: row.last_error_code,
-      failureMessage: row.last_error_message,
+      failureCode: row.lastErrorCode,
+      failureMessage: row.lastErrorMessage,
     };
+  }
+
+  private find(id: string) {
+    const ctx = this.ctx;
+    return ctx.first(ctx.query.selectFrom('commerce.sandbox_intent').selectAll().where('id', '=', id));
   }
 
   async capture(providerPaymentId: string): Promise<IntentState> {
@@ -103,21 +108,27 @@ export class SandboxProvider implements PaymentProvider {
 
   async cancel(providerPaymentId: string): Promise<IntentState> {
     await this.ctx.transaction(async (tx) => {
-      const moved = await tx.sql(`update commerce.sandbox_intent set status = 'canceled', updated_at = ? where id = ? and status not in ('succeeded', 'canceled') returning id`, [
-        tx.now(),
-        providerPaymentId,
-      ]);
+      const moved = await tx.query
+        .updateTable('commerce.sandbox_intent')
+        .set({ status: 'canceled', updatedAt: tx.now() })
+        .where('id', '=', providerPaymentId)
+        .where('status', 'not in', ['succeeded', 'canceled'])
+        .returning('id')
+        .execute();
       if (moved.length) await this.report(tx, providerPaymentId, 'payment_intent.canceled', 'canceled', null);
     });
     return this.status(providerPaymentId);
   }
 
   async refund(providerPaymentId: string, amountMinor: number): Promise<RefundResult> {
-    const rows = await this.ctx.sql<{ id: string }>(
-      `update commerce.sandbox_intent set refunded_minor = refunded_minor + ?, updated_at = ?
-        where id = ? and status = 'succeeded' and refunded_minor + ? <= amount_minor returning id`,
-      [amountMinor, new Date(this.runtime.clock.now()), providerPaymentId, amountMinor],
-    );
+    const rows = await this.ctx.query
+      .updateTable('commerce.sandbox_intent')
+      .set((e) => ({ refundedMinor: e('refundedMinor', '+', amountMinor), updatedAt: new Date(this.runtime.clock.now()) }))
+      .where('id', '=', providerPaymentId)
+      .where('status', '=', 'succeeded')
+      .where((e) => e(e('refundedMinor', '+', amountMinor), '<=', e.ref('amountMinor')))
+      .returning('id')
+      .execute();
     return { refundId: `re_sbx_${newId().replaceAll('-', '')}`, amountMinor, status: rows.length ? 'succeeded' : 'failed' };
   }
 
@@ -127,22 +138,22 @@ export class SandboxProvider implements PaymentProvider {
    */
   async decide(providerPaymentId: string, action: 'pay' | 'decline' | 'cancel'): Promise<{ moved: boolean; returnUrl: string | null; status: PaymentStatus }> {
     return this.ctx.transaction(async (tx) => {
-      const [row] = await tx.sql<IntentRow>('select * from commerce.sandbox_intent where id = ? for update', [providerPaymentId]);
+      const row = await tx.query.selectFrom('commerce.sandbox_intent').selectAll().where('id', '=', providerPaymentId).forUpdate().executeTakeFirst();
       if (!row) throw new Error('not found');
       const open = row.status === 'requires_action' || row.status === 'requires_payment_method';
-      if (!open) return { moved: false, returnUrl: row.return_url, status: row.status };
+      if (!open) return { moved: false, returnUrl: row.returnUrl, status: row.status };
       if (action === 'pay') await this.settle(tx, row.id, 'succeeded');
       if (action === 'decline') await this.report(tx, row.id, 'payment_intent.payment_failed', 'requires_payment_method', DECLINED);
       if (action === 'cancel') await this.report(tx, row.id, 'payment_intent.canceled', 'canceled', null);
       const status: PaymentStatus = action === 'pay' ? 'succeeded' : action === 'decline' ? 'requires_payment_method' : 'canceled';
-      return { moved: true, returnUrl: row.return_url, status };
+      return { moved: true, returnUrl: row.returnUrl, status };
     });
   }
 
   /** An intent as the hosted page shows it. */
   async intent(providerPaymentId: string): Promise<{ id: string; amountMinor: number; currency: string; status: PaymentStatus; description: string | null; returnUrl: string | null } | null> {
-    const [row] = await this.ctx.sql<IntentRow>('select * from commerce.sandbox_intent where id = ?', [providerPaymentId]);
-    return row ? { id: row.id, amountMinor: Number(row.amount_minor), currency: row.currency.trim(), status: row.status, description: row.description, returnUrl: row.return_url } : null;
+    const row = await this.find(providerPaymentId);
+    return row ? { id: row.id, amountMinor: Number(row.amountMinor), currency: row.currency.trim(), status: row.status, description: row.description, returnUrl: row.returnUrl } : null;
   }
 
   private settle(tx: RequestContext, id: string, status: 'succeeded') {
@@ -152,24 +163,25 @@ export class SandboxProvider implements PaymentProvider {
   /** The sandbox's processor: a `processing` intent succeeds (once). */
   async process(id: string): Promise<void> {
     await this.ctx.transaction(async (tx) => {
-      const [row] = await tx.sql(`select id from commerce.sandbox_intent where id = ? and status = 'processing' for update`, [id]);
+      const row = await tx.query.selectFrom('commerce.sandbox_intent').select('id').where('id', '=', id).where('status', '=', 'processing').forUpdate().executeTakeFirst();
       if (row) await this.settle(tx, id, 'succeeded');
     });
   }
 
   /** Moves the intent and queues the signed webhook that tells the platform, in one transaction. */
   private async report(tx: RequestContext, id: string, type: ProviderEventType, status: PaymentStatus, error: { code: string; message: string } | null) {
-    const [row] = await tx.sql<{ metadata_payment_id: string; metadata_company_id: string }>(
-      `update commerce.sandbox_intent set status = ?, last_error_code = ?, last_error_message = ?, updated_at = ? where id = ?
-        returning metadata_payment_id, metadata_company_id`,
-      [status, error?.code ?? null, error?.message ?? null, tx.now(), id],
-    );
+    const [row] = await tx.query
+      .updateTable('commerce.sandbox_intent')
+      .set({ status, lastErrorCode: error?.code ?? null, lastErrorMessage: error?.message ?? null, updatedAt: tx.now() })
+      .where('id', '=', id)
+      .returning(['metadataPaymentId', 'metadataCompanyId'])
+      .execute();
     const delivery: SandboxDelivery = {
       event: {
         id: `evt_sbx_${newId().replaceAll('-', '')}`,
         type,
         created: Math.floor(tx.now().getTime() / 1000),
-        data: { object: { id, status, metadata: { paymentId: row.metadata_payment_id, companyId: row.metadata_company_id }, last_payment_error: error } },
+        data: { object: { id, status, metadata: { paymentId: row.metadataPaymentId, companyId: row.metadataCompanyId }, last_payment_error: error } },
       },
     };
     tx.runAt(SANDBOX_WEBHOOK_QUEUE, null, delivery);
