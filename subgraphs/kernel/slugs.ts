@@ -1,12 +1,16 @@
-import type { EntityName } from '@mikro-orm/core';
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Kysely } from 'kysely';
+import type { RequestContext } from './context.ts';
 import { badInput, conflict } from './errors.ts';
+import type { Tables } from './tables.ts';
 import { normalizeSlug, slugify } from './validation.ts';
 
-/** A row with a slug unique in its company (a unique index on (company, slug)). */
-interface Slugged {
-  id: string;
-  slug: string;
+/** Tables whose rows have a slug unique in their company (a unique index on (company, slug)). */
+type Slugged = { [T in keyof Tables]: Tables[T] extends { id: unknown; slug: unknown } ? T : never }[keyof Tables];
+
+/** The slugs of a table's rows but one (`exceptId`). */
+function slugs(ctx: RequestContext, table: Slugged, exceptId: string | undefined) {
+  const select = (ctx.query as unknown as Kysely<Record<string, { id: string; slug: string }>>).selectFrom(table).select('slug');
+  return exceptId ? select.where('id', '<>', exceptId) : select;
 }
 
 /** Lower-case letters or digits of any script, separated by single hyphens. */
@@ -16,9 +20,10 @@ const SLUG = /^[\p{Ll}\p{Lo}\p{Lm}\p{M}\p{N}]+(?:-[\p{Ll}\p{Lo}\p{Lm}\p{M}\p{N}]
  * The first free slug made from a text among an entity's rows (in the caller's tenant scope):
  * the slugified text, then -2, -3…
  */
-export async function freeSlug<T extends Slugged>(em: EntityManager, entity: EntityName<T>, text: string, options: { fallback: string; exceptId?: string }): Promise<string> {
+export async function freeSlug(ctx: RequestContext, table: Slugged, text: string, options: { fallback: string; exceptId?: string }): Promise<string> {
   const base = slugify(text) || options.fallback;
-  const rows = await em.find(entity as EntityName<Slugged>, { slug: { $like: `${base}%` }, ...(options.exceptId ? { id: { $ne: options.exceptId } } : {}) }, { fields: ['slug'] });
+  // A slug is letters, digits and hyphens: nothing in it is a pattern character of `like`.
+  const rows = await ctx.all(slugs(ctx, table, options.exceptId).where('slug', 'like', `${base}%`));
   const taken = new Set(rows.map((r) => r.slug));
   let slug = base;
   for (let n = 2; taken.has(slug); n++) slug = `${base}-${n}`;
@@ -32,15 +37,11 @@ export async function freeSlug<T extends Slugged>(em: EntityManager, entity: Ent
  * index: the flush fails and the subgraph's constraint table answers 409 naming `slug` (content
  * retries a generated one: content/services/slugs.ts).
  */
-export async function chooseSlug<T extends Slugged>(
-  em: EntityManager,
-  entity: EntityName<T>,
-  options: { explicit?: string | null; text: string; fallback: string; exceptId?: string },
-): Promise<string> {
-  if (options.explicit == null || options.explicit === '') return freeSlug(em, entity, options.text, { fallback: options.fallback, exceptId: options.exceptId });
+export async function chooseSlug(ctx: RequestContext, table: Slugged, options: { explicit?: string | null; text: string; fallback: string; exceptId?: string }): Promise<string> {
+  if (options.explicit == null || options.explicit === '') return freeSlug(ctx, table, options.text, { fallback: options.fallback, exceptId: options.exceptId });
   const slug = normalizeSlug(options.explicit);
   if (slug.length > 120 || !SLUG.test(slug)) throw badInput('slug', 'must be lower-case letters or digits separated by single hyphens');
-  const taken = await em.findOne(entity as EntityName<Slugged>, { slug, ...(options.exceptId ? { id: { $ne: options.exceptId } } : {}) });
+  const taken = await ctx.first(slugs(ctx, table, options.exceptId).where('slug', '=', slug));
   if (taken) throw conflict(`The slug "${slug}" is already used`, { field: 'slug' });
   return slug;
 }

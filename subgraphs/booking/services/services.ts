@@ -9,10 +9,7 @@ import { likePattern, pageRequest } from '../../kernel/pagination.ts';
 import { anyOf } from '../../kernel/query.ts';
 import type { RowOf } from '../../kernel/tables.ts';
 import { optionalText, requireText } from '../../kernel/validation.ts';
-import { Resource } from '../entities/resource.ts';
 import { Service, ServiceResource, ServiceStaff, type CancellationPolicy } from '../entities/service.ts';
-import { ServiceCategory } from '../entities/service-category.ts';
-import { StaffMember } from '../entities/staff-member.ts';
 
 export type ServiceRow = RowOf<'booking.service'>;
 
@@ -71,14 +68,14 @@ async function apply(ctx: RequestContext, service: Service, input: ServiceInput,
   if (input.requiresResource != null) service.requiresResource = input.requiresResource;
   if (input.active != null) service.active = input.active;
   if (input.cancellationPolicy != null) service.cancellationPolicy = policyOf(input.cancellationPolicy);
-  if (input.categoryId !== undefined) service.categoryId = input.categoryId === null ? null : await requireOwn(ctx.em, ServiceCategory, 'categoryId', input.categoryId, 'a service category');
+  if (input.categoryId !== undefined) service.categoryId = input.categoryId === null ? null : await requireOwn(ctx, 'booking.service_category', 'categoryId', input.categoryId, 'a service category');
   if (input.staffIds != null) {
-    const ids = await requireOwnAll(ctx.em, StaffMember, 'staffIds', input.staffIds, 'staff members');
+    const ids = await requireOwnAll(ctx, 'booking.staff_member', 'staffIds', input.staffIds, 'staff members');
     ctx.em.remove(await ctx.em.find(ServiceStaff, { serviceId: service.id }));
     for (const staffId of ids) ctx.em.create(ServiceStaff, { serviceId: service.id, staffId });
   }
   if (input.resourceIds != null) {
-    const ids = await requireOwnAll(ctx.em, Resource, 'resourceIds', input.resourceIds, 'resources');
+    const ids = await requireOwnAll(ctx, 'booking.resource', 'resourceIds', input.resourceIds, 'resources');
     ctx.em.remove(await ctx.em.find(ServiceResource, { serviceId: service.id }));
     for (const resourceId of ids) ctx.em.create(ServiceResource, { serviceId: service.id, resourceId });
   }

@@ -24,7 +24,7 @@ function url(field: string, value: unknown): string | null {
 export async function createBrand(ctx: RequestContext, input: BrandInput) {
   const name = requireText('name', input.name, 100);
   return ctx.transaction(async (tx) => {
-    const slug = await chooseSlug(tx.em, Brand, { explicit: input.slug, text: name, fallback: 'item' });
+    const slug = await chooseSlug(tx, 'commerce.brand', { explicit: input.slug, text: name, fallback: 'item' });
     return tx.em.create(Brand, { id: newId(), name, slug, description: optionalText('description', input.description, 2000) ?? null, logoUrl: url('logoUrl', input.logoUrl) });
   });
 }
@@ -35,7 +35,7 @@ export async function updateBrand(ctx: RequestContext, brandId: string, input: B
     const brand = await tx.em.findOne(Brand, { id: brandId });
     if (!brand) throw notFound('Brand');
     if (input.name != null) brand.name = requireText('name', input.name, 100);
-    if (input.slug != null) brand.slug = await chooseSlug(tx.em, Brand, { explicit: input.slug, text: brand.name, fallback: 'item', exceptId: brand.id });
+    if (input.slug != null) brand.slug = await chooseSlug(tx, 'commerce.brand', { explicit: input.slug, text: brand.name, fallback: 'item', exceptId: brand.id });
     if (input.description !== undefined) brand.description = optionalText('description', input.description, 2000) ?? null;
     if (input.logoUrl !== undefined) brand.logoUrl = url('logoUrl', input.logoUrl);
     return brand;

@@ -18,8 +18,8 @@ export interface CategoryInput {
 export async function createCategory(ctx: RequestContext, input: CategoryInput) {
   const name = requireText('name', input.name, 100);
   return ctx.transaction(async (tx) => {
-    const parentId = input.parentId ? await requireOwn(tx.em, ProductCategory, 'parentId', input.parentId, 'a product category') : null;
-    const slug = await chooseSlug(tx.em, ProductCategory, { explicit: input.slug, text: name, fallback: 'item' });
+    const parentId = input.parentId ? await requireOwn(tx, 'commerce.product_category', 'parentId', input.parentId, 'a product category') : null;
+    const slug = await chooseSlug(tx, 'commerce.product_category', { explicit: input.slug, text: name, fallback: 'item' });
     return tx.em.create(ProductCategory, { id: newId(), name, slug, parentId, description: optionalText('description', input.description, 2000) ?? null });
   });
 }
@@ -30,12 +30,12 @@ export async function updateCategory(ctx: RequestContext, categoryId: string, in
     const category = await tx.em.findOne(ProductCategory, { id: categoryId });
     if (!category) throw notFound('Product category');
     if (input.name != null) category.name = requireText('name', input.name, 100);
-    if (input.slug != null) category.slug = await chooseSlug(tx.em, ProductCategory, { explicit: input.slug, text: category.name, fallback: 'item', exceptId: category.id });
+    if (input.slug != null) category.slug = await chooseSlug(tx, 'commerce.product_category', { explicit: input.slug, text: category.name, fallback: 'item', exceptId: category.id });
     if (input.description !== undefined) category.description = optionalText('description', input.description, 2000) ?? null;
     if (input.parentId !== undefined) {
       if (input.parentId === null) category.parentId = null;
       else {
-        const parentId = await requireOwn(tx.em, ProductCategory, 'parentId', input.parentId, 'a product category');
+        const parentId = await requireOwn(tx, 'commerce.product_category', 'parentId', input.parentId, 'a product category');
         // A category may not sit below itself: walk up from the new parent.
         for (let at: string | null | undefined = parentId; at; at = (await tx.first(tx.query.selectFrom('commerce.product_category').select('parentId').where('id', '=', at)))?.parentId) {
           if (at === category.id) throw badInput('parentId', 'would put the category inside itself');

@@ -9,7 +9,6 @@ import { anyOf } from '../../kernel/query.ts';
 import { chooseSlug } from '../../kernel/slugs.ts';
 import { optionalText, requireText } from '../../kernel/validation.ts';
 import { Collection, CollectionProduct } from '../entities/collection.ts';
-import { Product } from '../entities/product.ts';
 
 export interface CollectionInput {
   name?: string | null;
@@ -20,7 +19,7 @@ export interface CollectionInput {
 export async function createCollection(ctx: RequestContext, input: CollectionInput & { productIds?: string[] | null }) {
   const name = requireText('name', input.name, 100);
   return ctx.transaction(async (tx) => {
-    const slug = await chooseSlug(tx.em, Collection, { explicit: input.slug, text: name, fallback: 'item' });
+    const slug = await chooseSlug(tx, 'commerce.collection', { explicit: input.slug, text: name, fallback: 'item' });
     const collection = tx.em.create(Collection, { id: newId(), name, slug, description: optionalText('description', input.description, 2000) ?? null });
     if (input.productIds?.length) await link(tx, collection.id, input.productIds);
     return collection;
@@ -31,7 +30,7 @@ export async function updateCollection(ctx: RequestContext, collectionId: string
   return ctx.transaction(async (tx) => {
     const collection = await own(tx, collectionId);
     if (input.name != null) collection.name = requireText('name', input.name, 100);
-    if (input.slug != null) collection.slug = await chooseSlug(tx.em, Collection, { explicit: input.slug, text: collection.name, fallback: 'item', exceptId: collection.id });
+    if (input.slug != null) collection.slug = await chooseSlug(tx, 'commerce.collection', { explicit: input.slug, text: collection.name, fallback: 'item', exceptId: collection.id });
     if (input.description !== undefined) collection.description = optionalText('description', input.description, 2000) ?? null;
     return collection;
   });
@@ -46,7 +45,7 @@ async function own(tx: RequestContext, collectionId: string) {
 
 /** Adds products not in the collection yet (adding one twice is no error). */
 async function link(tx: RequestContext, collectionId: string, productIds: string[]) {
-  const ids = await requireOwnAll(tx.em, Product, 'productIds', productIds, 'products');
+  const ids = await requireOwnAll(tx, 'commerce.product', 'productIds', productIds, 'products');
   const links = await tx.all(tx.query.selectFrom('commerce.collection_product').select('productId').where('collectionId', '=', collectionId).where('productId', '=', anyOf(ids)));
   const present = new Set(links.map((l) => l.productId));
   for (const productId of ids) if (!present.has(productId)) tx.em.create(CollectionProduct, { collectionId, productId });
@@ -65,7 +64,7 @@ export async function removeProducts(ctx: RequestContext, collectionId: string, 
   if (!productIds.length) throw badInput('productIds', 'must name at least one product');
   return ctx.transaction(async (tx) => {
     const collection = await own(tx, collectionId);
-    const ids = await requireOwnAll(tx.em, Product, 'productIds', productIds, 'products');
+    const ids = await requireOwnAll(tx, 'commerce.product', 'productIds', productIds, 'products');
     tx.em.remove(await tx.em.find(CollectionProduct, { collectionId: collection.id, productId: { $in: ids } }));
     return collection;
   });

@@ -10,9 +10,7 @@ import { anyOf } from '../../kernel/query.ts';
 import { chooseSlug } from '../../kernel/slugs.ts';
 import type { RowOf } from '../../kernel/tables.ts';
 import { oneOf, optionalText, requireText } from '../../kernel/validation.ts';
-import { Brand } from '../entities/brand.ts';
-import { ProductCategory } from '../entities/category.ts';
-import { Collection, CollectionProduct } from '../entities/collection.ts';
+import { CollectionProduct } from '../entities/collection.ts';
 import { Product, PRODUCT_STATUSES, ProductVariant, type ProductStatus } from '../entities/product.ts';
 
 export type ProductRow = RowOf<'commerce.product'>;
@@ -102,10 +100,10 @@ async function applyProduct(tx: RequestContext, product: Product, input: Product
   if (input.images != null) product.images = imagesOf(input.images);
   if (input.taxRate != null) product.taxRate = taxRateOf(input.taxRate);
   if (input.status != null) product.status = oneOf('status', input.status, PRODUCT_STATUSES);
-  if (input.categoryId !== undefined) product.categoryId = input.categoryId === null ? null : await requireOwn(tx.em, ProductCategory, 'categoryId', input.categoryId, 'a product category');
-  if (input.brandId !== undefined) product.brandId = input.brandId === null ? null : await requireOwn(tx.em, Brand, 'brandId', input.brandId, 'a brand');
+  if (input.categoryId !== undefined) product.categoryId = input.categoryId === null ? null : await requireOwn(tx, 'commerce.product_category', 'categoryId', input.categoryId, 'a product category');
+  if (input.brandId !== undefined) product.brandId = input.brandId === null ? null : await requireOwn(tx, 'commerce.brand', 'brandId', input.brandId, 'a brand');
   if (input.collectionIds != null) {
-    const ids = await requireOwnAll(tx.em, Collection, 'collectionIds', input.collectionIds, 'collections');
+    const ids = await requireOwnAll(tx, 'commerce.collection', 'collectionIds', input.collectionIds, 'collections');
     tx.em.remove(await tx.em.find(CollectionProduct, { productId: product.id }));
     for (const collectionId of ids) tx.em.create(CollectionProduct, { collectionId, productId: product.id });
   }
@@ -125,7 +123,7 @@ export async function createProduct(ctx: RequestContext, input: ProductInput, cu
   if (!variants && input.price == null) throw badInput('price', 'is required');
   const base = prices('', input, currency);
   return ctx.transaction(async (tx) => {
-    const product = tx.em.create(Product, { id: newId(), name, slug: await chooseSlug(tx.em, Product, { explicit: input.slug, text: name, fallback: 'item' }), images: [], status: 'draft', taxRate: '0.00' });
+    const product = tx.em.create(Product, { id: newId(), name, slug: await chooseSlug(tx, 'commerce.product', { explicit: input.slug, text: name, fallback: 'item' }), images: [], status: 'draft', taxRate: '0.00' });
     await applyProduct(tx, product, input);
     const made = (variants ?? [{ sku: input.sku, stock: input.stock, trackInventory: input.trackInventory }]).map((v, i) => {
       const field = variants ? `variants[${i}].` : '';
@@ -163,7 +161,7 @@ export async function updateProduct(ctx: RequestContext, productId: string, inpu
   return ctx.transaction(async (tx) => {
     const product = await tx.em.findOne(Product, { id: productId });
     if (!product) throw notFound('Product');
-    if (input.slug != null) product.slug = await chooseSlug(tx.em, Product, { explicit: input.slug, text: input.name ?? product.name, fallback: 'item', exceptId: product.id });
+    if (input.slug != null) product.slug = await chooseSlug(tx, 'commerce.product', { explicit: input.slug, text: input.name ?? product.name, fallback: 'item', exceptId: product.id });
     await applyProduct(tx, product, input);
     if (input.variants != null || input.removeVariantIds != null) await changeVariants(tx, product.id, input.variants ?? [], input.removeVariantIds ?? []);
     if (input.price != null || input.compareAtPrice !== undefined || input.sku !== undefined || input.trackInventory != null) {

@@ -10,9 +10,9 @@ import { flushWithSlug } from './slugs.ts';
 export async function createCategory(ctx: RequestContext, input: { name?: string; slug?: string | null }) {
   const name = requireText('name', input.name, 100);
   return ctx.transaction(async (tx) => {
-    const slug = await chooseSlug(tx.em, ContentCategory, { explicit: input.slug, text: name, fallback: 'untitled' });
+    const slug = await chooseSlug(tx, 'content.category', { explicit: input.slug, text: name, fallback: 'untitled' });
     const category = tx.em.create(ContentCategory, { id: newId(), name, slug });
-    await flushWithSlug(tx, ContentCategory, category, { explicit: input.slug, title: name });
+    await flushWithSlug(tx, 'content.category', category, { explicit: input.slug, title: name });
     return category;
   });
 }

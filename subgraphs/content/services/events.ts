@@ -28,7 +28,7 @@ export interface EventInput {
 
 async function apply(ctx: RequestContext, event: Event, input: EventInput, currency: string) {
   if (input.title != null) event.title = requireText('title', input.title, 300);
-  if (input.slug != null) event.slug = await chooseSlug(ctx.em, Event, { explicit: input.slug, text: event.title, fallback: 'untitled', exceptId: event.id });
+  if (input.slug != null) event.slug = await chooseSlug(ctx, 'content.event', { explicit: input.slug, text: event.title, fallback: 'untitled', exceptId: event.id });
   if (input.description !== undefined) event.description = optionalText('description', input.description, 20000) ?? null;
   if (input.venue !== undefined) event.venue = optionalText('venue', input.venue, 300) ?? null;
   if (input.startsAt != null) event.startsAt = checkInstant('startsAt', input.startsAt);
@@ -56,7 +56,7 @@ export async function createEvent(ctx: RequestContext, input: EventInput) {
     const event = tx.em.create(Event, {
       id: newId(),
       title,
-      slug: await chooseSlug(tx.em, Event, { explicit: input.slug, text: title, fallback: 'untitled' }),
+      slug: await chooseSlug(tx, 'content.event', { explicit: input.slug, text: title, fallback: 'untitled' }),
       startsAt,
       endsAt,
       priceMinor: 0,
@@ -65,7 +65,7 @@ export async function createEvent(ctx: RequestContext, input: EventInput) {
       status: 'draft',
     });
     await apply(tx, event, { ...input, slug: undefined }, currency);
-    await flushWithSlug(tx, Event, event, { explicit: input.slug, title });
+    await flushWithSlug(tx, 'content.event', event, { explicit: input.slug, title });
     return event;
   });
 }

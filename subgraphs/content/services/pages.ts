@@ -22,7 +22,7 @@ export interface PageInput {
 
 async function apply(ctx: RequestContext, page: Page, input: PageInput) {
   if (input.title != null) page.title = requireText('title', input.title, 300);
-  if (input.slug != null) page.slug = await chooseSlug(ctx.em, Page, { explicit: input.slug, text: page.title, fallback: 'untitled', exceptId: page.id });
+  if (input.slug != null) page.slug = await chooseSlug(ctx, 'content.page', { explicit: input.slug, text: page.title, fallback: 'untitled', exceptId: page.id });
   if (input.blocks != null) page.blocks = newBlocks(input.blocks);
   if (input.seoTitle !== undefined) page.seoTitle = optionalText('seoTitle', input.seoTitle, 200) ?? null;
   if (input.seoDescription !== undefined) page.seoDescription = optionalText('seoDescription', input.seoDescription, 500) ?? null;
@@ -36,9 +36,9 @@ async function apply(ctx: RequestContext, page: Page, input: PageInput) {
 export async function createPage(ctx: RequestContext, input: PageInput) {
   const title = requireText('title', input.title, 300);
   return ctx.transaction(async (tx) => {
-    const page = tx.em.create(Page, { id: newId(), title, slug: await chooseSlug(tx.em, Page, { explicit: input.slug, text: title, fallback: 'untitled' }), status: 'draft', blocks: [] });
+    const page = tx.em.create(Page, { id: newId(), title, slug: await chooseSlug(tx, 'content.page', { explicit: input.slug, text: title, fallback: 'untitled' }), status: 'draft', blocks: [] });
     await apply(tx, page, { ...input, slug: undefined });
-    await flushWithSlug(tx, Page, page, { explicit: input.slug, title });
+    await flushWithSlug(tx, 'content.page', page, { explicit: input.slug, title });
     return page;
   });
 }

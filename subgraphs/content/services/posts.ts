@@ -10,7 +10,6 @@ import type { RowOf } from '../../kernel/tables.ts';
 import { parseDate } from '../../kernel/time.ts';
 import { normalizeSlug, optionalText, requireText } from '../../kernel/validation.ts';
 import type { Block, PublishState } from '../entities/block.ts';
-import { ContentCategory } from '../entities/category.ts';
 import { Post } from '../entities/post.ts';
 import { blockData, newBlocks } from './blocks.ts';
 import { fieldsOfTypes, resolveType } from './post-types.ts';
@@ -48,7 +47,7 @@ function validateFields(defs: RowOf<'content.post_type_field'>[], values: Record
 }
 
 const checkCategory = (ctx: RequestContext, categoryId: unknown) =>
-  categoryId == null ? null : requireOwn(ctx.em, ContentCategory, 'categoryId', categoryId, 'a content category');
+  categoryId == null ? null : requireOwn(ctx, 'content.category', 'categoryId', categoryId, 'a content category');
 
 export interface PostInput {
   type?: string | null;
@@ -70,7 +69,7 @@ export async function createPost(ctx: RequestContext, input: PostInput) {
     const fields = validateFields(defs, input.fields ?? {});
     const categoryId = await checkCategory(tx, input.categoryId);
     const status = input.status ?? 'draft';
-    const slug = await chooseSlug(tx.em, Post, { explicit: input.slug, text: title, fallback: 'untitled' });
+    const slug = await chooseSlug(tx, 'content.post', { explicit: input.slug, text: title, fallback: 'untitled' });
     const post = tx.em.create(Post, {
       id: newId(),
       postTypeId: type.id,
@@ -83,7 +82,7 @@ export async function createPost(ctx: RequestContext, input: PostInput) {
       excerpt: optionalText('excerpt', input.excerpt, 1000) ?? null,
       publishedAt: status === 'published' ? tx.now() : null,
     });
-    await flushWithSlug(tx, Post, post, { explicit: input.slug, title });
+    await flushWithSlug(tx, 'content.post', post, { explicit: input.slug, title });
     return post;
   });
 }
@@ -91,7 +90,7 @@ export async function createPost(ctx: RequestContext, input: PostInput) {
 export async function updatePost(ctx: RequestContext, postId: unknown, input: PostInput) {
   return editPost(ctx, postId, async (post, tx) => {
     if (input.title != null) post.title = requireText('title', input.title, 300);
-    if (input.slug != null) post.slug = await chooseSlug(tx.em, Post, { explicit: input.slug, text: post.title, fallback: 'untitled', exceptId: post.id });
+    if (input.slug != null) post.slug = await chooseSlug(tx, 'content.post', { explicit: input.slug, text: post.title, fallback: 'untitled', exceptId: post.id });
     if (input.categoryId !== undefined) post.categoryId = await checkCategory(tx, input.categoryId);
     if (input.excerpt !== undefined) post.excerpt = optionalText('excerpt', input.excerpt, 1000) ?? null;
     if (input.blocks != null) post.blocks = newBlocks(input.blocks);

@@ -1,4 +1,3 @@
-import type { EntityName } from '@mikro-orm/core';
 import { sql } from 'kysely';
 import type { RequestContext } from '../../kernel/context.ts';
 import { violatedConstraint } from '../../kernel/constraints.ts';
@@ -18,10 +17,10 @@ const savepoint = (tx: RequestContext, command: 'savepoint' | 'release savepoint
  * taken (or a sixth collision) leaves the violation to the transaction, which answers 409 naming
  * the field (content's constraint table).
  */
-export async function flushWithSlug<T extends { id: string; slug: string }>(
+export async function flushWithSlug(
   ctx: RequestContext,
-  entity: EntityName<T>,
-  row: T,
+  table: Parameters<typeof freeSlug>[1],
+  row: { id: string; slug: string },
   options: { explicit?: string | null; title: string },
 ): Promise<void> {
   await ctx.transaction(async (tx) => {
@@ -35,7 +34,7 @@ export async function flushWithSlug<T extends { id: string; slug: string }>(
         await savepoint(tx, 'rollback to savepoint');
         const constraint = violatedConstraint(error);
         if (!constraint || !SLUG_CONSTRAINTS.includes(constraint) || options.explicit || attempt >= 5) throw error;
-        row.slug = await freeSlug(tx.em, entity, options.title, { fallback: 'untitled', exceptId: row.id });
+        row.slug = await freeSlug(tx, table, options.title, { fallback: 'untitled', exceptId: row.id });
       }
     }
   });

@@ -41,7 +41,7 @@ function questionsOf(input: NonNullable<SurveyInput['questions']>): Question[] {
 
 async function apply(ctx: RequestContext, survey: Survey, input: SurveyInput) {
   if (input.title != null) survey.title = requireText('title', input.title, 300);
-  if (input.slug != null) survey.slug = await chooseSlug(ctx.em, Survey, { explicit: input.slug, text: survey.title, fallback: 'untitled', exceptId: survey.id });
+  if (input.slug != null) survey.slug = await chooseSlug(ctx, 'content.survey', { explicit: input.slug, text: survey.title, fallback: 'untitled', exceptId: survey.id });
   if (input.description !== undefined) survey.description = optionalText('description', input.description, 5000) ?? null;
   if (input.questions != null) {
     if (await ctx.first(ctx.query.selectFrom('content.survey_response').select('id').where('surveyId', '=', survey.id))) throw conflict('The questions cannot change once responses exist; create a new survey');
@@ -57,9 +57,9 @@ async function apply(ctx: RequestContext, survey: Survey, input: SurveyInput) {
 export async function createSurvey(ctx: RequestContext, input: SurveyInput) {
   const title = requireText('title', input.title, 300);
   return ctx.transaction(async (tx) => {
-    const survey = tx.em.create(Survey, { id: newId(), title, slug: await chooseSlug(tx.em, Survey, { explicit: input.slug, text: title, fallback: 'untitled' }), status: 'draft', questions: [] });
+    const survey = tx.em.create(Survey, { id: newId(), title, slug: await chooseSlug(tx, 'content.survey', { explicit: input.slug, text: title, fallback: 'untitled' }), status: 'draft', questions: [] });
     await apply(tx, survey, { ...input, slug: undefined });
-    await flushWithSlug(tx, Survey, survey, { explicit: input.slug, title });
+    await flushWithSlug(tx, 'content.survey', survey, { explicit: input.slug, title });
     return survey;
   });
 }

@@ -46,7 +46,7 @@ export interface NewCompany {
 /** Creates a tenant with a unique slug (suffixing -2, -3… when the name's slug is taken). */
 export async function createCompany(tx: RequestContext, input: NewCompany): Promise<Company> {
   const defaults = COUNTRY_DEFAULTS[input.country] ?? { timeZone: 'UTC', currency: 'USD' };
-  const slug = await freeSlug(tx.em, Company, input.name, { fallback: 'company' });
+  const slug = await freeSlug(tx, 'members.company', input.name, { fallback: 'company' });
   return tx.em.create(Company, {
     id: newId(),
     name: input.name,
