@@ -32,10 +32,10 @@ export async function setAvailability(ctx: RequestContext, ownerType: 'staff' | 
     end = parseTime('endTime', input.endTime);
     if (end <= start) throw badInput('endTime', 'must be after startTime');
   }
-  const where = { ownerId, ...(date ? { date } : { dayOfWeek: input.dayOfWeek }) };
   // Replace that day's rule: delete then insert in one transaction (a unique index keeps one per day).
   const rule = await ctx.transaction(async (tx) => {
-    await tx.em.nativeDelete(AvailabilityRule, where);
+    const rules = tx.query.deleteFrom('booking.availability_rule').where('ownerId', '=', ownerId);
+    await (date ? rules.where('date', '=', date) : rules.where('dayOfWeek', '=', input.dayOfWeek!)).execute();
     return tx.em.create(AvailabilityRule, { id: newId(), ownerType, ownerId, dayOfWeek: date ? null : input.dayOfWeek, date, startMinute: start, endMinute: end });
   });
   return availabilityView(rule);

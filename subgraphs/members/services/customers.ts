@@ -48,7 +48,7 @@ export async function requestOtp(ctx: RequestContext, input: { email?: string | 
         ),
     );
     // A new code replaces any earlier one still open for the address.
-    await tx.em.nativeUpdate(OtpChallenge, { address: target.address, consumedAt: null }, { consumedAt: now });
+    await tx.query.updateTable('members.otp_challenge').set({ consumedAt: now }).where('address', '=', target.address).where('consumedAt', 'is', null).execute();
     tx.em.create(OtpChallenge, { id: newId(), channel: target.channel, address: target.address, codeHash: sha256(code), attempts: 0, expiresAt, createdAt: now });
     enqueueMessage(tx, {
       companyId: company.id,
@@ -87,8 +87,8 @@ export async function verifyOtp(ctx: RequestContext, input: { email?: string | n
   if (!challengeId) throw codeRefused();
   const result = await ctx.transaction(async (tx) => {
     const now = tx.now();
-    const consumed = await tx.em.nativeUpdate(OtpChallenge, { id: challengeId, consumedAt: null }, { consumedAt: now });
-    if (consumed !== 1) throw codeRefused();
+    const { numUpdatedRows: consumed } = await tx.query.updateTable('members.otp_challenge').set({ consumedAt: now }).where('id', '=', challengeId).where('consumedAt', 'is', null).executeTakeFirst();
+    if (Number(consumed) !== 1) throw codeRefused();
     const where = target.field === 'email' ? { email: target.address } : { phone: target.address };
     let customer = await tx.em.findOne(Customer, where);
     const isNewCustomer = !customer;

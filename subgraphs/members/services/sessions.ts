@@ -40,7 +40,8 @@ export async function issueSession(
  * Every process refuses its token from the commit on (announceRevocation).
  */
 export async function revokeSession(tx: RequestContext, sessionId: string, replacedBy: string | null = null): Promise<boolean> {
-  const count = await tx.em.nativeUpdate(Session, { id: sessionId, revokedAt: null }, { revokedAt: tx.now(), replacedBy });
+  const { numUpdatedRows } = await tx.query.updateTable('members.session').set({ revokedAt: tx.now(), replacedBy }).where('id', '=', sessionId).where('revokedAt', 'is', null).executeTakeFirst();
+  const count = Number(numUpdatedRows);
   if (count === 1) await announceRevocation(tx, { session: sessionId });
   return count === 1;
 }
@@ -50,6 +51,7 @@ export async function revokeSession(tx: RequestContext, sessionId: string, repla
  * erased); every process refuses their tokens from the commit on.
  */
 export async function revokeCustomerSessions(tx: RequestContext, customerId: string): Promise<void> {
-  const count = await tx.em.nativeUpdate(Session, { kind: 'customer', subject: customerId, revokedAt: null }, { revokedAt: tx.now() });
+  const { numUpdatedRows } = await tx.query.updateTable('members.session').set({ revokedAt: tx.now() }).where('kind', '=', 'customer').where('subject', '=', customerId).where('revokedAt', 'is', null).executeTakeFirst();
+  const count = Number(numUpdatedRows);
   if (count > 0) await announceRevocation(tx, { customer: customerId });
 }

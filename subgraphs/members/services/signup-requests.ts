@@ -70,8 +70,8 @@ export async function verifySignup(ctx: RequestContext, input: { requestId?: str
 
   return ctx.transaction(async (tx) => {
     const company = await createCompany(tx, { name: request.organisationName, industry: request.industry, country: request.country, ownerEmail: request.email });
-    const claimed = await tx.em.nativeUpdate(SignupRequest, { id: request.id, completedAt: null }, { completedAt: tx.now(), companyId: company.id });
-    if (claimed !== 1) throw conflict('This signup has already been verified');
+    const { numUpdatedRows: claimed } = await tx.query.updateTable('members.signup_request').set({ completedAt: tx.now(), companyId: company.id }).where('id', '=', request.id).where('completedAt', 'is', null).executeTakeFirst();
+    if (Number(claimed) !== 1) throw conflict('This signup has already been verified');
     // The new company's first key: made for that company, not the caller's (a signup has none).
     const { key } = mintApiKey(tx, 'Signup key', { companyId: company.id });
     const loginUrl = createLoginLink(tx, company.id, request.email);
