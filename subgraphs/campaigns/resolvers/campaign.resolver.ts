@@ -1,11 +1,12 @@
 import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import { Requires } from '../../kernel/access.ts';
 import type { RequestContext } from '../../kernel/context.ts';
+import type { Campaign } from '../entities/campaign.ts';
 import * as campaigns from '../services/campaigns.ts';
 import { CampaignInput, CampaignListArgs, CampaignNode, CampaignPage, DeletedCampaignNode, DeliveryListArgs, DeliveryPage, TestSendNode } from './campaign.types.ts';
 
 /** Campaigns as nodes, with their deliveries counted by status (one statement for all). */
-async function campaignNodes(ctx: RequestContext, rows: readonly campaigns.CampaignRow[]): Promise<CampaignNode[]> {
+async function campaignNodes(ctx: RequestContext, rows: readonly Campaign[]): Promise<CampaignNode[]> {
   const counts = await campaigns.deliveryCounts(
     ctx,
     rows.map((c) => c.id),
@@ -31,7 +32,7 @@ async function campaignNodes(ctx: RequestContext, rows: readonly campaigns.Campa
   });
 }
 
-const one = async (ctx: RequestContext, row: campaigns.CampaignRow) => (await campaignNodes(ctx, [row]))[0];
+const one = async (ctx: RequestContext, row: Campaign) => (await campaignNodes(ctx, [row]))[0];
 const campaignId = () => Arg('campaignId', () => ID, { description: 'The campaign.' });
 
 /** Campaigns: the merchant's tools and the send route (REST only: there is no MCP send tool). */

@@ -2,12 +2,13 @@ import { Arg, Args, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql
 import { Requires } from '../../kernel/access.ts';
 import type { RequestContext } from '../../kernel/context.ts';
 import { PageArgs } from '../../kernel/pagination.ts';
+import type { Segment } from '../entities/segment.ts';
 import { tagCustomers } from '../services/audience.ts';
 import * as segments from '../services/segments.ts';
 import { SegmentInput, SegmentNode, SegmentPage, SegmentPreviewNode } from './segment.types.ts';
 
 /** Segments as nodes, with their member counts now (one statement for all). */
-async function segmentNodes(ctx: RequestContext, rows: readonly segments.SegmentRow[]): Promise<SegmentNode[]> {
+async function segmentNodes(ctx: RequestContext, rows: readonly Segment[]): Promise<SegmentNode[]> {
   const counts = await segments.memberCounts(ctx, rows);
   return rows.map((s) => ({
     id: s.id,
@@ -50,7 +51,7 @@ export class SegmentResolver {
     return {
       segment: { ...segment, memberCount: preview.count },
       count: preview.count,
-      customers: preview.customers.map((c) => ({ customerId: c.customer_id, firstName: c.first_name, lastName: c.last_name, email: c.email, phone: c.phone })),
+      customers: preview.customers,
     };
   }
 

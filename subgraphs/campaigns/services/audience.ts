@@ -1,36 +1,44 @@
 /** The audience: what campaigns adds to its customers (services/customers.ts) from other subgraphs' events, and the merchant's tags. */
+import { sql } from 'kysely';
 import type { BookingCreated } from '../../booking/events.ts';
 import type { OrderPaid, OrderRefunded } from '../../commerce/events.ts';
 import type { RequestContext } from '../../kernel/context.ts';
 import { badInput } from '../../kernel/errors.ts';
 import { isUuid } from '../../kernel/ids.ts';
 import { toMoney } from '../../kernel/money.ts';
-import { COMPANY } from '../../kernel/tenancy.ts';
+import { anyOf } from '../../kernel/query.ts';
 import type { TierChanged } from '../../loyalty/events.ts';
 import { customers } from './customers.ts';
 
+/** An update of one customer's row of the audience. */
+const audienceOf = (tx: RequestContext, customerId: string) => tx.query.updateTable('campaigns.audience').where('customerId', '=', customerId);
+
 export async function recordBooking(tx: RequestContext, event: BookingCreated): Promise<void> {
   if (!event.customerId) return;
-  await tx.tenantSql`update campaigns.audience set last_booked_at = greatest(last_booked_at, ${new Date(event.createdAt)})
-    where company_id = ${COMPANY} and customer_id = ${event.customerId}`;
+  await audienceOf(tx, event.customerId)
+    .set((eb) => ({ lastBookedAt: eb.fn<Date>('greatest', ['lastBookedAt', eb.val(new Date(event.createdAt))]) }))
+    .execute();
 }
 
 export async function recordOrderPaid(tx: RequestContext, event: OrderPaid): Promise<void> {
   if (!event.customerId) return;
-  await tx.tenantSql`update campaigns.audience set orders_count = orders_count + 1, spent = spent + ${toMoney(event.totalMinor, event.currency).amount}::numeric
-    where company_id = ${COMPANY} and customer_id = ${event.customerId}`;
+  const amount = toMoney(event.totalMinor, event.currency).amount;
+  await audienceOf(tx, event.customerId)
+    .set((eb) => ({ ordersCount: eb('ordersCount', '+', 1), spent: eb('spent', '+', eb.cast<string>(eb.val(amount), 'numeric')) }))
+    .execute();
 }
 
 /** Money given back no longer counts as spent. */
 export async function recordRefund(tx: RequestContext, event: OrderRefunded): Promise<void> {
   if (!event.customerId) return;
-  await tx.tenantSql`update campaigns.audience set spent = greatest(0, spent - ${toMoney(event.amountMinor, event.currency).amount}::numeric)
-    where company_id = ${COMPANY} and customer_id = ${event.customerId}`;
+  const amount = toMoney(event.amountMinor, event.currency).amount;
+  await audienceOf(tx, event.customerId)
+    .set((eb) => ({ spent: eb.fn<string>('greatest', [eb.lit(0), eb('spent', '-', eb.cast<string>(eb.val(amount), 'numeric'))]) }))
+    .execute();
 }
 
 export async function recordTier(tx: RequestContext, event: TierChanged): Promise<void> {
-  await tx.tenantSql`update campaigns.audience set tier_id = ${event.tierId}, tier_name = ${event.tierName}
-    where company_id = ${COMPANY} and customer_id = ${event.customerId}`;
+  await audienceOf(tx, event.customerId).set({ tierId: event.tierId, tierName: event.tierName }).execute();
 }
 
 const TAG = /^[a-z0-9][a-z0-9 _-]{0,39}$/;
@@ -57,10 +65,14 @@ export async function tagCustomers(ctx: RequestContext, input: { customerIds: un
     // A customer made a moment ago whose members event has not reached the audience yet joins it
     // now, from members (kernel/customer-projection.ts), rather than go untagged or be waited for.
     await customers.admit(tx, lowered);
-    return tx.tenantSql<{ customer_id: string }>`update campaigns.audience
-      set tags = array(select distinct t from unnest(tags || array(select jsonb_array_elements_text(${JSON.stringify(add)}::jsonb))) t
-        where t not in (select jsonb_array_elements_text(${JSON.stringify(remove)}::jsonb)) order by t)
-      where company_id = ${COMPANY} and customer_id in (${lowered}) returning customer_id`;
+    return tx.query
+      .updateTable('campaigns.audience')
+      .set({
+        tags: sql<string[]>`array(select distinct t from unnest(${sql.ref('tags')} || ${add}::text[]) t where t <> all(${remove}::text[]) order by t)`,
+      })
+      .where('customerId', '=', anyOf(lowered))
+      .returning('customerId')
+      .execute();
   });
   return rows.length;
 }

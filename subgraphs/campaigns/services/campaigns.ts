@@ -5,10 +5,10 @@ import { AppError, badInput, conflict, notFound } from '../../kernel/errors.ts';
 import { isUuid, newId } from '../../kernel/ids.ts';
 import { applyInput, field, type InputFields } from '../../kernel/inputs.ts';
 import { pageRequest, type Page } from '../../kernel/pagination.ts';
-import type { Row } from '../../kernel/reads.ts';
-import { COMPANY } from '../../kernel/tenancy.ts';
+import { anyOf } from '../../kernel/query.ts';
+import type { RowOf } from '../../kernel/tables.ts';
 import { normalizeEmail, normalizePhone, oneOf, requireText } from '../../kernel/validation.ts';
-import { Campaign, CAMPAIGN_CHANNELS, Delivery, DELIVERY_STATUSES, type CampaignChannel, type CampaignStatus, type ChannelConfig, type DeliveryStatus } from '../entities/campaign.ts';
+import { Campaign, CAMPAIGN_CHANNELS, DELIVERY_STATUSES, type CampaignChannel, type CampaignStatus, type ChannelConfig, type DeliveryStatus } from '../entities/campaign.ts';
 import { checkChannelConfig, render } from './content.ts';
 import { findSegment } from './segments.ts';
 import { startSending, START_QUEUE } from './sending.ts';
@@ -16,7 +16,7 @@ import { campaignStates } from './states.ts';
 import { transportFor } from './transports.ts';
 import { UNSUBSCRIBE_PREFIX } from './unsubscribe.ts';
 
-export type CampaignRow = Row<Campaign>;
+export type CampaignRow = RowOf<'campaigns.campaign'>;
 
 export interface CampaignInput {
   name?: string | null;
@@ -163,21 +163,27 @@ export async function cancelCampaign(ctx: RequestContext, campaignId: unknown): 
     campaign.runner = null;
     campaign.finishedAt = tx.now();
     await tx.em.flush();
-    await tx.tenantSql`update campaigns.delivery set status = 'CANCELLED', lease_until = null
-      where company_id = ${COMPANY} and campaign_id = ${campaign.id} and status in ('PENDING', 'SENDING')`;
+    await tx.query
+      .updateTable('campaigns.delivery')
+      .set({ status: 'CANCELLED', leaseUntil: null })
+      .where('campaignId', '=', campaign.id)
+      .where('status', 'in', ['PENDING', 'SENDING'])
+      .execute();
     return campaign;
   });
 }
 
 export async function findCampaign(ctx: RequestContext, campaignId: unknown): Promise<CampaignRow> {
   if (!isUuid(campaignId)) throw badInput('campaignId', 'must be a campaign id');
-  const campaign = await ctx.byId(Campaign, campaignId);
+  const campaign = await ctx.find('campaigns.campaign', campaignId);
   if (!campaign) throw notFound('Campaign');
   return campaign;
 }
 
 export function listCampaigns(ctx: RequestContext, args: { status?: CampaignStatus | null; page?: number | null; limit?: number | null; offset?: number | null }): Promise<Page<CampaignRow>> {
-  return ctx.page(Campaign, args.status ? { status: args.status } : {}, pageRequest(args), { createdAt: 'desc', id: 'desc' });
+  let select = ctx.query.selectFrom('campaigns.campaign').selectAll().orderBy('createdAt', 'desc').orderBy('id', 'desc');
+  if (args.status) select = select.where('status', '=', args.status);
+  return ctx.paged(select, pageRequest(args));
 }
 
 export type DeliveryCounts = Record<DeliveryStatus, number> & { total: number };
@@ -187,10 +193,15 @@ export async function deliveryCounts(ctx: RequestContext, campaignIds: readonly 
   const counts = new Map<string, DeliveryCounts>();
   for (const id of campaignIds) counts.set(id, { ...(Object.fromEntries(DELIVERY_STATUSES.map((s) => [s, 0])) as Record<DeliveryStatus, number>), total: 0 });
   if (!campaignIds.length) return counts;
-  const rows = await ctx.tenantSql<{ campaign_id: string; status: DeliveryStatus; n: number }>`select campaign_id, status, count(*)::int as n from campaigns.delivery
-    where company_id = ${COMPANY} and campaign_id in (${[...campaignIds]}) group by campaign_id, status`;
+  const rows = await ctx.all(
+    ctx.query
+      .selectFrom('campaigns.delivery')
+      .select((eb) => ['campaignId', 'status', eb.fn.countAll().as('n')])
+      .where('campaignId', '=', anyOf(campaignIds))
+      .groupBy(['campaignId', 'status']),
+  );
   for (const r of rows) {
-    const c = counts.get(r.campaign_id)!;
+    const c = counts.get(r.campaignId)!;
     c[r.status] = Number(r.n);
     c.total += Number(r.n);
   }
@@ -229,5 +240,7 @@ export async function sendTest(ctx: RequestContext, campaignId: unknown, to: unk
 
 export async function listDeliveries(ctx: RequestContext, args: { campaignId: unknown; status?: DeliveryStatus | null; page?: number | null; limit?: number | null; offset?: number | null }) {
   const campaign = await findCampaign(ctx, args.campaignId);
-  return ctx.page(Delivery, { campaignId: campaign.id, ...(args.status ? { status: args.status } : {}) }, pageRequest(args), { createdAt: 'asc', customerId: 'asc' });
+  let select = ctx.query.selectFrom('campaigns.delivery').selectAll().where('campaignId', '=', campaign.id).orderBy('createdAt').orderBy('customerId');
+  if (args.status) select = select.where('status', '=', args.status);
+  return ctx.paged(select, pageRequest(args));
 }

@@ -1,5 +1,4 @@
 import { customerProjection } from '../../kernel/customer-projection.ts';
-import { COMPANY } from '../../kernel/tenancy.ts';
 import { AudienceMember } from '../entities/audience.ts';
 
 /**
@@ -13,8 +12,12 @@ export const customers = customerProjection({
   startsWith: { tags: `'{}'`, ordersCount: '0', spent: '0' },
   // An erased customer leaves their suppressions too, and is sent nothing still pending.
   async onErased(tx, customerId) {
-    await tx.tenantSql`delete from campaigns.suppression where company_id = ${COMPANY} and customer_id = ${customerId}`;
-    await tx.tenantSql`update campaigns.delivery set status = 'CANCELLED', skip_reason = 'CUSTOMER_DELETED', address = null, lease_until = null
-      where company_id = ${COMPANY} and customer_id = ${customerId} and status in ('PENDING', 'SENDING')`;
+    await tx.query.deleteFrom('campaigns.suppression').where('customerId', '=', customerId).execute();
+    await tx.query
+      .updateTable('campaigns.delivery')
+      .set({ status: 'CANCELLED', skipReason: 'CUSTOMER_DELETED', address: null, leaseUntil: null })
+      .where('customerId', '=', customerId)
+      .where('status', 'in', ['PENDING', 'SENDING'])
+      .execute();
   },
 });

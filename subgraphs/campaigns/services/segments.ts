@@ -1,19 +1,19 @@
 /** Segments: a static list of customers, or rules evaluated against the audience when used. */
 import { LockMode } from '@mikro-orm/core';
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
 import type { RequestContext } from '../../kernel/context.ts';
 import { badInput, notFound } from '../../kernel/errors.ts';
 import { isUuid, newId } from '../../kernel/ids.ts';
 import { applyInput, field, type InputFields } from '../../kernel/inputs.ts';
 import { pageRequest, type Page } from '../../kernel/pagination.ts';
-import type { Row } from '../../kernel/reads.ts';
-import { COMPANY } from '../../kernel/tenancy.ts';
+import { anyOf } from '../../kernel/query.ts';
+import type { RowOf, Tables } from '../../kernel/tables.ts';
 import { oneOf, requireText } from '../../kernel/validation.ts';
 import { CAMPAIGN_CHANNELS } from '../entities/campaign.ts';
 import { Segment, type SegmentRules } from '../entities/segment.ts';
 import { normalizeTag } from './audience.ts';
-import { sql, type Statement } from './sql.ts';
 
-export type SegmentRow = Row<Segment>;
+export type SegmentRow = RowOf<'campaigns.segment'>;
 
 export interface RulesInput {
   tierId?: string | null;
@@ -99,56 +99,63 @@ export async function updateSegment(ctx: RequestContext, segmentId: unknown, inp
 
 export async function findSegment(ctx: RequestContext, segmentId: unknown, field = 'segmentId'): Promise<SegmentRow> {
   if (!isUuid(segmentId)) throw badInput(field, 'must be a segment id');
-  const segment = await ctx.byId(Segment, segmentId);
+  const segment = await ctx.find('campaigns.segment', segmentId);
   if (!segment) throw notFound('Segment');
   return segment;
 }
 
 export function listSegments(ctx: RequestContext, args: { page?: number | null; limit?: number | null; offset?: number | null }): Promise<Page<SegmentRow>> {
-  return ctx.page(Segment, {}, pageRequest(args), { createdAt: 'desc', id: 'desc' });
+  return ctx.paged(ctx.query.selectFrom('campaigns.segment').selectAll().orderBy('createdAt', 'desc').orderBy('id', 'desc'), pageRequest(args));
+}
+
+/** A condition on the audience, named `a` in the statement. */
+export type AudienceCondition = (eb: ExpressionBuilder<Tables & { a: Tables['campaigns.audience'] }, 'a'>) => Expression<SqlBool>;
+
+/** The condition (on the audience as `a`) a segment's members meet, read at the moment they are asked for. */
+export function membersWhere(segment: Pick<Segment, 'customerIds' | 'rules'>): AudienceCondition {
+  return (eb) => {
+    if (segment.customerIds) return eb('a.customerId', '=', anyOf(segment.customerIds));
+    const r = segment.rules ?? {};
+    const all: Expression<SqlBool>[] = [];
+    if (r.tierId) all.push(eb('a.tierId', '=', r.tierId));
+    if (r.bookedSince) all.push(eb('a.lastBookedAt', '>=', new Date(r.bookedSince)));
+    if (r.notBookedSince) all.push(eb.or([eb('a.lastBookedAt', 'is', null), eb('a.lastBookedAt', '<', new Date(r.notBookedSince))]));
+    if (r.minTotalSpent != null) all.push(eb('a.spent', '>=', eb.cast<string>(eb.val(r.minTotalSpent), 'numeric')));
+    if (r.minOrders != null) all.push(eb('a.ordersCount', '>=', r.minOrders));
+    if (r.tag) all.push(eb('a.tags', '@>', sql<string[]>`array[${r.tag}]::text[]`));
+    if (r.createdSince) all.push(eb('a.createdAt', '>=', new Date(r.createdSince)));
+    if (r.reachableBy) {
+      const channel = r.reachableBy;
+      all.push(eb(channel === 'email' ? 'a.email' : 'a.phone', 'is not', null));
+      all.push(eb.not(eb.exists(eb.selectFrom('campaigns.suppression as s').select('s.customerId').whereRef('s.customerId', '=', 'a.customerId').where('s.channel', '=', channel))));
+    }
+    return eb.and(all);
+  };
 }
 
 /**
- * The conditions (on the audience as `a`, after `a.company_id = COMPANY`) a segment's members meet,
- * read at the moment they are asked for.
+ * The audience as `a`, limited to a segment's members, selected from `db`: `ctx.query`, or inside
+ * another statement the expression builder it gives (a `ctx.query` select put inside another
+ * statement of `ctx.query` would pass through its plugins twice).
  */
-export function membersWhere(segment: Pick<SegmentRow, 'customerIds' | 'rules'>): Statement {
-  const where = sql();
-  if (segment.customerIds) return where.text(' and a.customer_id in (select jsonb_array_elements_text(').value(JSON.stringify(segment.customerIds)).text('::jsonb)::uuid)');
-  const r = segment.rules ?? {};
-  if (r.tierId) where.text(' and a.tier_id = ').value(r.tierId);
-  if (r.bookedSince) where.text(' and a.last_booked_at >= ').value(new Date(r.bookedSince));
-  if (r.notBookedSince) where.text(' and (a.last_booked_at is null or a.last_booked_at < ').value(new Date(r.notBookedSince)).text(')');
-  if (r.minTotalSpent != null) where.text(' and a.spent >= ').value(r.minTotalSpent).text('::numeric');
-  if (r.minOrders != null) where.text(' and a.orders_count >= ').value(r.minOrders);
-  if (r.tag) where.text(' and a.tags @> array[').value(r.tag).text(']::text[]');
-  if (r.createdSince) where.text(' and a.created_at >= ').value(new Date(r.createdSince));
-  if (r.reachableBy) {
-    where.text(r.reachableBy === 'email' ? ' and a.email is not null' : ' and a.phone is not null');
-    where
-      .text(' and not exists (select 1 from campaigns.suppression s where s.company_id = a.company_id and s.customer_id = a.customer_id and s.channel = ')
-      .value(r.reachableBy)
-      .text(')');
-  }
-  return where;
-}
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the expression builder of any enclosing statement
+export const membersOf = (db: Kysely<Tables> | ExpressionBuilder<any, any>, segment: Pick<Segment, 'customerIds' | 'rules'>) =>
+  (db as Kysely<Tables>).selectFrom('campaigns.audience as a').where(membersWhere(segment));
 
 /** How many customers each segment has now: one statement for the page. */
-export async function memberCounts(ctx: RequestContext, segments: readonly Pick<SegmentRow, 'id' | 'customerIds' | 'rules'>[]): Promise<Map<string, number>> {
+export async function memberCounts(ctx: RequestContext, segments: readonly Pick<Segment, 'id' | 'customerIds' | 'rules'>[]): Promise<Map<string, number>> {
   if (!segments.length) return new Map();
-  const statement = sql();
-  segments.forEach((segment, i) => {
-    if (i) statement.text(' union all ');
-    statement.text('select ').value(segment.id).text('::uuid as id, count(*)::int as n from campaigns.audience a where a.company_id = ').value(COMPANY).append(membersWhere(segment));
-  });
-  const rows = await statement.run<{ id: string; n: number }>(ctx);
+  const counted = (db: Parameters<typeof membersOf>[0], segment: (typeof segments)[number]) =>
+    membersOf(db, segment).select((eb) => [eb.cast<string>(eb.val(segment.id), 'uuid').as('id'), eb.fn.countAll().as('n')]);
+  const [first, ...rest] = segments;
+  const rows = await ctx.all(rest.reduce((union, segment) => union.unionAll((eb) => counted(eb, segment)), counted(ctx.query, first)));
   return new Map(rows.map((r) => [r.id, Number(r.n)]));
 }
 
 export interface PreviewCustomer {
-  customer_id: string;
-  first_name: string;
-  last_name: string | null;
+  customerId: string;
+  firstName: string;
+  lastName: string | null;
   email: string | null;
   phone: string | null;
 }
@@ -158,11 +165,14 @@ export async function previewSegment(ctx: RequestContext, segmentId: unknown): P
   const segment = await findSegment(ctx, segmentId);
   const [counts, customers] = await Promise.all([
     memberCounts(ctx, [segment]),
-    sql('select a.customer_id, a.first_name, a.last_name, a.email, a.phone from campaigns.audience a where a.company_id = ')
-      .value(COMPANY)
-      .append(membersWhere(segment))
-      .text(' order by a.first_name, a.last_name nulls first, a.customer_id limit 20')
-      .run<PreviewCustomer>(ctx),
+    ctx.all(
+      membersOf(ctx.query, segment)
+        .select(['a.customerId', 'a.firstName', 'a.lastName', 'a.email', 'a.phone'])
+        .orderBy('a.firstName')
+        .orderBy('a.lastName', (ob) => ob.asc().nullsFirst())
+        .orderBy('a.customerId')
+        .limit(20),
+    ),
   ]);
   return { segment, count: counts.get(segment.id) ?? 0, customers };
 }

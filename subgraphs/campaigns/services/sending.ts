@@ -16,13 +16,11 @@
  */
 import { LockMode } from '@mikro-orm/core';
 import type { RequestContext } from '../../kernel/context.ts';
+import { notFound } from '../../kernel/errors.ts';
 import { newId } from '../../kernel/ids.ts';
-import { COMPANY } from '../../kernel/tenancy.ts';
 import { Campaign, type CampaignChannel, type ChannelConfig } from '../entities/campaign.ts';
-import { Segment } from '../entities/segment.ts';
 import { render } from './content.ts';
-import { membersWhere } from './segments.ts';
-import { sql } from './sql.ts';
+import { membersOf } from './segments.ts';
 import { SendFailure, transportFor } from './transports.ts';
 import { unsubscribeUrl } from './unsubscribe.ts';
 
@@ -49,22 +47,29 @@ const LATE_MS = 24 * 3600_000;
 export async function startSending(tx: RequestContext, campaign: Campaign): Promise<void> {
   const now = tx.now();
   if (!campaign.startedAt) {
-    const segment = await tx.em.findOneOrFail(Segment, { id: campaign.segmentId });
+    const segment = await tx.first(tx.query.selectFrom('campaigns.segment').select(['customerIds', 'rules']).where('id', '=', campaign.segmentId));
+    if (!segment) throw notFound('Segment');
     const address = campaign.channel === 'email' ? 'a.email' : 'a.phone';
-    await sql('insert into campaigns.delivery (company_id, campaign_id, customer_id, address, status, skip_reason, attempts, next_attempt_at, created_at) select a.company_id, ')
-      .value(campaign.id)
-      .text(`, a.customer_id, ${address}, case when ${address} is null or s.reason is not null then 'SKIPPED' else 'PENDING' end,`)
-      .text(` case when ${address} is null then 'NO_ADDRESS' else s.reason end, 0, `)
-      .value(now)
-      .text('::timestamptz, ')
-      .value(now)
-      .text('::timestamptz from campaigns.audience a left join campaigns.suppression s on s.company_id = a.company_id and s.customer_id = a.customer_id and s.channel = ')
-      .value(campaign.channel)
-      .text(' where a.company_id = ')
-      .value(COMPANY)
-      .append(membersWhere(segment))
-      .text(' on conflict (campaign_id, customer_id) do nothing')
-      .run(tx);
+    await tx.query
+      .insertInto('campaigns.delivery')
+      .columns(['companyId', 'campaignId', 'customerId', 'address', 'status', 'skipReason', 'attempts', 'nextAttemptAt', 'createdAt'])
+      .expression((outer) =>
+        membersOf(outer, segment)
+          .leftJoin('campaigns.suppression as s', (join) => join.onRef('s.customerId', '=', 'a.customerId').on('s.channel', '=', campaign.channel))
+          .select((eb) => [
+            'a.companyId',
+            eb.cast<string>(eb.val(campaign.id), 'uuid').as('campaignId'),
+            'a.customerId',
+            eb.ref(address).as('address'),
+            eb.case().when(eb.or([eb(address, 'is', null), eb('s.reason', 'is not', null)])).then('SKIPPED').else('PENDING').end().as('status'),
+            eb.case().when(address, 'is', null).then('NO_ADDRESS').else(eb.ref('s.reason')).end().as('skipReason'),
+            eb.lit(0).as('attempts'),
+            eb.cast<Date>(eb.val(now), 'timestamptz').as('nextAttemptAt'),
+            eb.cast<Date>(eb.val(now), 'timestamptz').as('createdAt'),
+          ]),
+      )
+      .onConflict((oc) => oc.columns(['campaignId', 'customerId']).doNothing())
+      .execute();
     campaign.startedAt = now;
   }
   campaign.status = 'SENDING';
@@ -79,11 +84,11 @@ function relay(tx: RequestContext, campaignId: string, runner: string, at: Date 
 }
 
 interface Claimed {
-  customer_id: string;
-  address: string;
+  customerId: string;
+  address: string | null;
   attempts: number;
-  first_name: string | null;
-  last_name: string | null;
+  firstName: string | null;
+  lastName: string | null;
   email: string | null;
   phone: string | null;
 }
@@ -91,7 +96,7 @@ interface Claimed {
 interface Running {
   id: string;
   channel: CampaignChannel;
-  channel_config: ChannelConfig;
+  channelConfig: ChannelConfig;
 }
 
 /** One job of the chain (see the top of this file). Answers how many deliveries it handled. */
@@ -99,46 +104,82 @@ export async function runBatch(ctx: RequestContext, data: { campaignId?: unknown
   const rates = ctx.config.campaigns.rates;
   const leaseMs = ctx.config.campaigns.leaseSeconds * 1000;
   const work = await ctx.transaction(async (tx) => {
-    const [campaign] = await tx.tenantSql<Running & { status: string; runner: string | null }>`select id, channel, channel_config, status, runner
-      from campaigns.campaign where company_id = ${COMPANY} and id = ${data.campaignId} for update`;
+    const campaign = await tx.query
+      .selectFrom('campaigns.campaign')
+      .select(['id', 'channel', 'channelConfig', 'status', 'runner'])
+      .where('id', '=', data.campaignId as string)
+      .forUpdate()
+      .executeTakeFirst();
     if (!campaign || campaign.status !== 'SENDING' || campaign.runner !== data.runner) return null;
     const now = tx.now();
     const next = newId();
     const handOver = (at: Date | null) => {
       relay(tx, campaign.id, next, at);
-      return tx.tenantSql`update campaigns.campaign set runner = ${next}, runner_seen_at = ${now} where company_id = ${COMPANY} and id = ${campaign.id}`;
+      return tx.query.updateTable('campaigns.campaign').set({ runner: next, runnerSeenAt: now }).where('id', '=', campaign.id).execute();
     };
-    await tx.tenantSql`insert into campaigns.send_throttle (company_id, channel, next_at) values (${COMPANY}, ${campaign.channel}, ${now}) on conflict do nothing`;
-    const [slot] = await tx.tenantSql<{ next_at: Date }>`select next_at from campaigns.send_throttle where company_id = ${COMPANY} and channel = ${campaign.channel} for update`;
-    if (new Date(slot.next_at).getTime() > now.getTime()) {
-      await handOver(new Date(slot.next_at));
+    const throttle = 'campaigns.send_throttle';
+    await tx.query.insertInto(throttle).values({ channel: campaign.channel, nextAt: now }).onConflict((oc) => oc.doNothing()).execute();
+    const slot = await tx.query.selectFrom(throttle).select('nextAt').where('channel', '=', campaign.channel).forUpdate().executeTakeFirstOrThrow();
+    if (slot.nextAt.getTime() > now.getTime()) {
+      await handOver(slot.nextAt);
       return null;
     }
     const rate = rates[campaign.channel];
-    const claimed = await tx.tenantSql<Claimed>`with picked as (
-        select customer_id from campaigns.delivery where company_id = ${COMPANY} and campaign_id = ${campaign.id}
-          and ((status = 'PENDING' and next_attempt_at <= ${now}) or (status = 'SENDING' and lease_until <= ${now}))
-        order by next_attempt_at, customer_id limit ${Math.min(rate, MAX_BATCH)} for update skip locked),
-      claimed as (
-        update campaigns.delivery d set status = 'SENDING', lease_until = ${new Date(now.getTime() + leaseMs)}, attempts = d.attempts + 1
-        from picked where d.company_id = ${COMPANY} and d.campaign_id = ${campaign.id} and d.customer_id = picked.customer_id
-        returning d.customer_id, d.address, d.attempts)
-      select c.customer_id, c.address, c.attempts, a.first_name, a.last_name, a.email, a.phone
-      from claimed c left join campaigns.audience a on a.company_id = ${COMPANY} and a.customer_id = c.customer_id`;
+    const claimed: Claimed[] = await tx.query
+      .with('picked', (db) =>
+        db
+          .selectFrom('campaigns.delivery')
+          .select('customerId')
+          .where('campaignId', '=', campaign.id)
+          .where((eb) =>
+            eb.or([
+              eb.and([eb('status', '=', 'PENDING'), eb('nextAttemptAt', '<=', now)]),
+              eb.and([eb('status', '=', 'SENDING'), eb('leaseUntil', '<=', now)]),
+            ]),
+          )
+          .orderBy('nextAttemptAt')
+          .orderBy('customerId')
+          .limit(Math.min(rate, MAX_BATCH))
+          .forUpdate()
+          .skipLocked(),
+      )
+      .with('claimed', (db) =>
+        db
+          .updateTable('campaigns.delivery as d')
+          .from('picked')
+          .set((eb) => ({ status: 'SENDING', leaseUntil: new Date(now.getTime() + leaseMs), attempts: eb('d.attempts', '+', 1) }))
+          .where('d.campaignId', '=', campaign.id)
+          .whereRef('d.customerId', '=', 'picked.customerId')
+          .returning(['d.customerId', 'd.address', 'd.attempts']),
+      )
+      .selectFrom('claimed as c')
+      .leftJoin('campaigns.audience as a', 'a.customerId', 'c.customerId')
+      .select(['c.customerId', 'c.address', 'c.attempts', 'a.firstName', 'a.lastName', 'a.email', 'a.phone'])
+      .execute();
     if (claimed.length) {
       const nextSlot = new Date(now.getTime() + Math.ceil((claimed.length * 1000) / rate));
-      await tx.tenantSql`update campaigns.send_throttle set next_at = ${nextSlot} where company_id = ${COMPANY} and channel = ${campaign.channel}`;
+      await tx.query.updateTable(throttle).set({ nextAt: nextSlot }).where('channel', '=', campaign.channel).execute();
       await handOver(nextSlot);
       return { campaign, claimed };
     }
-    const [open] = await tx.tenantSql<{ n: number; next: Date | null }>`select count(*)::int as n,
-        min(case when status = 'PENDING' then next_attempt_at else lease_until end) as next
-      from campaigns.delivery where company_id = ${COMPANY} and campaign_id = ${campaign.id} and status in ('PENDING', 'SENDING')`;
-    if (Number(open.n) === 0) {
-      await tx.tenantSql`update campaigns.campaign set status = 'SENT', finished_at = ${now}, runner = null, runner_seen_at = ${now}, updated_at = ${now}
-        where company_id = ${COMPANY} and id = ${campaign.id}`;
+    const open = await tx.first(
+      tx.query
+        .selectFrom('campaigns.delivery')
+        .select((eb) => [
+          eb.fn.countAll().as('n'),
+          eb.fn.min(eb.case().when('status', '=', 'PENDING').then(eb.ref('nextAttemptAt')).else(eb.ref('leaseUntil')).end()).as('next'),
+        ])
+        .where('campaignId', '=', campaign.id)
+        .where('status', 'in', ['PENDING', 'SENDING']),
+    );
+    if (Number(open?.n ?? 0) === 0) {
+      await tx.query
+        .updateTable('campaigns.campaign')
+        .set({ status: 'SENT', finishedAt: now, runner: null, runnerSeenAt: now, updatedAt: now })
+        .where('id', '=', campaign.id)
+        .execute();
     } else {
-      await handOver(open.next ? new Date(open.next) : null);
+      await handOver(open?.next ? new Date(open.next) : null);
     }
     return null;
   });
@@ -151,39 +192,44 @@ export async function runBatch(ctx: RequestContext, data: { campaignId?: unknown
     }),
   );
   // A success ends a run of failures (counted per message in failed(), reset once per batch).
-  if (sent) await ctx.tenantSql`update campaigns.campaign set consecutive_failures = 0 where company_id = ${COMPANY} and id = ${work.campaign.id} and consecutive_failures > 0`;
+  if (sent) await ctx.query.updateTable('campaigns.campaign').set({ consecutiveFailures: 0 }).where('id', '=', work.campaign.id).where('consecutiveFailures', '>', 0).execute();
   return work.claimed.length;
 }
 
 /** Sends one claimed delivery and records what happened, at once (the smaller the window a crash can repeat); answers whether it was sent. */
 async function deliver(ctx: RequestContext, campaign: Running, d: Claimed): Promise<boolean> {
   const values = {
-    firstName: d.first_name ?? '',
-    lastName: d.last_name ?? '',
-    fullName: [d.first_name, d.last_name].filter(Boolean).join(' '),
+    firstName: d.firstName ?? '',
+    lastName: d.lastName ?? '',
+    fullName: [d.firstName, d.lastName].filter(Boolean).join(' '),
     email: d.email ?? '',
     phone: d.phone ?? '',
-    unsubscribeUrl: unsubscribeUrl(ctx.runtime, { companyId: ctx.companyId, customerId: d.customer_id, channel: campaign.channel, campaignId: campaign.id }),
+    unsubscribeUrl: unsubscribeUrl(ctx.runtime, { companyId: ctx.companyId, customerId: d.customerId, channel: campaign.channel, campaignId: campaign.id }),
   };
-  const config = campaign.channel_config;
+  const config = campaign.channelConfig;
   let providerMessageId: string | null;
   try {
     ({ providerMessageId } = await transportFor(ctx.runtime, campaign.channel).send({
       ...render(campaign.channel, config, values),
       channel: campaign.channel,
-      to: d.address,
+      to: d.address!,
       fromName: config.fromName,
       replyTo: config.replyTo,
       unsubscribeUrl: values.unsubscribeUrl,
-      idempotencyKey: `${campaign.id}:${d.customer_id}`,
+      idempotencyKey: `${campaign.id}:${d.customerId}`,
     }));
   } catch (error) {
     await failed(ctx, campaign, d, error instanceof SendFailure ? error : new SendFailure(String((error as Error)?.message ?? error), false));
     return false;
   }
   const now = ctx.now();
-  await ctx.tenantSql`update campaigns.delivery set status = 'SENT', sent_at = ${now}, provider_message_id = ${providerMessageId}, lease_until = null, last_error = null
-    where company_id = ${COMPANY} and campaign_id = ${campaign.id} and customer_id = ${d.customer_id} and status = 'SENDING'`;
+  await ctx.query
+    .updateTable('campaigns.delivery')
+    .set({ status: 'SENT', sentAt: now, providerMessageId, leaseUntil: null, lastError: null })
+    .where('campaignId', '=', campaign.id)
+    .where('customerId', '=', d.customerId)
+    .where('status', '=', 'SENDING')
+    .execute();
   return true;
 }
 
@@ -192,20 +238,34 @@ async function failed(ctx: RequestContext, campaign: Running, d: Claimed, failur
   const final = failure.permanent || d.attempts >= MAX_ATTEMPTS;
   const error = failure.message.slice(0, 500);
   await ctx.transaction(async (tx) => {
-    await tx.tenantSql`update campaigns.delivery set status = ${final ? 'FAILED' : 'PENDING'}, last_error = ${error}, lease_until = null,
-        next_attempt_at = ${final ? now : new Date(now.getTime() + BACKOFF_MS[Math.min(d.attempts, BACKOFF_MS.length) - 1])}
-      where company_id = ${COMPANY} and campaign_id = ${campaign.id} and customer_id = ${d.customer_id} and status = 'SENDING'`;
+    await tx.query
+      .updateTable('campaigns.delivery')
+      .set({ status: final ? 'FAILED' : 'PENDING', lastError: error, leaseUntil: null, nextAttemptAt: final ? now : new Date(now.getTime() + BACKOFF_MS[Math.min(d.attempts, BACKOFF_MS.length) - 1]) })
+      .where('campaignId', '=', campaign.id)
+      .where('customerId', '=', d.customerId)
+      .where('status', '=', 'SENDING')
+      .execute();
     if (failure.hardBounce) {
-      await tx.tenantSql`insert into campaigns.suppression (company_id, customer_id, channel, reason, detail, created_at)
-        values (${COMPANY}, ${d.customer_id}, ${campaign.channel}, 'HARD_BOUNCE', ${error}, ${now}) on conflict do nothing`;
+      await tx.query
+        .insertInto('campaigns.suppression')
+        .values({ customerId: d.customerId, channel: campaign.channel, reason: 'HARD_BOUNCE', detail: error, createdAt: now })
+        .onConflict((oc) => oc.doNothing())
+        .execute();
     }
-    const [run] = await tx.tenantSql<{ failures: number }>`update campaigns.campaign set consecutive_failures = consecutive_failures + 1
-      where company_id = ${COMPANY} and id = ${campaign.id} returning consecutive_failures as failures`;
+    const run = await tx.query
+      .updateTable('campaigns.campaign')
+      .set((eb) => ({ consecutiveFailures: eb('consecutiveFailures', '+', 1) }))
+      .where('id', '=', campaign.id)
+      .returning('consecutiveFailures')
+      .executeTakeFirstOrThrow();
     // The row stays locked to the end of this transaction: no other failure counts in between.
-    if (Number(run.failures) >= PAUSE_AFTER_FAILURES) {
-      await tx.tenantSql`update campaigns.campaign set status = 'PAUSED', runner = null,
-          status_reason = ${`Paused after ${PAUSE_AFTER_FAILURES} failed deliveries in a row; last: ${error}`}
-        where company_id = ${COMPANY} and id = ${campaign.id} and status = 'SENDING'`;
+    if (Number(run.consecutiveFailures) >= PAUSE_AFTER_FAILURES) {
+      await tx.query
+        .updateTable('campaigns.campaign')
+        .set({ status: 'PAUSED', runner: null, statusReason: `Paused after ${PAUSE_AFTER_FAILURES} failed deliveries in a row; last: ${error}` })
+        .where('id', '=', campaign.id)
+        .where('status', '=', 'SENDING')
+        .execute();
     }
   });
 }
@@ -234,8 +294,7 @@ export async function startDue(ctx: RequestContext, campaignId: string): Promise
 export async function reviveStalled(ctx: RequestContext, campaignId: string): Promise<boolean> {
   return ctx.transaction(async (tx) => {
     const runner = newId();
-    const moved = await tx.tenantSql`update campaigns.campaign set runner = ${runner}, runner_seen_at = ${tx.now()}
-      where company_id = ${COMPANY} and id = ${campaignId} and status = 'SENDING' returning id`;
+    const moved = await tx.query.updateTable('campaigns.campaign').set({ runner, runnerSeenAt: tx.now() }).where('id', '=', campaignId).where('status', '=', 'SENDING').returning('id').execute();
     if (moved.length) relay(tx, campaignId, runner, null);
     return moved.length > 0;
   });

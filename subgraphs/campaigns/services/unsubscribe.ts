@@ -11,7 +11,6 @@ import { RequestContext } from '../../kernel/context.ts';
 import { isUuid } from '../../kernel/ids.ts';
 import type { HttpRoutes } from '../../kernel/module.ts';
 import type { Runtime } from '../../kernel/runtime.ts';
-import { COMPANY } from '../../kernel/tenancy.ts';
 import { CAMPAIGN_CHANNELS, type CampaignChannel } from '../entities/campaign.ts';
 
 export const UNSUBSCRIBE_PREFIX = '/unsubscribe/';
@@ -45,14 +44,25 @@ export function readUnsubscribeToken(runtime: Runtime, token: string): Unsubscri
 export async function unsubscribe(runtime: Runtime, claim: UnsubscribeClaim): Promise<boolean> {
   const ctx = RequestContext.system(runtime, claim.companyId);
   return ctx.transaction(async (tx) => {
-    const rows = await tx.tenantSql`insert into campaigns.suppression (company_id, customer_id, channel, reason, detail, created_at)
-      values (${COMPANY}, ${claim.customerId}, ${claim.channel}, 'UNSUBSCRIBED', ${`campaign ${claim.campaignId}`}, ${tx.now()})
-      on conflict (company_id, customer_id, channel) do update set reason = 'UNSUBSCRIBED', detail = excluded.detail, created_at = excluded.created_at
-        where campaigns.suppression.reason <> 'UNSUBSCRIBED' returning customer_id`;
+    const rows = await tx.query
+      .insertInto('campaigns.suppression')
+      .values({ customerId: claim.customerId, channel: claim.channel, reason: 'UNSUBSCRIBED', detail: `campaign ${claim.campaignId}`, createdAt: tx.now() })
+      .onConflict((oc) =>
+        oc
+          .columns(['companyId', 'customerId', 'channel'])
+          .doUpdateSet((eb) => ({ reason: 'UNSUBSCRIBED', detail: eb.ref('excluded.detail'), createdAt: eb.ref('excluded.createdAt') }))
+          .where('campaigns.suppression.reason', '<>', 'UNSUBSCRIBED'),
+      )
+      .returning('customerId')
+      .execute();
     // Messages of the campaign not yet sent to them are not sent.
-    await tx.tenantSql`update campaigns.delivery set status = 'SKIPPED', skip_reason = 'UNSUBSCRIBED', lease_until = null
-      where company_id = ${COMPANY} and customer_id = ${claim.customerId} and status = 'PENDING'
-        and campaign_id in (select id from campaigns.campaign where company_id = ${COMPANY} and channel = ${claim.channel})`;
+    await tx.query
+      .updateTable('campaigns.delivery')
+      .set({ status: 'SKIPPED', skipReason: 'UNSUBSCRIBED', leaseUntil: null })
+      .where('customerId', '=', claim.customerId)
+      .where('status', '=', 'PENDING')
+      .where('campaignId', 'in', (eb) => eb.selectFrom('campaigns.campaign').select('id').where('channel', '=', claim.channel))
+      .execute();
     return rows.length > 0;
   });
 }

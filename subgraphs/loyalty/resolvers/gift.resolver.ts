@@ -2,16 +2,15 @@ import { Arg, Args, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql
 import { Requires } from '../../kernel/access.ts';
 import type { RequestContext } from '../../kernel/context.ts';
 import { ListArgs } from '../../kernel/pagination.ts';
-import type { Row } from '../../kernel/reads.ts';
-import { GiftOffer, type Redemption } from '../entities/gift.ts';
-import { LedgerEntry } from '../entities/ledger-entry.ts';
+import { anyOf } from '../../kernel/query.ts';
+import type { GiftOffer, Redemption } from '../entities/gift.ts';
 import * as gifts from '../services/gifts.ts';
 import { listTiers, type TierRow } from '../services/tiers.ts';
 import { ClaimInput, GiftClaimTokenNode, GiftOfferInput, GiftOfferListArgs, GiftOfferNode, GiftOfferPage, RedeemInput, RedemptionListArgs, RedemptionNode, RedemptionPage } from './gift.types.ts';
 import { tierNode } from './loyalty.resolver.ts';
 
 /** Offers as nodes, with their tier (one read of the tiers) and, for a customer, whether they can redeem each. */
-async function offerNodes(ctx: RequestContext, offers: readonly gifts.OfferRow[]): Promise<GiftOfferNode[]> {
+async function offerNodes(ctx: RequestContext, offers: readonly GiftOffer[]): Promise<GiftOfferNode[]> {
   const p = ctx.principal;
   const [tiers, reasons] = await Promise.all([
     offers.some((o) => o.minTierId) ? listTiers(ctx) : Promise.resolve([] as TierRow[]),
@@ -39,12 +38,12 @@ async function offerNodes(ctx: RequestContext, offers: readonly gifts.OfferRow[]
 }
 
 /** Redemptions as nodes, with their gift's title and the balance their debit left (one read each). */
-async function redemptionNodes(ctx: RequestContext, rows: readonly Omit<Row<Redemption>, 'companyId'>[]): Promise<RedemptionNode[]> {
+async function redemptionNodes(ctx: RequestContext, rows: readonly Redemption[]): Promise<RedemptionNode[]> {
   const ids = rows.map((r) => r.id);
   const [offers, debits] = rows.length
     ? await Promise.all([
-        ctx.rows(GiftOffer, { id: { $in: [...new Set(rows.map((r) => r.offerId))] } }, { fields: ['id', 'title'] }),
-        ctx.rows(LedgerEntry, { type: 'REDEEM', sourceId: { $in: ids } }, { fields: ['sourceId', 'balanceAfter'] }),
+        ctx.all(ctx.query.selectFrom('loyalty.gift_offer').select(['id', 'title']).where('id', '=', anyOf([...new Set(rows.map((r) => r.offerId))]))),
+        ctx.all(ctx.query.selectFrom('loyalty.ledger_entry').select(['sourceId', 'balanceAfter']).where('type', '=', 'REDEEM').where('sourceId', '=', anyOf(ids))),
       ])
     : [[], []];
   return rows.map((r) => ({

@@ -2,17 +2,17 @@ import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root
 import { Requires } from '../../kernel/access.ts';
 import type { RequestContext } from '../../kernel/context.ts';
 import { ListArgs } from '../../kernel/pagination.ts';
-import type { Row } from '../../kernel/reads.ts';
-import { LedgerEntry } from '../entities/ledger-entry.ts';
+import type { RowOf } from '../../kernel/tables.ts';
+import type { MembershipTier } from '../entities/tier.ts';
 import * as accounts from '../services/accounts.ts';
 import * as rules from '../services/rules.ts';
 import * as tiers from '../services/tiers.ts';
 import { CustomerLoyaltyNode, CustomerRef, LedgerEntryNode, LoyaltyNode, LoyaltyRulesInput, LoyaltyRulesNode, MembershipTierInput, MembershipTierNode, MembershipTierPage } from './loyalty.types.ts';
 
-export const tierNode = (t: tiers.TierRow | null): MembershipTierNode | null =>
+export const tierNode = (t: MembershipTier | null): MembershipTierNode | null =>
   t && { id: t.id, name: t.name, threshold: t.threshold, benefits: t.benefits, sortOrder: t.sortOrder, color: t.color ?? null, createdAt: t.createdAt, updatedAt: t.updatedAt };
 
-export const entryNode = (e: Omit<Row<LedgerEntry>, 'companyId'>): LedgerEntryNode => ({
+export const entryNode = (e: Omit<RowOf<'loyalty.ledger_entry'>, 'companyId'>): LedgerEntryNode => ({
   id: e.id,
   customerId: e.customerId,
   type: e.type,
@@ -88,7 +88,7 @@ export class LoyaltyResolver {
     @Arg('reason', () => String, { description: 'Why, kept in the ledger (e.g. "Birthday gift").' }) reason: string,
   ) {
     const written = await accounts.adjustPoints(ctx, { customerId, points, reason });
-    return entryNode((await ctx.row(LedgerEntry, { id: written.entryId }))!);
+    return entryNode((await ctx.first(ctx.query.selectFrom('loyalty.ledger_entry').selectAll().where('id', '=', written.entryId)))!);
   }
 }
 

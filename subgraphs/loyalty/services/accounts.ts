@@ -3,9 +3,8 @@ import type { RequestContext } from '../../kernel/context.ts';
 import { badInput, forbidden } from '../../kernel/errors.ts';
 import { isUuid, newId } from '../../kernel/ids.ts';
 import { pageRequest } from '../../kernel/pagination.ts';
+import { anyOf } from '../../kernel/query.ts';
 import { requireText } from '../../kernel/validation.ts';
-import { COMPANY } from '../../kernel/tenancy.ts';
-import { LedgerEntry } from '../entities/ledger-entry.ts';
 import { customers } from './customers.ts';
 import { credit, debit } from './ledger.ts';
 import { listTiers, tierFor, type TierRow } from './tiers.ts';
@@ -23,25 +22,36 @@ export interface Standing {
 }
 
 /**
- * Many customers' standing in two statements (tiers; accounts with their lots expiring soon). The
- * account and its lots are read by one statement, one snapshot: read apart, a credit committing
- * between the two reads showed its balance without its lot.
+ * Many customers' standing in two reads, batched into one statement (tiers; accounts with their
+ * lots expiring soon). The account and its lots are read by one select, one snapshot: read apart, a
+ * credit committing between the two reads showed its balance without its lot.
  */
 export async function standings(ctx: RequestContext, customerIds: readonly string[]): Promise<Standing[]> {
   const soon = new Date(ctx.now().getTime() + EXPIRING_SOON_DAYS * 86_400_000);
   const ids = [...customerIds];
   const [tiers, accounts] = await Promise.all([
     listTiers(ctx),
-    ctx.tenantSql<{ customer_id: string; balance: number; lifetime_earned: number; points: string | number | null; next: Date | null }>`select a.customer_id, a.balance, a.lifetime_earned, l.points, l.next
-      from loyalty.account a left join (
-        select customer_id, coalesce(sum(remaining) filter (where expires_at <= ${soon}), 0) as points, min(expires_at) as next
-        from loyalty.ledger_entry where company_id = ${COMPANY} and customer_id in (${ids}) and remaining > 0 group by customer_id
-      ) l on l.customer_id = a.customer_id
-      where a.company_id = ${COMPANY} and a.customer_id in (${ids})`,
+    ctx.all(
+      ctx.query
+        .selectFrom('loyalty.account as a')
+        .leftJoin(
+          (eb) =>
+            eb
+              .selectFrom('loyalty.ledger_entry')
+              .select((e) => ['customerId', e.fn.coalesce(e.fn.sum<string | number>('remaining').filterWhere('expiresAt', '<=', soon), e.lit(0)).as('points'), e.fn.min('expiresAt').as('next')])
+              .where('customerId', '=', anyOf(ids))
+              .where('remaining', '>', 0)
+              .groupBy('customerId')
+              .as('l'),
+          (join) => join.onRef('l.customerId', '=', 'a.customerId'),
+        )
+        .select(['a.customerId', 'a.balance', 'a.lifetimeEarned', 'l.points', 'l.next'])
+        .where('a.customerId', '=', anyOf(ids)),
+    ),
   ]);
   return customerIds.map((customerId) => {
-    const account = accounts.find((a) => a.customer_id === customerId);
-    const lifetimeEarned = Number(account?.lifetime_earned ?? 0);
+    const account = accounts.find((a) => a.customerId === customerId);
+    const lifetimeEarned = Number(account?.lifetimeEarned ?? 0);
     return {
       customerId,
       balance: Number(account?.balance ?? 0),
@@ -68,7 +78,7 @@ export async function requireCustomer(ctx: RequestContext, customerId: unknown):
 
 /** A page of a customer's ledger, newest first. */
 export function ledgerPage(ctx: RequestContext, customerId: string, args: { page?: number | null; limit?: number | null }) {
-  return ctx.page(LedgerEntry, { customerId }, pageRequest(args), { createdAt: 'desc', id: 'desc' });
+  return ctx.paged(ctx.query.selectFrom('loyalty.ledger_entry').selectAll().where('customerId', '=', customerId).orderBy('createdAt', 'desc').orderBy('id', 'desc'), pageRequest(args));
 }
 
 /** adjust_points: a positive or negative correction by the merchant; never below a zero balance. */

@@ -5,7 +5,6 @@
  */
 import type { RequestContext } from '../../kernel/context.ts';
 import { minorDigits } from '../../kernel/money.ts';
-import { COMPANY } from '../../kernel/tenancy.ts';
 import type { BookingCompleted } from '../../booking/events.ts';
 import type { OrderPaid, OrderRefunded } from '../../commerce/events.ts';
 import { credit, debit } from './ledger.ts';
@@ -27,13 +26,18 @@ export async function earnForOrder(tx: RequestContext, order: OrderPaid): Promis
  */
 export async function reverseForRefund(tx: RequestContext, refund: OrderRefunded): Promise<void> {
   if (!refund.customerId) return;
-  const [earned] = await tx.tenantSql<{ points: number }>`select points from loyalty.ledger_entry
-    where company_id = ${COMPANY} and idempotency_key = ${`order:${refund.orderId}:earn`}`;
+  const earned = await tx.first(tx.query.selectFrom('loyalty.ledger_entry').select('points').where('idempotencyKey', '=', `order:${refund.orderId}:earn`));
   if (!earned) return;
-  const [{ reversed }] = await tx.tenantSql<{ reversed: string | number }>`select coalesce(-sum(points), 0) as reversed from loyalty.ledger_entry
-    where company_id = ${COMPANY} and type = 'REVERSAL' and source_type = 'order' and source_id = ${refund.orderId}`;
+  const taken = await tx.first(
+    tx.query
+      .selectFrom('loyalty.ledger_entry')
+      .select((eb) => eb.fn.coalesce(eb.neg(eb.fn.sum<string | number>('points')), eb.lit(0)).as('reversed'))
+      .where('type', '=', 'REVERSAL')
+      .where('sourceType', '=', 'order')
+      .where('sourceId', '=', refund.orderId),
+  );
   const due = refund.status === 'REFUNDED' ? earned.points : Math.floor((earned.points * refund.refundedMinor) / refund.totalMinor);
-  const points = due - Number(reversed);
+  const points = due - Number(taken?.reversed ?? 0);
   if (points <= 0) return;
   await debit(tx, 'REVERSAL', { customerId: refund.customerId, points, reason: `Refund of order #${refund.number}`, sourceType: 'order', sourceId: refund.orderId, key: `order:${refund.orderId}:refund:${refund.refundedMinor}` }, { upTo: true });
 }

@@ -10,18 +10,17 @@ import { badInput, conflict, notFound, reasonError } from '../../kernel/errors.t
 import { isUuid, newId } from '../../kernel/ids.ts';
 import { applyInput, field, type InputFields } from '../../kernel/inputs.ts';
 import { likePattern, pageRequest, type ListQuery } from '../../kernel/pagination.ts';
-import type { Row } from '../../kernel/reads.ts';
-import { COMPANY } from '../../kernel/tenancy.ts';
+import { anyOf } from '../../kernel/query.ts';
+import type { RowOf } from '../../kernel/tables.ts';
 import { checkInstant } from '../../kernel/time.ts';
 import { randomToken, sha256 } from '../../kernel/tokens.ts';
 import { oneOf, optionalText, requireText } from '../../kernel/validation.ts';
 import { GIFT_STATUSES, GiftClaim, GiftOffer, Redemption, type GiftStatus, type RedemptionStatus } from '../entities/gift.ts';
-import { MembershipTier } from '../entities/tier.ts';
 import { standings } from './accounts.ts';
 import { credit, debit } from './ledger.ts';
 
-export type OfferRow = Row<GiftOffer>;
-export type RedemptionRow = Row<Redemption>;
+export type OfferRow = RowOf<'loyalty.gift_offer'>;
+export type RedemptionRow = RowOf<'loyalty.redemption'>;
 
 export const MAX_QUANTITY = 10;
 const CLAIM_DAYS = 30;
@@ -64,7 +63,7 @@ async function apply(tx: RequestContext, offer: GiftOffer, input: OfferInput, cr
   applyInput(offer, input, creating, OFFER_FIELDS);
   if (offer.startsAt && offer.endsAt && offer.endsAt.getTime() <= offer.startsAt.getTime()) throw badInput('endsAt', 'must be after startsAt');
   if (input.minTierId !== undefined) {
-    if (input.minTierId !== null && (!isUuid(input.minTierId) || !(await tx.row(MembershipTier, { id: input.minTierId })))) throw badInput('minTierId', 'is not a membership tier of this company');
+    if (input.minTierId !== null && (!isUuid(input.minTierId) || !(await tx.first(tx.query.selectFrom('loyalty.membership_tier').select('id').where('id', '=', input.minTierId))))) throw badInput('minTierId', 'is not a membership tier of this company');
     offer.minTierId = input.minTierId;
   }
 }
@@ -88,7 +87,9 @@ export async function updateOffer(ctx: RequestContext, offerId: unknown, input: 
 }
 
 export function listOffers(ctx: RequestContext, args: { status?: GiftStatus | null; page?: number | null; limit?: number | null; offset?: number | null }) {
-  return ctx.page(GiftOffer, args.status ? { status: args.status } : {}, pageRequest(args), { createdAt: 'desc', id: 'desc' });
+  let select = ctx.query.selectFrom('loyalty.gift_offer').selectAll().orderBy('createdAt', 'desc').orderBy('id', 'desc');
+  if (args.status) select = select.where('status', '=', args.status);
+  return ctx.paged(select, pageRequest(args));
 }
 
 /** Whether an offer is open now (active and within its dates). */
@@ -99,13 +100,21 @@ const isOpen = (offer: Pick<OfferRow, 'status' | 'startsAt' | 'endsAt'>, now: Da
 export function openOffers(ctx: RequestContext, args: ListQuery) {
   const req = pageRequest(args);
   const now = ctx.now();
-  const open = { status: 'active', $and: [{ $or: [{ startsAt: null }, { startsAt: { $lte: now } }] }, { $or: [{ endsAt: null }, { endsAt: { $gt: now } }] }] };
-  return ctx.page(GiftOffer, req.search ? { ...open, title: { $ilike: likePattern(req.search) } } : open, req, { pointsCost: 'asc', id: 'asc' });
+  let select = ctx.query
+    .selectFrom('loyalty.gift_offer')
+    .selectAll()
+    .where('status', '=', 'active')
+    .where((e) => e.or([e('startsAt', 'is', null), e('startsAt', '<=', now)]))
+    .where((e) => e.or([e('endsAt', 'is', null), e('endsAt', '>', now)]))
+    .orderBy('pointsCost')
+    .orderBy('id');
+  if (req.search) select = select.where('title', 'ilike', likePattern(req.search));
+  return ctx.paged(select, req);
 }
 
 export async function openOffer(ctx: RequestContext, offerId: unknown): Promise<OfferRow> {
   if (!isUuid(offerId)) throw badInput('id', 'must be a gift offer id');
-  const offer = await ctx.row(GiftOffer, { id: offerId });
+  const offer = await ctx.first(ctx.query.selectFrom('loyalty.gift_offer').selectAll().where('id', '=', offerId));
   if (!offer || !isOpen(offer, ctx.now())) throw notFound('Gift offer');
   return offer;
 }
@@ -113,17 +122,24 @@ export async function openOffer(ctx: RequestContext, offerId: unknown): Promise<
 export type UnavailableReason = 'INSUFFICIENT_POINTS' | 'TIER_REQUIRED' | 'LIMIT_REACHED' | 'OUT_OF_STOCK';
 
 /** For a signed-in customer: whether each offer can be redeemed now, why not, and the points still needed. */
-export async function availability(ctx: RequestContext, customerId: string, offers: readonly OfferRow[]): Promise<{ reason: UnavailableReason | null; pointsShort: number }[]> {
+export async function availability(ctx: RequestContext, customerId: string, offers: readonly GiftOffer[]): Promise<{ reason: UnavailableReason | null; pointsShort: number }[]> {
   if (!offers.length) return [];
   const [[standing], taken, tiers] = await Promise.all([
     standings(ctx, [customerId]),
-    ctx.tenantSql<{ offer_id: string; n: string | number }>`select offer_id, sum(quantity) as n from loyalty.redemption
-      where company_id = ${COMPANY} and customer_id = ${customerId} and status <> 'CANCELLED' and offer_id in (${offers.map((o) => o.id)}) group by offer_id`,
-    ctx.rows(MembershipTier, {}),
+    ctx.all(
+      ctx.query
+        .selectFrom('loyalty.redemption')
+        .select((eb) => ['offerId', eb.fn.sum<string | number>('quantity').as('n')])
+        .where('customerId', '=', customerId)
+        .where('status', '<>', 'CANCELLED')
+        .where('offerId', '=', anyOf(offers.map((o) => o.id)))
+        .groupBy('offerId'),
+    ),
+    ctx.all(ctx.query.selectFrom('loyalty.membership_tier').selectAll()),
   ]);
-  const reasonFor = (o: OfferRow): UnavailableReason | null => {
+  const reasonFor = (o: GiftOffer): UnavailableReason | null => {
     if (o.stock === 0) return 'OUT_OF_STOCK';
-    const used = Number(taken.find((t) => t.offer_id === o.id)?.n ?? 0);
+    const used = Number(taken.find((t) => t.offerId === o.id)?.n ?? 0);
     if (o.limitPerCustomer != null && used >= o.limitPerCustomer) return 'LIMIT_REACHED';
     const minimum = o.minTierId ? tiers.find((t) => t.id === o.minTierId) : null;
     if (minimum && standing.lifetimeEarned < minimum.threshold) return 'TIER_REQUIRED';
@@ -145,22 +161,34 @@ function counterCode(): string {
  * ledger's debit. Any refusal rolls the whole transaction back.
  */
 async function give(tx: RequestContext, offerId: string, customerId: string | null, quantity: number, options: { free: boolean; claimId?: string }): Promise<Redemption> {
-  const offer = await tx.em.findOne(GiftOffer, { id: offerId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+  // Locked, not loaded to change: its stock changes by the conditional update below.
+  const offer = await tx.query.selectFrom('loyalty.gift_offer').selectAll().where('id', '=', offerId).forUpdate().executeTakeFirst();
   if (!offer) throw notFound('Gift offer');
   if (!isOpen(offer, tx.now())) throw reasonError('OFFER_NOT_ACTIVE', 'This gift is not offered now');
   if (customerId && offer.minTierId) {
-    const tier = await tx.row(MembershipTier, { id: offer.minTierId });
+    const tier = await tx.first(tx.query.selectFrom('loyalty.membership_tier').selectAll().where('id', '=', offer.minTierId));
     const [standing] = await standings(tx, [customerId]);
     if (tier && standing.lifetimeEarned < tier.threshold) throw reasonError('TIER_REQUIRED', `This gift needs the ${tier.name} tier`, { tier: tier.name });
   }
   if (customerId && offer.limitPerCustomer != null) {
-    const [{ n }] = await tx.tenantSql<{ n: string | number }>`select coalesce(sum(quantity), 0) as n from loyalty.redemption
-      where company_id = ${COMPANY} and offer_id = ${offerId} and customer_id = ${customerId} and status <> 'CANCELLED'`;
-    if (Number(n) + quantity > offer.limitPerCustomer) throw reasonError('LIMIT_REACHED', `At most ${offer.limitPerCustomer} per customer`, { limitPerCustomer: offer.limitPerCustomer });
+    const used = await tx.first(
+      tx.query
+        .selectFrom('loyalty.redemption')
+        .select((eb) => eb.fn.coalesce(eb.fn.sum<string | number>('quantity'), eb.lit(0)).as('n'))
+        .where('offerId', '=', offerId)
+        .where('customerId', '=', customerId)
+        .where('status', '<>', 'CANCELLED'),
+    );
+    if (Number(used?.n ?? 0) + quantity > offer.limitPerCustomer) throw reasonError('LIMIT_REACHED', `At most ${offer.limitPerCustomer} per customer`, { limitPerCustomer: offer.limitPerCustomer });
   }
   if (offer.stock != null) {
-    const taken = await tx.tenantSql`update loyalty.gift_offer set stock = stock - ${quantity}, updated_at = ${tx.now()}
-      where company_id = ${COMPANY} and id = ${offerId} and stock >= ${quantity} returning id`;
+    const taken = await tx.query
+      .updateTable('loyalty.gift_offer')
+      .set((eb) => ({ stock: eb('stock', '-', quantity), updatedAt: tx.now() }))
+      .where('id', '=', offerId)
+      .where('stock', '>=', quantity)
+      .returning('id')
+      .execute();
     if (!taken.length) throw reasonError('OUT_OF_STOCK', offer.stock ? `Only ${offer.stock} left` : 'This gift is out of stock', { stock: offer.stock });
   }
   const id = newId();
@@ -186,7 +214,7 @@ export async function issueClaims(ctx: RequestContext, input: { offerId: unknown
   if (!recipients && input.count == null) throw badInput('count', 'or recipients is required');
   const count = recipients ? recipients.length : whole('count', input.count!, 1, 500);
   return ctx.transaction(async (tx) => {
-    const offer = await tx.row(GiftOffer, { id: input.offerId as string });
+    const offer = await tx.first(tx.query.selectFrom('loyalty.gift_offer').select('id').where('id', '=', input.offerId as string));
     if (!offer) throw notFound('Gift offer');
     const expiresAt = new Date(tx.now().getTime() + CLAIM_DAYS * 86_400_000);
     return Array.from({ length: count }, (_, i) => {
@@ -207,13 +235,12 @@ export async function claim(ctx: RequestContext, input: { claimToken?: string | 
   if (input.claimToken) {
     const hash = sha256(String(input.claimToken));
     return ctx.transaction(async (tx) => {
-      const [found] = await tx.tenantSql<{ id: string; offer_id: string; expires_at: Date; claimed_at: Date | null }>`select id, offer_id, expires_at, claimed_at
-        from loyalty.gift_claim where company_id = ${COMPANY} and token_hash = ${hash} for update`;
+      const found = await tx.query.selectFrom('loyalty.gift_claim').select(['id', 'offerId', 'expiresAt', 'claimedAt']).where('tokenHash', '=', hash).forUpdate().executeTakeFirst();
       if (!found) throw notFound('Gift claim');
-      if (found.claimed_at) throw reasonError('ALREADY_CLAIMED', 'This gift was already claimed');
-      if (new Date(found.expires_at).getTime() <= tx.now().getTime()) throw reasonError('CLAIM_EXPIRED', 'This gift link has expired');
-      await tx.tenantSql`update loyalty.gift_claim set claimed_at = ${tx.now()} where company_id = ${COMPANY} and id = ${found.id}`;
-      return give(tx, found.offer_id, customerId, 1, { free: true, claimId: found.id });
+      if (found.claimedAt) throw reasonError('ALREADY_CLAIMED', 'This gift was already claimed');
+      if (found.expiresAt.getTime() <= tx.now().getTime()) throw reasonError('CLAIM_EXPIRED', 'This gift link has expired');
+      await tx.query.updateTable('loyalty.gift_claim').set({ claimedAt: tx.now() }).where('id', '=', found.id).execute();
+      return give(tx, found.offerId, customerId, 1, { free: true, claimId: found.id });
     });
   }
   if (!input.offerId) throw badInput('claimToken', 'or offerId is required');
@@ -225,19 +252,23 @@ export async function claim(ctx: RequestContext, input: { claimToken?: string | 
   return ctx.transaction((tx) => give(tx, offer.id, customerId, 1, { free: true }));
 }
 
+/** Redemptions, newest first. */
+const redemptions = (ctx: RequestContext) => ctx.query.selectFrom('loyalty.redemption').selectAll().orderBy('createdAt', 'desc').orderBy('id', 'desc');
+
 export function myRedemptions(ctx: RequestContext, args: { page?: number | null; limit?: number | null }) {
-  return ctx.page(Redemption, { customerId: ctx.customer.customerId }, pageRequest(args), { createdAt: 'desc', id: 'desc' });
+  return ctx.paged(redemptions(ctx).where('customerId', '=', ctx.customer.customerId), pageRequest(args));
 }
 
 export function listRedemptions(ctx: RequestContext, args: { status?: RedemptionStatus | null; customerId?: string | null; offerId?: string | null; page?: number | null; limit?: number | null; offset?: number | null }) {
-  const where: Record<string, unknown> = {};
-  if (args.status) where.status = args.status;
+  let select = redemptions(ctx);
+  if (args.status) select = select.where('status', '=', args.status);
   for (const field of ['customerId', 'offerId'] as const) {
-    if (args[field] == null) continue;
-    if (!isUuid(args[field])) throw badInput(field, 'must be an id');
-    where[field] = args[field];
+    const id = args[field];
+    if (id == null) continue;
+    if (!isUuid(id)) throw badInput(field, 'must be an id');
+    select = select.where(field, '=', id);
   }
-  return ctx.page(Redemption, where, pageRequest(args), { createdAt: 'desc', id: 'desc' });
+  return ctx.paged(select, pageRequest(args));
 }
 
 /** `mark_redemption_used`: the gift was handed over at the counter (by its code). */
@@ -262,7 +293,12 @@ export async function cancelRedemption(ctx: RequestContext, redemptionId: unknow
     if (redemption.status !== 'ISSUED') throw conflict(`This gift is ${redemption.status === 'USED' ? 'already used' : 'cancelled'}`, { field: 'redemptionId', status: redemption.status });
     redemption.status = 'CANCELLED';
     redemption.cancelledAt = tx.now();
-    await tx.tenantSql`update loyalty.gift_offer set stock = stock + ${redemption.quantity}, updated_at = ${tx.now()} where company_id = ${COMPANY} and id = ${redemption.offerId} and stock is not null`;
+    await tx.query
+      .updateTable('loyalty.gift_offer')
+      .set((eb) => ({ stock: eb('stock', '+', redemption.quantity), updatedAt: tx.now() }))
+      .where('id', '=', redemption.offerId)
+      .where('stock', 'is not', null)
+      .execute();
     if (redemption.points > 0 && redemption.customerId) {
       await credit(tx, 'REVERSAL', { customerId: redemption.customerId, points: redemption.points, reason: 'Gift cancelled', sourceType: 'redemption', sourceId: redemption.id, key: `redemption:${redemption.id}:cancel` }, null);
     }

@@ -7,7 +7,6 @@
 import type { RequestContext } from '../../kernel/context.ts';
 import { reasonError } from '../../kernel/errors.ts';
 import { newId } from '../../kernel/ids.ts';
-import { COMPANY } from '../../kernel/tenancy.ts';
 import type { LedgerSource, LedgerType } from '../entities/ledger-entry.ts';
 import { listTiers, tierFor } from './tiers.ts';
 
@@ -29,12 +28,31 @@ export interface Written {
 /** Records the entry under its key; null when the key was used already (a repeat). */
 async function entry(tx: RequestContext, type: LedgerType, change: Change, signed: number, lot: { expiresAt: Date | null } | null): Promise<string | null> {
   const id = newId();
-  const inserted = await tx.tenantSql`insert into loyalty.ledger_entry
-      (id, company_id, customer_id, type, points, balance_after, reason, source_type, source_id, idempotency_key, remaining, expires_at, created_at)
-    values (${id}, ${COMPANY}, ${change.customerId}, ${type}, ${signed}, 0, ${change.reason}, ${change.sourceType}, ${change.sourceId}, ${change.key},
-      ${lot ? signed : null}, ${lot?.expiresAt ?? null}, ${tx.now()})
-    on conflict (company_id, idempotency_key) do nothing returning id`;
+  const inserted = await tx.query
+    .insertInto('loyalty.ledger_entry')
+    .values({
+      id,
+      customerId: change.customerId,
+      type,
+      points: signed,
+      balanceAfter: 0,
+      reason: change.reason,
+      sourceType: change.sourceType,
+      sourceId: change.sourceId,
+      idempotencyKey: change.key,
+      remaining: lot ? signed : null,
+      expiresAt: lot?.expiresAt ?? null,
+      createdAt: tx.now(),
+    })
+    .onConflict((oc) => oc.columns(['companyId', 'idempotencyKey']).doNothing())
+    .returning('id')
+    .execute();
   return inserted.length ? id : null;
+}
+
+/** The balance an entry left, written once the account has been changed. */
+async function setBalanceAfter(tx: RequestContext, id: string, balance: number): Promise<void> {
+  await tx.query.updateTable('loyalty.ledger_entry').set({ balanceAfter: balance }).where('id', '=', id).execute();
 }
 
 /** A credit (EARN counts toward the lifetime and the tier; a positive ADJUST or REVERSAL does not). */
@@ -42,12 +60,20 @@ export async function credit(tx: RequestContext, type: 'EARN' | 'ADJUST' | 'REVE
   const id = await entry(tx, type, change, change.points, { expiresAt });
   if (!id) return null;
   const earned = type === 'EARN' ? change.points : 0;
-  const [account] = await tx.tenantSql<{ balance: number; lifetime_earned: number }>`insert into loyalty.account as a (company_id, customer_id, balance, lifetime_earned, updated_at)
-      values (${COMPANY}, ${change.customerId}, ${change.points}, ${earned}, ${tx.now()})
-      on conflict (company_id, customer_id) do update set balance = a.balance + excluded.balance, lifetime_earned = a.lifetime_earned + excluded.lifetime_earned, updated_at = excluded.updated_at
-      returning balance, lifetime_earned`;
-  await tx.tenantSql`update loyalty.ledger_entry set balance_after = ${account.balance} where company_id = ${COMPANY} and id = ${id}`;
-  if (earned) await announceTier(tx, change.customerId, account.lifetime_earned - earned, account.lifetime_earned);
+  const account = await tx.query
+    .insertInto('loyalty.account')
+    .values({ customerId: change.customerId, balance: change.points, lifetimeEarned: earned, updatedAt: tx.now() })
+    .onConflict((oc) =>
+      oc.columns(['companyId', 'customerId']).doUpdateSet((eb) => ({
+        balance: eb('loyalty.account.balance', '+', eb.ref('excluded.balance')),
+        lifetimeEarned: eb('loyalty.account.lifetimeEarned', '+', eb.ref('excluded.lifetimeEarned')),
+        updatedAt: eb.ref('excluded.updatedAt'),
+      })),
+    )
+    .returning(['balance', 'lifetimeEarned'])
+    .executeTakeFirstOrThrow();
+  await setBalanceAfter(tx, id, account.balance);
+  if (earned) await announceTier(tx, change.customerId, account.lifetimeEarned - earned, account.lifetimeEarned);
   return { entryId: id, balance: account.balance };
 }
 
@@ -59,28 +85,41 @@ export async function credit(tx: RequestContext, type: 'EARN' | 'ADJUST' | 'REVE
 export async function debit(tx: RequestContext, type: 'REDEEM' | 'EXPIRE' | 'ADJUST' | 'REVERSAL', change: Change, options: { upTo?: boolean; fromLot?: string } = {}): Promise<Written | null> {
   let points = change.points;
   if (options.upTo) {
-    const [row] = await tx.tenantSql<{ balance: number }>`select balance from loyalty.account where company_id = ${COMPANY} and customer_id = ${change.customerId} for update`;
+    const row = await tx.query.selectFrom('loyalty.account').select('balance').where('customerId', '=', change.customerId).forUpdate().executeTakeFirst();
     points = Math.min(points, row?.balance ?? 0);
     if (points <= 0) return null;
   }
   const id = await entry(tx, type, change, -points, null);
   if (!id) return null;
-  const [account] = await tx.tenantSql<{ balance: number }>`update loyalty.account set balance = balance - ${points}, updated_at = ${tx.now()}
-    where company_id = ${COMPANY} and customer_id = ${change.customerId} and balance >= ${points} returning balance`;
+  const account = await tx.query
+    .updateTable('loyalty.account')
+    .set((eb) => ({ balance: eb('balance', '-', points), updatedAt: tx.now() }))
+    .where('customerId', '=', change.customerId)
+    .where('balance', '>=', points)
+    .returning('balance')
+    .executeTakeFirst();
   if (!account) throw reasonError('INSUFFICIENT_POINTS', `Not enough points: the balance does not cover ${points}`, { field: 'points' });
   let left = points;
-  const lots = options.fromLot
-    ? await tx.tenantSql<{ id: string; remaining: number }>`select id, remaining from loyalty.ledger_entry where company_id = ${COMPANY} and id = ${options.fromLot} for update`
-    : await tx.tenantSql<{ id: string; remaining: number }>`select id, remaining from loyalty.ledger_entry
-        where company_id = ${COMPANY} and customer_id = ${change.customerId} and remaining > 0
-        order by expires_at nulls last, created_at, id for update`;
-  for (const lot of lots) {
+  const lots = tx.query.selectFrom('loyalty.ledger_entry').select(['id', 'remaining']);
+  const locked = await (
+    options.fromLot
+      ? lots.where('id', '=', options.fromLot)
+      : lots
+          .where('customerId', '=', change.customerId)
+          .where('remaining', '>', 0)
+          .orderBy('expiresAt', (ob) => ob.asc().nullsLast())
+          .orderBy('createdAt')
+          .orderBy('id')
+  )
+    .forUpdate()
+    .execute();
+  for (const lot of locked) {
     if (!left) break;
-    const take = Math.min(left, lot.remaining);
-    await tx.tenantSql`update loyalty.ledger_entry set remaining = remaining - ${take} where company_id = ${COMPANY} and id = ${lot.id}`;
+    const take = Math.min(left, lot.remaining ?? 0);
+    await tx.query.updateTable('loyalty.ledger_entry').set((eb) => ({ remaining: eb('remaining', '-', take) })).where('id', '=', lot.id).execute();
     left -= take;
   }
-  await tx.tenantSql`update loyalty.ledger_entry set balance_after = ${account.balance} where company_id = ${COMPANY} and id = ${id}`;
+  await setBalanceAfter(tx, id, account.balance);
   return { entryId: id, balance: account.balance };
 }
 

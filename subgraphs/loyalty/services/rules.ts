@@ -1,8 +1,6 @@
 /** A company's earn rules: read with their defaults, changed by set_loyalty_rules. */
 import type { RequestContext } from '../../kernel/context.ts';
 import { badInput } from '../../kernel/errors.ts';
-import { COMPANY } from '../../kernel/tenancy.ts';
-import { LoyaltyRules } from '../entities/rules.ts';
 
 export interface Rules {
   /** Points per major currency unit of a paid order ("1" = a point per euro). */
@@ -18,7 +16,7 @@ export interface Rules {
 export const DEFAULT_RULES: Rules = { pointsPerCurrencyUnit: '1.00', pointsPerBooking: 0, bookingPointsPerCurrencyUnit: '0.00', expiryDays: 365 };
 
 export async function rulesOf(ctx: RequestContext): Promise<Rules> {
-  const row = await ctx.row(LoyaltyRules, {});
+  const row = await ctx.first(ctx.query.selectFrom('loyalty.rules').selectAll());
   // Rates always with two decimals: the driver reads a numeric 0.00 back as "0" (seen through the REST/MCP write parity test).
   return row
     ? { pointsPerCurrencyUnit: Number(row.pointsPerCurrencyUnit).toFixed(2), pointsPerBooking: row.pointsPerBooking, bookingPointsPerCurrencyUnit: Number(row.bookingPointsPerCurrencyUnit).toFixed(2), expiryDays: row.expiryDays ?? null }
@@ -45,10 +43,19 @@ export async function setRules(ctx: RequestContext, input: { pointsPerCurrencyUn
     next.expiryDays = input.expiryDays === 0 ? null : input.expiryDays;
   }
   await ctx.transaction(async (tx) => {
-    await tx.tenantSql`insert into loyalty.rules (company_id, points_per_currency_unit, points_per_booking, booking_points_per_currency_unit, expiry_days, updated_at)
-      values (${COMPANY}, ${next.pointsPerCurrencyUnit}, ${next.pointsPerBooking}, ${next.bookingPointsPerCurrencyUnit}, ${next.expiryDays}, ${tx.now()})
-      on conflict (company_id) do update set points_per_currency_unit = excluded.points_per_currency_unit, points_per_booking = excluded.points_per_booking,
-        booking_points_per_currency_unit = excluded.booking_points_per_currency_unit, expiry_days = excluded.expiry_days, updated_at = excluded.updated_at`;
+    await tx.query
+      .insertInto('loyalty.rules')
+      .values({ pointsPerCurrencyUnit: next.pointsPerCurrencyUnit, pointsPerBooking: next.pointsPerBooking, bookingPointsPerCurrencyUnit: next.bookingPointsPerCurrencyUnit, expiryDays: next.expiryDays, updatedAt: tx.now() })
+      .onConflict((oc) =>
+        oc.column('companyId').doUpdateSet((eb) => ({
+          pointsPerCurrencyUnit: eb.ref('excluded.pointsPerCurrencyUnit'),
+          pointsPerBooking: eb.ref('excluded.pointsPerBooking'),
+          bookingPointsPerCurrencyUnit: eb.ref('excluded.bookingPointsPerCurrencyUnit'),
+          expiryDays: eb.ref('excluded.expiryDays'),
+          updatedAt: eb.ref('excluded.updatedAt'),
+        })),
+      )
+      .execute();
   });
   return next;
 }

@@ -4,11 +4,11 @@ import { badInput, notFound } from '../../kernel/errors.ts';
 import { isUuid, newId } from '../../kernel/ids.ts';
 import { applyInput, field, type InputFields } from '../../kernel/inputs.ts';
 import { likePattern, pageRequest, type ListQuery } from '../../kernel/pagination.ts';
-import type { Row } from '../../kernel/reads.ts';
+import type { RowOf } from '../../kernel/tables.ts';
 import { optionalText, requireText } from '../../kernel/validation.ts';
 import { MembershipTier } from '../entities/tier.ts';
 
-export type TierRow = Row<MembershipTier>;
+export type TierRow = RowOf<'loyalty.membership_tier'>;
 
 export interface TierInput {
   name?: string | null;
@@ -60,13 +60,15 @@ export async function updateTier(ctx: RequestContext, tierId: unknown, input: Ti
 
 /** The company's tiers, lowest threshold first (the order customers climb them). */
 export function listTiers(ctx: RequestContext): Promise<TierRow[]> {
-  return ctx.rows(MembershipTier, {}, { orderBy: { threshold: 'asc', id: 'asc' } });
+  return ctx.all(ctx.query.selectFrom('loyalty.membership_tier').selectAll().orderBy('threshold').orderBy('id'));
 }
 
 /** A page of the tiers, lowest threshold first, searched by name. */
 export function tiersPage(ctx: RequestContext, args: ListQuery) {
   const req = pageRequest(args);
-  return ctx.page(MembershipTier, req.search ? { name: { $ilike: likePattern(req.search) } } : {}, req, { threshold: 'asc', id: 'asc' });
+  let select = ctx.query.selectFrom('loyalty.membership_tier').selectAll().orderBy('threshold').orderBy('id');
+  if (req.search) select = select.where('name', 'ilike', likePattern(req.search));
+  return ctx.paged(select, req);
 }
 
 /** The tier lifetime points reach: the highest threshold at or below them. */
