@@ -1,5 +1,4 @@
 import DataLoader from 'dataloader';
-import type { EntityName } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { CompiledQuery, type Kysely, type SelectQueryBuilder, type Transaction } from 'kysely';
 import { recordInTransaction, type PendingAudit } from './audit.ts';
@@ -15,9 +14,9 @@ import { toPage, type Page, type PageRequest } from './pagination.ts';
 import { resolvePrincipal, type HeaderReader, type Principal } from './principal.ts';
 import type { Runtime } from './runtime.ts';
 import { anyOf, propertyOf, scopedQuery, type QueryScope } from './query.ts';
-import { linkedRows, pageRead, queryPageRead, queryRead, queryRows, queryStatementOf, resultsOf, rowsRead, runQueryStatement, runRead, statementOf, toRows, type OrderBy, type QueryRead, type Read, type ReadOptions, type ReadResult, type Row, type Through, type Where } from './reads.ts';
+import { queryPageRead, queryRead, queryRows, queryStatementOf, runQueryStatement, type QueryRead } from './reads.ts';
 import type { RowOf, Tables } from './tables.ts';
-import { requireTenant, tenantOf, tenantStatement, tenantTableNamed } from './tenancy.ts';
+import { tenantOf } from './tenancy.ts';
 
 /** What a transaction collects for its commit: jobs and events to write with it, work to do after it. */
 interface TransactionState {
@@ -28,7 +27,6 @@ interface TransactionState {
   queues: string[];
 }
 
-type ReadBatch = { read: Read; resolve: (result: ReadResult) => void; reject: (error: unknown) => void }[];
 type QueryBatch = { read: QueryRead; resolve: (row: Record<string, unknown>, i: number) => void; reject: (error: unknown) => void }[];
 
 /** A select built with `ctx.query`. */
@@ -47,7 +45,6 @@ export class RequestContext {
   private loaders = new Map<string, DataLoader<any, any>>();
   private tx?: TransactionState;
   /** Reads waiting for the end of this turn of the event loop, to run as one statement. */
-  private readBatch?: ReadBatch;
   private queryBatch?: QueryBatch;
   private scope?: QueryScope & { companyId: string | undefined };
   /** The merchant write this request is making (set by the audit middleware), recorded by its transaction. */
@@ -183,32 +180,6 @@ export class RequestContext {
     this.requireTx('afterCommit').after.push(fn);
   }
 
-  /**
-   * Raw SQL (`?` placeholders) on this context's connection: inside its transaction when it has one.
-   * A statement naming a tenant table is refused: it goes through `tenantSql`, or, when it must
-   * cross tenants (a backfill), says so with `{ acrossTenants: true }`.
-   */
-  async sql<R = any>(text: string, params: unknown[] = [], options: { acrossTenants?: boolean } = {}): Promise<R[]> {
-    const table = options.acrossTenants ? undefined : tenantTableNamed(this.em.getMetadata(), text);
-    if (table) throw new AppError('INTERNAL', `${table} is a tenant table: query it with ctx.tenantSql\`… company_id = \${COMPANY} …\``);
-    return this.execute<R>(text, params);
-  }
-
-  /**
-   * Raw SQL on tenant tables, as a tagged template scoped to this context's company:
-   * `` tx.tenantSql`select … from booking.booking where company_id = ${COMPANY} and occurrence_key = ${key}` ``.
-   * Values become parameters (an array a list for `in (…)`), `COMPANY` the context's company; a
-   * statement without `COMPANY`, or a context without a company, is refused.
-   */
-  async tenantSql<R = any>(strings: TemplateStringsArray, ...values: unknown[]): Promise<R[]> {
-    const { text, params } = tenantStatement(strings, values, requireTenant(this.em, 'Tenant SQL'));
-    return this.execute<R>(text, params);
-  }
-
-  private execute<R>(text: string, params: unknown[]): Promise<R[]> {
-    return this.em.getConnection().execute<R[]>(text, params, 'all', this.tx?.trx as any);
-  }
-
   // ---- SQL: ctx.query builds every statement (kernel/query.ts); reads run batched (below). ----
 
   /**
@@ -241,7 +212,7 @@ export class RequestContext {
   }
 
   /** A page of a select built with `ctx.query` (ordered by it) and the count of all its rows, read together. */
-  async paged<O>(select: AnySelect<O>, req: PageRequest): Promise<Page<O>> {
+  async page<O>(select: AnySelect<O>, req: PageRequest): Promise<Page<O>> {
     const all = select.compile();
     const read = queryPageRead(all, select.limit(req.limit).offset(req.offset).compile(), this.queryScope().values.datesOf(all.query));
     return this.readQuery(read, (row, i) => toPage(queryRows<O>(read, row[`rows${i}`], propertyOf), Number(row[`total${i}`]), req));
@@ -306,89 +277,6 @@ export class RequestContext {
       const kysely = this.em.getKysely() as unknown as Kysely<Tables>;
       return (await kysely.executeQuery<Record<string, unknown>>(CompiledQuery.raw(text, [...params]))).rows;
     });
-  }
-
-  // ---- Reads: plain rows (reads.ts). Writes use tracked entities: tx.em inside ctx.transaction(). ----
-
-  /**
-   * Plain rows of an entity, scoped like `em.find` by the entity's filters (the caller's company),
-   * on this context's connection (inside its transaction when it has one).
-   */
-  async rows<T>(entity: EntityName<T>, where: Where<T> = {}, options: ReadOptions<T> = {}): Promise<Row<T>[]> {
-    const read = rowsRead(this.em, entity, where, options);
-    return toRows<T>(read, (await this.read(read)).rows);
-  }
-
-  /**
-   * Plain rows of an entity through a link entity (many-to-many): one row per link, carrying the
-   * link's `select` properties (e.g. the staff of many services, each with its `serviceId`).
-   */
-  async rowsThrough<T, L>(entity: EntityName<T>, through: Through<L>, where: Where<T> = {}, options: ReadOptions<T> = {}): Promise<(Row<T> & Partial<Row<L>>)[]> {
-    const read = rowsRead(this.em, entity, where, options, through);
-    return linkedRows<T>(read, await this.read(read)) as (Row<T> & Partial<Row<L>>)[];
-  }
-
-  /** The first plain row that matches (by `orderBy` when given), or null. */
-  async row<T>(entity: EntityName<T>, where: Where<T>, options: Omit<ReadOptions<T>, 'limit' | 'offset'> = {}): Promise<Row<T> | null> {
-    const [first] = await this.rows(entity, where, { ...options, limit: 1 });
-    return first ?? null;
-  }
-
-  /** A page of plain rows and the total of all that match, read together. */
-  async page<T>(entity: EntityName<T>, where: Where<T>, req: PageRequest, orderBy: OrderBy<T>, options: Pick<ReadOptions<T>, 'filters'> = {}): Promise<Page<Row<T>>> {
-    const read = pageRead(this.em, entity, where, { ...options, orderBy, limit: req.limit, offset: req.offset });
-    const result = await this.read(read);
-    return toPage(toRows<T>(read, result.rows), Number(result.total), req);
-  }
-
-  /**
-   * A plain row of an entity by id, batched with the other lookups of this request into one query
-   * (null when absent or another tenant's).
-   */
-  byId<T extends { id: string }>(entity: EntityName<T>, id: string): Promise<Row<T> | null> {
-    const name = (entity as { meta?: { className: string } }).meta?.className ?? String((entity as { name?: string }).name);
-    return this.loader<string, Row<T> | null>(`byId:${name}`, async (ids) => {
-      const rows = await this.rows(entity, { id: { $in: ids.filter(isUuid) } } as Where<T>);
-      const found = new Map(rows.map((r) => [(r as unknown as { id: string }).id, r]));
-      return ids.map((key) => found.get(key) ?? null);
-    }).load(id);
-  }
-
-  /**
-   * Reads made in the same turn of the event loop (the DataLoaders of one list's fields: a
-   * service's category, staff and resources) travel as one statement. In a transaction, each
-   * read runs at once, in the transaction's order.
-   */
-  private read(read: Read): Promise<ReadResult> {
-    if (this.tx) return this.runReads([read]).then(([result]) => result);
-    return new Promise((resolve, reject) => {
-      let batch = this.readBatch;
-      if (!batch) {
-        const pending: ReadBatch = (this.readBatch = []);
-        setImmediate(() => {
-          if (this.readBatch === pending) this.readBatch = undefined;
-          void this.flushReads(pending);
-        });
-        batch = pending;
-      }
-      batch.push({ read, resolve, reject });
-    });
-  }
-
-  private async flushReads(batch: ReadBatch): Promise<void> {
-    try {
-      const results = await this.runReads(batch.map((b) => b.read));
-      batch.forEach((b, i) => b.resolve(results[i]));
-    } catch (error) {
-      if (batch.length === 1) return batch[0].reject(error);
-      // One read's failure is its own: run them apart so the others still answer.
-      for (const b of batch) this.runReads([b.read]).then(([result]) => b.resolve(result), b.reject);
-    }
-  }
-
-  private async runReads(reads: Read[]): Promise<ReadResult[]> {
-    const [row] = await runRead(this.db, (text, params) => this.execute<Record<string, unknown>>(text, params), statementOf(reads), this.tx !== undefined);
-    return resultsOf(reads, row);
   }
 
   /** One DataLoader per name and request (and per transaction), so list fields batch their lookups. */

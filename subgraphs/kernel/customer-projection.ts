@@ -5,7 +5,6 @@ import { AppError } from './errors.ts';
 import type { EventHandler } from './events.ts';
 import { backfillFromMembers, customersInMembers, type CustomerIdentity } from './projections.ts';
 import { anyOf } from './query.ts';
-import type { Row } from './reads.ts';
 import type { Runtime } from './runtime.ts';
 import type { Tables } from './tables.ts';
 
@@ -43,9 +42,9 @@ export interface CustomerProjectionDeclaration<T extends ProjectedRow, K extends
    */
   entity: EntityName<T>;
   /** The facts it keeps, each by the entity's property that holds it (`{ name: 'firstName' }`). */
-  keeps: { [F in K]: keyof Row<T> & string };
+  keeps: { [F in K]: keyof T & string };
   /** The entity's other columns a new row starts with, as SQL (`{ ordersCount: '0' }`), written into the statements. */
-  startsWith?: Partial<Record<keyof Row<T> & string, string>>;
+  startsWith?: Partial<Record<keyof T & string, string>>;
   /** What else goes when members erases a customer, in the same transaction (campaigns' suppressions). */
   onErased?: (tx: RequestContext, customerId: string) => Promise<void>;
 }

@@ -11,8 +11,7 @@ export interface WindowCount {
 /**
  * "At most `max` per `windowMs`" for one key (an address), enforced inside the transaction that
  * records the new row: an advisory lock held until it ends serialises concurrent requests for the
- * key, then `count` (selecting `n` and `oldest` over the window, through `tx.tenantSql` on a
- * tenant table) decides.
+ * key, then `count` (selecting `n` and `oldest` over the window, through `tx.query`) decides.
  */
 export async function enforceWindowLimit(
   tx: RequestContext,

@@ -42,7 +42,7 @@ export interface TenantParams {
   companyId: string;
 }
 
-/** Thrown when a tenant row is created, or tenant SQL is run, with no company in scope. */
+/** Thrown when a tenant row is created, or a statement names a tenant table, with no company in scope. */
 export class NoTenantError extends Error {
   constructor(what: string) {
     super(`${what} needs a company: the context has none (authenticate a tenant, or use RequestContext.system(runtime, companyId))`);
@@ -104,63 +104,9 @@ export function tenantEntity<
   return defineEntity<TName, TTableName, WithCompanyId<TProperties>>({ ...meta, properties, filters: tenantFilter });
 }
 
-/** Whether an entity's metadata carries the tenant filter (the tenancy test and tenant SQL use it). */
+/** Whether an entity's metadata carries the tenant filter (the tenancy test uses it). */
 export function isTenantMeta(meta: { filters?: Record<string, unknown> }): boolean {
   return !!meta.filters?.tenant;
-}
-
-/** Where a tenant statement puts the caller's company: `… where company_id = ${COMPANY} and …`. */
-export const COMPANY: unique symbol = Symbol('the context company');
-
-/**
- * A tagged-template statement on tenant tables, as `?` SQL and parameters: every interpolated value
- * becomes a parameter (never SQL text), an array becomes a list for `in (…)`, and `COMPANY` becomes
- * the context's company. A statement that does not name `COMPANY` is refused: it would reach
- * every tenant's rows.
- */
-export function tenantStatement(strings: readonly string[], values: readonly unknown[], companyId: string): { text: string; params: unknown[] } {
-  if (strings.some((s) => s.includes('?'))) throw new Error('tenantSql: write values as ${…}, not ? placeholders');
-  let text = strings[0];
-  const params: unknown[] = [];
-  let scoped = false;
-  values.forEach((value, i) => {
-    if (value === COMPANY) {
-      scoped = true;
-      text += '?';
-      params.push(companyId);
-    } else if (Array.isArray(value)) {
-      // An empty list matches nothing (`in (null)`), which is what an empty `in` means.
-      text += value.length ? value.map(() => '?').join(', ') : 'null';
-      params.push(...value);
-    } else {
-      text += '?';
-      params.push(value);
-    }
-    text += strings[i + 1];
-  });
-  if (!scoped) throw new Error('tenantSql: the statement must be scoped to the company with `company_id = ${COMPANY}`');
-  return { text, params };
-}
-
-/**
- * The tenant tables (`schema.table`, outside the kernel's own) a raw statement names, so plain
- * `ctx.sql` can refuse them: their SQL goes through `ctx.tenantSql`. The kernel writes its own
- * tables (audit log) with the principal's company and is not checked.
- */
-const tenantTableRegex = new WeakMap<object, RegExp | null>();
-
-export function tenantTableNamed(metadata: { getAll(): unknown }, text: string): string | undefined {
-  let regex = tenantTableRegex.get(metadata);
-  if (regex === undefined) {
-    const all = metadata.getAll() as Map<string, any> | Record<string, any>;
-    const metas: any[] = all instanceof Map ? [...all.values()] : Object.values(all);
-    // `booking.booking`, `"booking"."booking"`, `booking . "booking"`: however the name is quoted or spaced.
-    const quoted = (name: string) => `"?${name}"?`;
-    const names = metas.filter((m) => isTenantMeta(m) && m.schema && m.schema !== 'kernel' && m.tableName).map((m) => `${quoted(m.schema)}\\s*\\.\\s*${quoted(m.tableName)}`);
-    regex = names.length ? new RegExp(`(?<![\\w"])(${[...new Set(names)].join('|')})(?![\\w"])`, 'i') : null;
-    tenantTableRegex.set(metadata, regex);
-  }
-  return regex?.exec(text)?.[1];
 }
 
 /**

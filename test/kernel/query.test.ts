@@ -111,7 +111,7 @@ describe('ctx.query', () => {
     const { ids, ctx } = await company();
     const c = ctx();
     const q = c.query.selectFrom('booking.resource').select(['id', 'name']);
-    const together = () => Promise.all([c.all(q.where('active', '=', true)), c.find('booking.resource', ids[1]), c.paged(q.orderBy('name'), { page: 2, limit: 2, offset: 2 })]);
+    const together = () => Promise.all([c.all(q.where('active', '=', true)), c.find('booking.resource', ids[1]), c.page(q.orderBy('name'), { page: 2, limit: 2, offset: 2 })]);
     await together();
     sqlLog.recent = [];
     sqlLog.keep = true;

@@ -196,7 +196,7 @@ export async function listBookings(
     select = select.where('startsAt', '>=', zonedInstantAfter(date, 0, timeZone)).where('startsAt', '<', zonedInstantAfter(addDays(date, 1), 0, timeZone));
   }
   if (req.search) select = select.where('customerName', 'ilike', likePattern(req.search));
-  return ctx.paged(select, req);
+  return ctx.page(select, req);
 }
 
 /** A cancel or a move must happen before the policy's cut-off; the policy travels with the refusal. */

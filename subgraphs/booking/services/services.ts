@@ -138,7 +138,7 @@ export async function listServices(ctx: RequestContext, args: { search?: string 
   if (options.activeOnly) select = select.where('active', '=', true);
   const search = req.search && likePattern(req.search);
   if (search) select = select.where((e) => e.or([e('name', 'ilike', search), e('description', 'ilike', search)]));
-  return ctx.paged(select, req);
+  return ctx.page(select, req);
 }
 
 /** The active staff of many services at once, in one statement (links and people): the list's loader. */

@@ -19,5 +19,5 @@ export async function listStaff(ctx: RequestContext, args: { page?: number | nul
   const req = pageRequest(args);
   let select = ctx.query.selectFrom('booking.staff_member').selectAll().orderBy('name').orderBy('id');
   if (req.search) select = select.where('name', 'ilike', likePattern(req.search));
-  return ctx.paged(select, req);
+  return ctx.page(select, req);
 }

@@ -183,7 +183,7 @@ export async function findCampaign(ctx: RequestContext, campaignId: unknown): Pr
 export function listCampaigns(ctx: RequestContext, args: { status?: CampaignStatus | null; page?: number | null; limit?: number | null; offset?: number | null }): Promise<Page<CampaignRow>> {
   let select = ctx.query.selectFrom('campaigns.campaign').selectAll().orderBy('createdAt', 'desc').orderBy('id', 'desc');
   if (args.status) select = select.where('status', '=', args.status);
-  return ctx.paged(select, pageRequest(args));
+  return ctx.page(select, pageRequest(args));
 }
 
 export type DeliveryCounts = Record<DeliveryStatus, number> & { total: number };
@@ -242,5 +242,5 @@ export async function listDeliveries(ctx: RequestContext, args: { campaignId: un
   const campaign = await findCampaign(ctx, args.campaignId);
   let select = ctx.query.selectFrom('campaigns.delivery').selectAll().where('campaignId', '=', campaign.id).orderBy('createdAt').orderBy('customerId');
   if (args.status) select = select.where('status', '=', args.status);
-  return ctx.paged(select, pageRequest(args));
+  return ctx.page(select, pageRequest(args));
 }

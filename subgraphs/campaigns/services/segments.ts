@@ -105,7 +105,7 @@ export async function findSegment(ctx: RequestContext, segmentId: unknown, field
 }
 
 export function listSegments(ctx: RequestContext, args: { page?: number | null; limit?: number | null; offset?: number | null }): Promise<Page<SegmentRow>> {
-  return ctx.paged(ctx.query.selectFrom('campaigns.segment').selectAll().orderBy('createdAt', 'desc').orderBy('id', 'desc'), pageRequest(args));
+  return ctx.page(ctx.query.selectFrom('campaigns.segment').selectAll().orderBy('createdAt', 'desc').orderBy('id', 'desc'), pageRequest(args));
 }
 
 /** A condition on the audience, named `a` in the statement. */

@@ -46,5 +46,5 @@ export async function listBrands(ctx: RequestContext, args: { page?: number | nu
   const req = pageRequest(args);
   let select = ctx.query.selectFrom('commerce.brand').selectAll().orderBy('name').orderBy('id');
   if (req.search) select = select.where('name', 'ilike', likePattern(req.search));
-  return ctx.paged(select, req);
+  return ctx.page(select, req);
 }

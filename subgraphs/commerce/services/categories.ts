@@ -69,5 +69,5 @@ export async function listCategories(ctx: RequestContext, args: { page?: number 
     if (!isUuid(args.parentId)) throw badInput('parentId', 'must be a product category id');
     select = select.where('parentId', '=', args.parentId);
   }
-  return ctx.paged(select, req);
+  return ctx.page(select, req);
 }

@@ -74,7 +74,7 @@ export async function listCollections(ctx: RequestContext, args: { page?: number
   const req = pageRequest(args);
   let select = ctx.query.selectFrom('commerce.collection').selectAll().orderBy('name').orderBy('id');
   if (req.search) select = select.where('name', 'ilike', likePattern(req.search));
-  return ctx.paged(select, req);
+  return ctx.page(select, req);
 }
 
 /** The collection ids of many products, one statement (the product list's loader). */

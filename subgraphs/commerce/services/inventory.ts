@@ -39,5 +39,5 @@ export async function adjustStock(ctx: RequestContext, input: { variantId: strin
 export async function stockMovements(ctx: RequestContext, variantId: string, args: { page?: number | null; limit?: number | null }) {
   if (!isUuid(variantId)) throw badInput('variantId', 'must be a variant id');
   if (!(await ctx.first(ctx.query.selectFrom('commerce.product_variant').select('id').where('id', '=', variantId)))) throw notFound('Variant');
-  return ctx.paged(ctx.query.selectFrom('commerce.stock_movement').selectAll().where('variantId', '=', variantId).orderBy('createdAt', 'desc').orderBy('id', 'desc'), pageRequest(args));
+  return ctx.page(ctx.query.selectFrom('commerce.stock_movement').selectAll().where('variantId', '=', variantId).orderBy('createdAt', 'desc').orderBy('id', 'desc'), pageRequest(args));
 }

@@ -291,12 +291,12 @@ export async function listOrders(
   if (args.from) select = select.where('createdAt', '>=', checkInstant('from', args.from));
   if (args.to) select = select.where('createdAt', '<', checkInstant('to', args.to));
   if (args.from && args.to && args.from.getTime() >= args.to.getTime()) throw badInput('to', 'must be after from');
-  return ctx.paged(select, req);
+  return ctx.page(select, req);
 }
 
 export function listMyOrders(ctx: RequestContext, args: { page?: number | null; limit?: number | null }) {
   const select = ctx.query.selectFrom('commerce.shop_order').selectAll().where('customerId', '=', ctx.customer.customerId).orderBy('createdAt', 'desc').orderBy('id', 'desc');
-  return ctx.paged(select, pageRequest(args));
+  return ctx.page(select, pageRequest(args));
 }
 
 /** Lines of many orders in one query, in each order's line order. */

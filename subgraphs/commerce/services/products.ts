@@ -278,7 +278,7 @@ export async function listProducts(ctx: RequestContext, args: ProductListArgs, o
   }
   const search = req.search && likePattern(req.search);
   if (search) select = select.where((e) => e.or([e('name', 'ilike', search), e('description', 'ilike', search)]));
-  return ctx.paged(select, req);
+  return ctx.page(select, req);
 }
 
 /** The variants of many products at once, in one statement: the list's loader. */

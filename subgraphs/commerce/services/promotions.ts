@@ -175,7 +175,7 @@ export async function getPromotion(ctx: RequestContext, promotionId: unknown): P
 export async function listPromotions(ctx: RequestContext, args: { active?: boolean | null; page?: number | null; limit?: number | null; offset?: number | null }) {
   let select = ctx.query.selectFrom('commerce.promotion').selectAll().orderBy('createdAt', 'desc').orderBy('id', 'desc');
   if (args.active != null) select = select.where('active', '=', args.active);
-  return ctx.paged(select, pageRequest(args));
+  return ctx.page(select, pageRequest(args));
 }
 
 // ---- Validation and use --------------------------------------------------------------------------

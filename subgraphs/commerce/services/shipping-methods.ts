@@ -80,7 +80,7 @@ export function listShippingMethods(ctx: RequestContext, activeOnly: boolean, ar
   let select = ctx.query.selectFrom('commerce.shipping_method').selectAll().orderBy('position').orderBy('name').orderBy('id');
   if (activeOnly) select = select.where('active', '=', true);
   if (req.search) select = select.where('name', 'ilike', likePattern(req.search));
-  return ctx.paged(select, req);
+  return ctx.page(select, req);
 }
 
 /** What a method costs for an order subtotal. */

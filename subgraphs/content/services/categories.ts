@@ -21,5 +21,5 @@ export async function listCategories(ctx: RequestContext, args: { page?: number 
   const req = pageRequest(args);
   let select = ctx.query.selectFrom('content.category').selectAll().orderBy('name').orderBy('id');
   if (req.search) select = select.where('name', 'ilike', likePattern(req.search));
-  return ctx.paged(select, req);
+  return ctx.page(select, req);
 }

@@ -59,5 +59,5 @@ export async function listInquiries(ctx: RequestContext, args: { page?: number |
   let select = ctx.query.selectFrom('content.contact_inquiry').selectAll().orderBy('createdAt', 'desc').orderBy('id', 'desc');
   const search = req.search && likePattern(req.search);
   if (search) select = select.where((e) => e.or([e('name', 'ilike', search), e('email', 'ilike', search), e('message', 'ilike', search)]));
-  return ctx.paged(select, req);
+  return ctx.page(select, req);
 }

@@ -105,7 +105,7 @@ export async function listEvents(ctx: RequestContext, args: { search?: string | 
   else if (args.status) select = select.where('status', '=', args.status);
   const search = req.search && likePattern(req.search);
   if (search) select = select.where((e) => e.or([e('title', 'ilike', search), e('venue', 'ilike', search), e('description', 'ilike', search)]));
-  return ctx.paged(select, req);
+  return ctx.page(select, req);
 }
 
 /** Seats taken per event (confirmed and awaiting payment), for many events in one query. */
@@ -243,5 +243,5 @@ export async function listRegistrations(ctx: RequestContext, eventId: unknown, a
   let select = ctx.query.selectFrom('content.event_registration').selectAll().where('eventId', '=', event.id).orderBy('createdAt').orderBy('id');
   const search = req.search && likePattern(req.search);
   if (search) select = select.where((e) => e.or([e('name', 'ilike', search), e('email', 'ilike', search)]));
-  return ctx.paged(select, req);
+  return ctx.page(select, req);
 }

@@ -58,7 +58,7 @@ export async function listPages(ctx: RequestContext, args: { page?: number | nul
   let select = ctx.query.selectFrom('content.page').selectAll().orderBy('title').orderBy('id');
   if (publishedOnly) select = select.where('status', '=', 'published');
   if (req.search) select = select.where('title', 'ilike', likePattern(req.search));
-  return ctx.paged(select, req);
+  return ctx.page(select, req);
 }
 
 export async function findPage(ctx: RequestContext, slug: unknown, publishedOnly: boolean) {

@@ -181,5 +181,5 @@ export async function listPosts(
   if (args.type) select = select.where('postTypeId', '=', (await resolveType(ctx, args.type)).id);
   const search = req.search && likePattern(req.search);
   if (search) select = select.where((e) => e.or([e('title', 'ilike', search), e('excerpt', 'ilike', search)]));
-  return ctx.paged(select, req);
+  return ctx.page(select, req);
 }

@@ -205,7 +205,7 @@ export async function responsesOf(ctx: RequestContext, surveyId: unknown, args: 
   const survey = await getSurvey(ctx, surveyId, 'surveyId', false);
   const req = pageRequest(args);
   const ofSurvey = ctx.query.selectFrom('content.survey_response').where('surveyId', '=', survey.id);
-  const responses = await ctx.paged(ofSurvey.selectAll().orderBy('createdAt', 'desc').orderBy('id', 'desc'), req);
+  const responses = await ctx.page(ofSurvey.selectAll().orderBy('createdAt', 'desc').orderBy('id', 'desc'), req);
   const all = await ctx.all(ofSurvey.select('answers'));
   const summary = survey.questions.map((q) => {
     const values = all.map((r) => r.answers[q.id]).filter((v) => v !== undefined && v !== null);

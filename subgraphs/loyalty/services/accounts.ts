@@ -78,7 +78,7 @@ export async function requireCustomer(ctx: RequestContext, customerId: unknown):
 
 /** A page of a customer's ledger, newest first. */
 export function ledgerPage(ctx: RequestContext, customerId: string, args: { page?: number | null; limit?: number | null }) {
-  return ctx.paged(ctx.query.selectFrom('loyalty.ledger_entry').selectAll().where('customerId', '=', customerId).orderBy('createdAt', 'desc').orderBy('id', 'desc'), pageRequest(args));
+  return ctx.page(ctx.query.selectFrom('loyalty.ledger_entry').selectAll().where('customerId', '=', customerId).orderBy('createdAt', 'desc').orderBy('id', 'desc'), pageRequest(args));
 }
 
 /** adjust_points: a positive or negative correction by the merchant; never below a zero balance. */

@@ -89,7 +89,7 @@ export async function updateOffer(ctx: RequestContext, offerId: unknown, input: 
 export function listOffers(ctx: RequestContext, args: { status?: GiftStatus | null; page?: number | null; limit?: number | null; offset?: number | null }) {
   let select = ctx.query.selectFrom('loyalty.gift_offer').selectAll().orderBy('createdAt', 'desc').orderBy('id', 'desc');
   if (args.status) select = select.where('status', '=', args.status);
-  return ctx.paged(select, pageRequest(args));
+  return ctx.page(select, pageRequest(args));
 }
 
 /** Whether an offer is open now (active and within its dates). */
@@ -109,7 +109,7 @@ export function openOffers(ctx: RequestContext, args: ListQuery) {
     .orderBy('pointsCost')
     .orderBy('id');
   if (req.search) select = select.where('title', 'ilike', likePattern(req.search));
-  return ctx.paged(select, req);
+  return ctx.page(select, req);
 }
 
 export async function openOffer(ctx: RequestContext, offerId: unknown): Promise<OfferRow> {
@@ -256,7 +256,7 @@ export async function claim(ctx: RequestContext, input: { claimToken?: string | 
 const redemptions = (ctx: RequestContext) => ctx.query.selectFrom('loyalty.redemption').selectAll().orderBy('createdAt', 'desc').orderBy('id', 'desc');
 
 export function myRedemptions(ctx: RequestContext, args: { page?: number | null; limit?: number | null }) {
-  return ctx.paged(redemptions(ctx).where('customerId', '=', ctx.customer.customerId), pageRequest(args));
+  return ctx.page(redemptions(ctx).where('customerId', '=', ctx.customer.customerId), pageRequest(args));
 }
 
 export function listRedemptions(ctx: RequestContext, args: { status?: RedemptionStatus | null; customerId?: string | null; offerId?: string | null; page?: number | null; limit?: number | null; offset?: number | null }) {
@@ -268,7 +268,7 @@ export function listRedemptions(ctx: RequestContext, args: { status?: Redemption
     if (!isUuid(id)) throw badInput(field, 'must be an id');
     select = select.where(field, '=', id);
   }
-  return ctx.paged(select, pageRequest(args));
+  return ctx.page(select, pageRequest(args));
 }
 
 /** `mark_redemption_used`: the gift was handed over at the counter (by its code). */

@@ -68,7 +68,7 @@ export function tiersPage(ctx: RequestContext, args: ListQuery) {
   const req = pageRequest(args);
   let select = ctx.query.selectFrom('loyalty.membership_tier').selectAll().orderBy('threshold').orderBy('id');
   if (req.search) select = select.where('name', 'ilike', likePattern(req.search));
-  return ctx.paged(select, req);
+  return ctx.page(select, req);
 }
 
 /** The tier lifetime points reach: the highest threshold at or below them. */

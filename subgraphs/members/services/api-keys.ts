@@ -38,7 +38,7 @@ export async function listApiKeys(ctx: RequestContext, args: { page?: number | n
   const req = pageRequest(args);
   let select = ctx.query.selectFrom('members.api_key').selectAll().orderBy('createdAt', 'desc').orderBy('id', 'desc');
   if (req.search) select = select.where('name', 'ilike', likePattern(req.search));
-  const { items, pagination } = await ctx.paged(select, req);
+  const { items, pagination } = await ctx.page(select, req);
   const used = await lastUses(ctx, items.map((r) => r.id));
   return toPage(items.map((r) => view(r, used.get(r.id) ?? null)), pagination.total, req);
 }

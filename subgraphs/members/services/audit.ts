@@ -11,5 +11,5 @@ export async function listAuditLog(ctx: RequestContext, args: { from?: Date | nu
   if (args.to) select = select.where('createdAt', '<', args.to);
   if (args.actor) select = select.where('actorId', '=', args.actor);
   if (args.operation) select = select.where('operation', '=', args.operation);
-  return ctx.paged(select, req);
+  return ctx.page(select, req);
 }
