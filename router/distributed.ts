@@ -5,7 +5,7 @@ import { loadConfig } from '../subgraphs/kernel/config.ts';
 import { createApp, serveBuilt } from './app.ts';
 import { subgraphUrl } from './compose.ts';
 import { MODULES, SUBGRAPH_PORTS } from './modules.ts';
-import { runMain, startupDone } from './startup.ts';
+import { runMain } from './startup.ts';
 
 /**
  * `npm run start:distributed`: each subgraph its own process on its own port, and the router in
@@ -38,7 +38,6 @@ runMain(async () => {
   app = await createApp(config, { topology: 'distributed' });
   app.server.listen(config.port, () => {
     console.log(`Router on ${config.publicUrl} over ${MODULES.length} subgraph process(es)`);
-    startupDone();
   });
 });
 

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { loadConfig } from '../subgraphs/kernel/config.ts';
 import { restoreNewDataFoldersFrom } from '../subgraphs/kernel/database.ts';
 import { createApp, serveBuilt } from './app.ts';
-import { builtBeside, runMain, startupDone } from './startup.ts';
+import { builtBeside, runMain } from './startup.ts';
 
 /**
  * `npm start`: the embedded topology, every subgraph in this process, PGlite unless DATABASE_URL.
@@ -19,7 +19,6 @@ runMain(async () => {
   const app = await createApp(config, { topology });
   app.server.listen(config.port, () => {
     console.log(`Router on ${config.publicUrl} (GraphQL /graphql, REST /v6, MCP /mcp) — ${app.platform.runtime.db.kind}`);
-    startupDone();
   });
 
   let stopping = false;

@@ -12,15 +12,6 @@ export function builtBeside(entryUrl: string, name: string): string | undefined 
 }
 
 /**
- * Says that this program's start-up is over (it listens, or it has what it needs): run by
- * scripts/launch.mjs, the code V8 compiled for it until now is kept for its next start
- * (scripts/code-cache.mjs). Run from source, nothing happens.
- */
-export function startupDone(): void {
-  (globalThis as Record<symbol, (() => void) | undefined>)[Symbol.for('service-platform.startup-done')]?.();
-}
-
-/**
  * Runs a program's main function: what a top-level await did in the ES modules they were (a
  * CommonJS bundle has none), a failure printed and the process ended with 1.
  */

@@ -19,7 +19,7 @@ import { headerReader } from '../subgraphs/kernel/principal.ts';
 import { compiledExecution } from './compiled-execution.ts';
 import { moduleNamed, SUBGRAPH_PORTS } from './modules.ts';
 import { startPlatform } from './platform.ts';
-import { builtBeside, runMain, startupDone } from './startup.ts';
+import { builtBeside, runMain } from './startup.ts';
 
 /**
  * One subgraph as its own process (distributed topology): Apollo Server over the subgraph schema,
@@ -153,7 +153,6 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     serveBuiltSubgraphs(builtBeside(import.meta.url, './subgraphs.json'));
     const running = await startSubgraphServer(config, module, port);
     console.log(`Subgraph ${name} on ${running.url}`);
-    startupDone();
     for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => void running.stop().then(() => process.exit(0)));
   });
 }

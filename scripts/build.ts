@@ -1,14 +1,15 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, sep } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { build as esbuild, type Plugin } from 'esbuild';
 
 /**
  * `npm run build`, which `npm install` runs (`prepare`) and `npm start` runs first when a source
  * file changed since (scripts/launch.mjs):
  *
- * - each entry point bundled with its dependencies into one file, dist/<name>.cjs: no TypeScript
- *   compiler and about 4,000 fewer module files at start;
+ * - each entry point bundled with its dependencies into one file, dist/<name>.cjs, as esbuild writes
+ *   it: no TypeScript compiler at start and about 4,000 fewer module files to find and read
+ *   (docs/decisions/0010-the-bundle.md says why, what is left out of it and why);
  * - dist/supergraph.graphql, the supergraph checked against the bundled subgraphs (router/compose.ts);
  * - dist/mcp-tools.json, the MCP tool registry worked out from it (facades/mcp/registry.ts);
  * - dist/subgraphs.json, each subgraph's SDL and its parsed document, which a built start makes its
@@ -19,6 +20,7 @@ import { build as esbuild, type Plugin } from 'esbuild';
  *   (subgraphs/kernel/database.ts), remade when a migration changes (both by scripts/snapshot.ts);
  * - dist/build.json, the files the build read and their modification times (what launch.mjs checks).
  *
+ * No dependency's code is changed on the way: what is bundled is what npm installed.
  * It runs under plain Node 24 (type stripping): no TypeScript-only syntax here.
  */
 
@@ -54,8 +56,24 @@ const toolFiles = () => TOOL_FOLDERS.flatMap((dir) => [dir, ...readdirSync(join(
 const SNAPSHOT_FILES = ['package-lock.json', 'scripts/snapshot.ts', 'router/platform.ts', 'subgraphs/kernel/database.ts'];
 
 /**
- * `import.meta` in a CommonJS bundle, as it was in the ES module bundle: the URL, folder and file
- * of the bundle, and `resolve` from there (MikroORM looks for optional extensions with it).
+ * Packages the bundles load from node_modules instead of holding them (docs/decisions/0010-the-bundle.md):
+ * - graphql: one copy for the whole process, the one npm installed, as Node resolves it for every
+ *   importer; in the bundle each of the ~300 modules that import it would get its own copy of its
+ *   ~450 exports (esbuild's CommonJS interop), made at every start.
+ * - @electric-sql/pglite: it finds its WebAssembly, file-system bundle and extensions beside its own
+ *   modules, which in a bundle would be beside the bundle.
+ * - @graphql-mesh/hmac-upstream-signature: it reads `null.error` at its top level (get-intrinsic, inlined),
+ *   and V8 words the TypeError by parsing again the function it was thrown in, which in a bundle is
+ *   the whole bundle: ~0.15 s of each start.
+ * - @graphql-yoga/render-graphiql: GraphiQL's page, imported when first served (router/gateway.ts).
+ * - @graphql-hive/router-query-planner: a native addon that finds its binary beside its module.
+ */
+const EXTERNAL = ['graphql', '@electric-sql/pglite', '@graphql-mesh/hmac-upstream-signature', '@graphql-yoga/render-graphiql', '@graphql-hive/router-query-planner'];
+
+/**
+ * `import.meta` in a CommonJS bundle: the URL, folder and file of the bundle, and `resolve` from
+ * there (MikroORM looks for optional extensions with it). CommonJS because router/distributed.ts
+ * and the tests know a built entry point by its `.cjs`.
  */
 const IMPORT_META =
   'const __importMeta = { url: require("node:url").pathToFileURL(__filename).href, dirname: __dirname, filename: __filename, resolve: (s) => require("node:url").pathToFileURL(require.resolve(s)).href };';
@@ -80,40 +98,34 @@ export async function build(options: { reason?: string; quiet?: boolean } = {}):
     outdir: DIST,
     bundle: true,
     platform: 'node',
-    // CommonJS, so that scripts/launch.mjs can run it as a vm.Script and keep V8's code for every
-    // function start-up compiled, not only the top level an ES module's compile cache holds
-    // (scripts/code-cache.mjs). In strict mode, as the ES module bundle was.
     format: 'cjs',
     outExtension: { '.js': '.cjs' },
     target: 'node24',
-    // What `import.meta` was for our sources and the dependencies: the bundle's own file.
     define: { 'import.meta': '__importMeta' },
-    // Class and function names as written (see cheapNames).
+    // type-graphql and MikroORM name GraphQL types and entities after their classes; a bundle
+    // renames a class whose name another module also uses (`Company2`) unless told to keep names.
     keepNames: true,
     // No comments or blank space (a third less to read and parse); identifiers stay as written.
     minifyWhitespace: true,
     minifySyntax: true,
     legalComments: 'none',
-    charset: 'ascii',
-    // GraphiQL's page (router/gateway.ts) is imported when first served, from node_modules.
-    // The query planner is a native addon that finds its binary beside its module (router/fast-path.ts).
-    external: ['@graphql-yoga/render-graphiql', '@graphql-hive/router-query-planner'],
+    external: EXTERNAL,
     banner: { js: `"use strict";${IMPORT_META}` },
-    plugins: [sourceDirectories(), graphqlModules(), optionalDependencies(), pgliteInPlace(), dependencyPatches()],
+    plugins: [sourceDirectories(), optionalDependencies()],
     metafile: true,
     write: false,
     logLevel: 'warning',
   });
-  // Code cached for the previous bundles would only pile up (scripts/code-cache.mjs); so would the
-  // ES module bundles and their compile cache of builds before the bundles were CommonJS.
-  for (const old of ['.code-cache', '.compile-cache', ...Object.keys(ENTRIES).map((name) => `${name}.js`)]) rmSync(join(DIST, old), { recursive: true, force: true });
+  // The compile cache of the bundles being replaced would only pile up (scripts/launch.mjs); so would
+  // the code cache earlier builds kept in dist/.code-cache.
+  for (const old of ['.compile-cache', '.code-cache']) rmSync(join(DIST, old), { recursive: true, force: true });
   // Each file replaced whole: a process running the previous build keeps reading a complete file.
   for (const file of result.outputFiles) {
-    writeFileSync(`${file.path}.tmp`, ascii(sharedInterop(file.path, cheapNames(file.path, file.text))));
+    writeFileSync(`${file.path}.tmp`, file.text);
     renameSync(`${file.path}.tmp`, file.path);
   }
 
-  const inputs = Object.keys(result.metafile.inputs).filter((f) => !f.startsWith('node_modules/') && !f.includes(':'));
+  const inputs = Object.keys(result.metafile.inputs).filter((f) => !f.split('/').includes('node_modules') && !f.includes(':'));
   const files = mtimes([...inputs, ...BUILD_FILES, ...toolFiles()], since);
   const snapshotFiles = mtimes([...inputs.filter((f) => f.includes('/migrations/')), ...SNAPSHOT_FILES], since);
   const snapshotChanged = !existsSync(SNAPSHOT) || !previous || !sameTimes(previous.snapshot, snapshotFiles);
@@ -124,17 +136,6 @@ export async function build(options: { reason?: string; quiet?: boolean } = {}):
   log(`supergraph, subgraph and REST SDLs, cost annotations, tool registry${snapshotChanged ? ' and migrated PGlite snapshot' : ''} in ${Math.round(performance.now() - t)} ms`);
   writeFileSync(`${MANIFEST}.tmp`, JSON.stringify({ files, snapshot: snapshotFiles } satisfies Manifest));
   renameSync(`${MANIFEST}.tmp`, MANIFEST);
-}
-
-/**
- * The bundle in ASCII. V8 keeps a script's source for as long as it runs, one byte a character if
- * every character is Latin-1 and two otherwise, and scripts/launch.mjs reads the file as one byte a
- * character (scripts/code-cache.mjs). esbuild escapes strings and names but not regular expressions
- * (a few dependencies have typographic characters in theirs); `\uXXXX` means the same there, and
- * replaces an identity escape (`\–`) too.
- */
-function ascii(text: string): string {
-  return text.replace(/(\\*)([^\u0000-\u007f])/g, (_, slashes: string, c: string) => `${slashes.slice(slashes.length % 2)}\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 function readManifest(): Manifest | undefined {
@@ -181,81 +182,6 @@ function sourceDirectories(): Plugin {
 }
 
 /**
- * keepNames is needed: type-graphql names GraphQL types after their classes, and a bundle renames
- * a class whose name another module also uses (`Company2`, pg's `Client2`). But esbuild keeps
- * names by wrapping named closures in `__name(fn, "name")`, which defines `name` again each time
- * the closure is made, on hot paths too (graphql-tools makes two per resolved field; the router
- * spent 7% of its CPU there). Identifiers are not minified, so nearly every class and `function`
- * already has the name it is given: only the renamed ones (`Company2` → "Company") are defined
- * again. A closure made anonymous by the wrapping itself (`__name(() => …, "f")`) stays anonymous:
- * naming it would cost the defineProperty on every call of the enclosing function, and nothing
- * reads an arrow function's name but a stack trace. (Reading `prototype` to tell classes from
- * arrows would be worse: it materialises a prototype object for every plain function.)
- */
-const NAME_HELPER = '__name=(target,value)=>__defProp(target,"name",{value,configurable:!0})';
-const CHEAP_NAME_HELPER = '__name=(target,value)=>target.name===value||target.name===""?target:__defProp(target,"name",{value,configurable:!0})';
-
-function cheapNames(path: string, text: string): string {
-  return replaceHelper(path, text, { name: '__name', from: NAME_HELPER, to: CHEAP_NAME_HELPER, by: 'cheapNames' });
-}
-
-/**
- * A bundle with one of esbuild's helpers replaced. A helper that no longer reads as expected stops
- * the build, naming the function here that replaces it: the replacement would otherwise not apply.
- */
-function replaceHelper(path: string, text: string, helper: { name: string; from: string; to: string; by: string }): string {
-  if (!text.includes(helper.from)) {
-    const found = new RegExp(`${helper.name}=.{0,100}`).exec(text)?.[0];
-    throw new Error(`${path}: esbuild's ${helper.name} helper changed; update scripts/build.ts (${helper.by}): ${found}`);
-  }
-  return text.replace(helper.from, helper.to);
-}
-
-/**
- * A CommonJS module's require() of an ES module goes through esbuild's `__toCommonJS`, which makes
- * a new object with a getter for every export at each call: 53 CommonJS files of dist/main.cjs
- * require graphql (~450 exports). At start, 218 copies made 13,800 getters in 27–31 ms; with one
- * object per module, 156 make 3,660 in 9.5 ms (in-process timing, code cache warm). Node's own
- * require() answers one exports object per module; so does this one, made at the first require.
- * The first copy is as complete as a later one: an ES module's exports object gets all its getters
- * where the bundle defines it (`__export`), before any module runs, and its values are read
- * through them. Only `__reExport` (`export *` from a CommonJS module) adds exports later: a bundle
- * with one keeps esbuild's helper. (Most of the 156 left are `__toESM`'s, a CommonJS module's exports
- * copied for an ES importer, each import its own: kept, as one copy made while its module is
- * still loading in a require cycle would miss the exports it adds afterwards.)
- */
-const TO_COMMONJS_HELPER = '__toCommonJS=mod=>__copyProps(__defProp({},"__esModule",{value:!0}),mod)';
-const SHARED_TO_COMMONJS_HELPER =
-  '__commonJsOf=new WeakMap,__toCommonJS=mod=>{let exports=__commonJsOf.get(mod);return exports||__commonJsOf.set(mod,exports=__copyProps(__defProp({},"__esModule",{value:!0}),mod)),exports}';
-
-export function sharedInterop(path: string, text: string): string {
-  if (!text.includes('__toCommonJS(') || text.includes('__reExport(')) return text;
-  return replaceHelper(path, text, { name: '__toCommonJS', from: TO_COMMONJS_HELPER, to: SHARED_TO_COMMONJS_HELPER, by: 'sharedInterop' });
-}
-
-/**
- * graphql-js once, as ES modules. Node would give importers its .mjs files and require() its .js
- * files (two copies, which graphql refuses); a bundle resolves both to the CommonJS files, which
- * ES module importers then reach through getters on a namespace object (`graphql.isNonNullType`
- * is a function call: 3% of a request's CPU). Every `graphql` and `graphql/...` here resolves
- * to the .mjs file; require() gets the module's namespace.
- */
-function graphqlModules(): Plugin {
-  return {
-    name: 'graphql-modules',
-    setup(build) {
-      build.onResolve({ filter: /^graphql(\/|$)/ }, async (args) => {
-        if (args.pluginData?.probing) return undefined;
-        const found = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: { probing: true } });
-        if (found.errors.length || !found.path.endsWith('.js')) return undefined;
-        const mjs = found.path.replace(/\.js$/, '.mjs');
-        return existsSync(mjs) ? { path: mjs } : undefined;
-      });
-    },
-  };
-}
-
-/**
  * A dependency's optional import that is not installed (type-graphql's `class-validator`, pg's
  * `pg-native`) stays an import, failing only if it is ever reached, as it would unbundled.
  */
@@ -268,107 +194,6 @@ function optionalDependencies(): Plugin {
         const found = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: { probing: true } });
         return found.errors.length ? { path: args.path, external: true } : undefined;
       });
-    },
-  };
-}
-
-/**
- * Dependency files read differently in a bundle, each change checked to still apply:
- * - A TypeError thrown by top-level code makes V8 re-parse the whole enclosing function to word its
- *   message, which in a bundle is the whole bundle (~150 ms at start).
- *   @graphql-mesh/hmac-upstream-signature inlines get-intrinsic, which reads `null.error` once to
- *   get at Error.prototype; an explicit TypeError gives the same prototype without the re-parse.
- * - graphql-js outside NODE_ENV=production checks, each time an `instanceof` is false (isObjectType
- *   of a scalar...), whether the value comes from another copy of graphql: 5% of a request's CPU
- *   in development. A bundle holds one copy (graphqlModules), so the check has nothing to find.
- * - type-graphql's `getParams` sorts a resolver's parameter list in place on every call of every
- *   resolver: sorted after the first call, each later sort only allocated (a seventh of what a
- *   list of 20 services allocated, for its ~140 field-resolver calls). It sorts when out of order.
- * - Reading the global `Request`, `Response`, `Headers`, `fetch` or `FormData` makes Node compile
- *   its own fetch implementation (undici, ~50–60 ms of a start on a 2-core guest), which nothing
- *   needs at start. Two copies of @whatwg-node/server read them as they load or build an adapter:
- *   fets' copy (under the gateway and SOFA) keeps a table of the native classes, now read when
- *   used; Yoga's compares its Request class with the native one to choose an abort controller,
- *   now on its first request. (The MCP SDK's transport, which reads them too, is loaded on first
- *   use: facades/mcp/server.ts.)
- */
-const PATCHES: { file: RegExp; edits: { from: RegExp; to: string }[] }[] = [
-  { file: /[\\/]@graphql-mesh[\\/]hmac-upstream-signature[\\/]dist[\\/]index\.js$/, edits: [{ from: /\bnull\.error;/g, to: 'throw new TypeError("null.error");' }] },
-  { file: /[\\/]graphql[\\/]jsutils[\\/]instanceOf\.mjs$/, edits: [{ from: /const isProduction =[^;]*;/, to: 'const isProduction = true;' }] },
-  {
-    file: /[\\/]type-graphql[\\/]build[\\/]esm[\\/]resolvers[\\/]helpers\.js$/,
-    edits: [
-      {
-        from: /export function getParams\(params, resolverData, globalValidate, globalValidateFn\) \{\s*const paramValues = params\s*\.sort\(\(a, b\) => a\.index - b\.index\)/,
-        to: [
-          'function inIndexOrder(params) {',
-          '  for (let i = 1; i < params.length; i++) if (params[i - 1].index > params[i].index) return params.sort((a, b) => a.index - b.index);',
-          '  return params;',
-          '}',
-          'export function getParams(params, resolverData, globalValidate, globalValidateFn) {',
-          '  const paramValues = inIndexOrder(params)',
-        ].join('\n'),
-      },
-    ],
-  },
-  {
-    file: /[\\/]fets[\\/]node_modules[\\/]@whatwg-node[\\/]server[\\/](esm|cjs)[\\/]createServerAdapter\.js$/,
-    edits: [{ from: /^(\s+)(\w+): (globalThis\.\w+(?: \|\| \w+\.\w+)?),$/gm, to: '$1get $2() { return $3; },' }],
-  },
-  {
-    // fets' copy matches this too, but took the entry above: esbuild loads a file with the first
-    // onLoad callback (in the order set up) that returns its contents.
-    file: /[\\/]@whatwg-node[\\/]server[\\/](esm|cjs)[\\/]createServerAdapter\.js$/,
-    edits: [
-      {
-        from: /const useCustomAbortCtrl = (options\?\.__useCustomAbortCtrl == null\s*\? fetchAPI\.Request !== globalThis\.Request\s*: options\.__useCustomAbortCtrl);/,
-        to: 'let customAbortCtrl;\n    const useCustomAbortCtrl = () => (customAbortCtrl ??= $1);',
-      },
-      { from: /(nodeRequest, fetchAPI, (?:undefined|nodeResponse), useCustomAbortCtrl)\)/g, to: '$1())' },
-      { from: /const controller = useCustomAbortCtrl$/m, to: 'const controller = useCustomAbortCtrl()' },
-    ],
-  },
-];
-
-/**
- * PGlite in the bundle, its modules still finding their files where npm put them. PGlite's
- * JavaScript (~0.5 MB) outside the bundle was compiled again at every start, each function when
- * first called, as Node's compile cache holds a module's top level only: ~20–30 ms of a start (its
- * Emscripten module factory alone 16–28 ms), where the bundle's code cache (scripts/code-cache.mjs)
- * holds every function start-up ran. Its modules locate its WebAssembly, file-system bundle and
- * extensions (`new URL('./pglite.wasm', import.meta.url)`, `../btree_gist.tar.gz` for an
- * extension) from `import.meta.url`, which in the bundle would be the bundle's own file: each
- * module's is its own file in the installed package instead, found when it runs.
- */
-function pgliteInPlace(): Plugin {
-  return {
-    name: 'pglite-in-place',
-    setup(build) {
-      build.onLoad({ filter: /[\\/]@electric-sql[\\/]pglite[\\/]dist[\\/].*\.js$/ }, (args) => {
-        const dist = `${sep}dist${sep}`;
-        const inDist = args.path.slice(args.path.lastIndexOf(dist) + dist.length).split(sep).join('/');
-        const own = `new URL(${JSON.stringify(`./${inDist}`)}, __importMeta.resolve("@electric-sql/pglite")).href`;
-        return { contents: readFileSync(args.path, 'utf8').replaceAll('import.meta.url', own), loader: 'js' };
-      });
-    },
-  };
-}
-
-function dependencyPatches(): Plugin {
-  return {
-    name: 'dependency-patches',
-    setup(build) {
-      for (const patch of PATCHES) {
-        build.onLoad({ filter: patch.file }, (args) => {
-          let text = readFileSync(args.path, 'utf8');
-          for (const { from, to } of patch.edits) {
-            if (!from.test(text)) throw new Error(`${args.path} no longer contains ${from}: update scripts/build.ts (PATCHES)`);
-            from.lastIndex = 0;
-            text = text.replace(from, to);
-          }
-          return { contents: text, loader: 'js' };
-        });
-      }
     },
   };
 }

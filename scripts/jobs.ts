@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { startPlatform } from '../router/platform.ts';
-import { runMain, startupDone } from '../router/startup.ts';
+import { runMain } from '../router/startup.ts';
 import { loadConfig } from '../subgraphs/kernel/config.ts';
 import { listDeadJobs, retryDeadJob } from '../subgraphs/kernel/jobs/ops.ts';
 
@@ -14,7 +14,6 @@ import { listDeadJobs, retryDeadJob } from '../subgraphs/kernel/jobs/ops.ts';
 const [command, id] = process.argv.slice(2);
 runMain(async () => {
   const platform = await startPlatform(loadConfig(), [], { consume: false });
-  startupDone();
   try {
     const dead = await listDeadJobs(platform.runtime, 1000);
     if (!command) {

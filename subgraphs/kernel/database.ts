@@ -1,7 +1,7 @@
 import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { PGlite, type Extension } from '@electric-sql/pglite';
+import { PGlite } from '@electric-sql/pglite';
 import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import { MikroORM as PgliteORM } from '@mikro-orm/pglite';
 import { MikroORM as PostgresORM, type EntityManager } from '@mikro-orm/postgresql';
@@ -40,14 +40,11 @@ const PGLITE_SHARED_BUFFERS = '16MB';
 /** Creates an embedded PGlite with the extensions our migrations need. */
 export async function createPglite(dataDir?: string, loadDataDir?: Blob): Promise<PGlite> {
   const pgliteWasmModule = await compiledPglite();
-  const memory = takeStartupMemory();
   return PGlite.create({
     dataDir,
     loadDataDir,
     pgliteWasmModule,
-    // PGlite makes a memory of this size whatever it is then given: one WebAssembly page, unused.
-    ...(memory && { initialMemory: 64 * 1024 }),
-    extensions: { btree_gist, ...(memory && { memory: givenMemory(memory) }) },
+    extensions: { btree_gist },
     startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
   });
 }
@@ -72,26 +69,6 @@ function compiledPglite(): Promise<WebAssembly.Module> {
  */
 export function prepareDatabase(config: Config, options: Pick<OpenOptions, 'pglite'> = {}): void {
   if (!config.databaseUrl && !options.pglite) void compiledPglite();
-}
-
-/**
- * PGlite's 128 MB WebAssembly memory, made by scripts/launch.mjs before the bundle loads. V8 counts
- * such a memory as memory held outside its heap, and taking 128 MB of it at once makes V8 collect
- * its whole heap on the spot: 74–99 ms of a start when PGlite made it after the bundle and its
- * modules were loaded (a 55 MB heap), 22–37 ms on launch.mjs's 7 MB heap (by `--trace-gc`, 2-core
- * VM). Taken once: the first PGlite of the process gets it (the server's); any other makes its own.
- */
-const STARTUP_MEMORY = Symbol.for('service-platform.pglite-memory');
-
-function takeStartupMemory(): WebAssembly.Memory | undefined {
-  const memory = (globalThis as Record<symbol, unknown>)[STARTUP_MEMORY];
-  delete (globalThis as Record<symbol, unknown>)[STARTUP_MEMORY];
-  return memory instanceof WebAssembly.Memory ? memory : undefined;
-}
-
-/** An extension that only hands PGlite's PostgreSQL (Emscripten's `wasmMemory`) the given memory. */
-function givenMemory(memory: WebAssembly.Memory): Extension {
-  return { name: 'memory', setup: async (_pg, emscriptenOpts) => ({ emscriptenOpts: { ...emscriptenOpts, wasmMemory: memory } }) };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -21,8 +21,6 @@ import { freePort } from '../support/local-servers.ts';
 import { testServer } from '../support/server.ts';
 
 const root = join(import.meta.dirname, '..', '..');
-/** The globals whose first read makes Node load its fetch implementation. */
-const FETCH_GLOBALS = ['fetch', 'Request', 'Response', 'Headers', 'FormData', 'WebSocket', 'EventSource', 'MessageEvent', 'CloseEvent'];
 const databaseUrl = inject('databaseUrl');
 const temporary: string[] = [];
 afterAll(() => temporary.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
@@ -143,78 +141,42 @@ describe.runIf(!databaseUrl)('a new PGlite data folder', () => {
   });
 });
 
-describe.runIf(!databaseUrl)('the memory scripts/launch.mjs makes for PGlite before the bundle loads', () => {
-  it('is the one the first PGlite of the process runs PostgreSQL in; a later one makes its own', async () => {
-    const key = Symbol.for('service-platform.pglite-memory');
-    const memory = new WebAssembly.Memory({ initial: 2048, maximum: 32768 });
-    (globalThis as Record<symbol, unknown>)[key] = memory;
-    const snapshot = new Blob([readFileSync(inject('snapshotFile')!)]);
-    const first = await createPglite(undefined, snapshot);
-    try {
-      expect(key in globalThis).toBe(false);
-      expect(new Uint8Array(memory.buffer).some((b) => b !== 0)).toBe(true);
-      // PostgreSQL works in it, and grows it past its initial 128 MB as it needs.
-      const big = await first.query<{ n: number }>("select length(string_agg(repeat('x', 1000), '')) as n from generate_series(1, 150000)");
-      expect(big.rows).toEqual([{ n: 150_000_000 }]);
-      expect(memory.buffer.byteLength).toBeGreaterThan(128 * 1024 * 1024);
-      const second = await createPglite(undefined, snapshot);
-      const before = new Uint8Array(memory.buffer).slice(0, 4096);
-      await second.query('select 1');
-      expect(new Uint8Array(memory.buffer).slice(0, 4096)).toEqual(before);
-      await second.close();
-    } finally {
-      await first.close();
-    }
-  });
-});
+/** `npm start`'s process: `node scripts/launch.mjs main`, the bundle in dist/ (rebuilt first if a source changed since the last build). */
+function launch(env: NodeJS.ProcessEnv) {
+  let output = '';
+  const child = spawn(process.execPath, [join(root, 'scripts/launch.mjs'), 'main'], { cwd: root, env });
+  child.stdout!.on('data', (d) => (output += d));
+  child.stderr!.on('data', (d) => (output += d));
+  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+  return { child, output: () => output, exited };
+}
+
+/** Until /readyz answers 200; what the process printed if it ends first. */
+async function ready(base: string, child: ReturnType<typeof launch>['child'], output: () => string) {
+  for (let i = 0; ; i++) {
+    if (child.exitCode !== null || i > 1500) throw new Error(`did not become ready:\n${output()}`);
+    if (await fetch(`${base}/readyz`).then((r) => r.ok, () => false)) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
 
 /**
- * What `npm start` runs: the bundle in dist/ (rebuilt first if a source changed since the last
- * build), on a new data folder restored from the build's snapshot, answering on every interface.
+ * What `npm start` runs: the bundle in dist/, on a new data folder restored from the build's
+ * snapshot, answering on every interface as the sources do; then again on the folder it left.
  */
 describe.runIf(!databaseUrl)('npm start (the built server)', () => {
   it('starts on a new data folder with the demo company and serves REST, GraphQL and MCP', async () => {
     const dataDir = join(tempDir('platform-built-'), 'data');
     const port = await freePort();
     // Not the default claim expiry, which the build's snapshot made its queues with.
+    const base = `http://127.0.0.1:${port}`;
     const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), NODE_ENV: 'development', OUTBOX_LOG: 'silent', JOB_EXPIRE_SECONDS: '90' };
     delete env.DATABASE_URL;
     delete env.JWT_SECRET;
-    // Says on stderr when something first reads one of the globals that make Node load its own
-    // fetch implementation (undici): nothing at start needs it (scripts/build.ts, PATCHES).
-    const watch = join(tempDir('platform-globals-'), 'watch-fetch-globals.cjs');
-    writeFileSync(
-      watch,
-      `for (const name of ${JSON.stringify(FETCH_GLOBALS)}) {
-        let value = globalThis[name];
-        let told = false;
-        Object.defineProperty(globalThis, name, {
-          configurable: true,
-          get() { if (!told) { told = true; process.stderr.write('[fetch global read] ' + name + '\\n'); } return value; },
-          set(replaced) { value = replaced; },
-        });
-      }`,
-    );
-    let output = '';
-    const child = spawn(process.execPath, ['--require', watch, join(root, 'scripts/launch.mjs'), 'main'], { cwd: root, env });
-    child.stdout!.on('data', (d) => (output += d));
-    child.stderr!.on('data', (d) => (output += d));
-    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    const { child, output, exited } = launch(env);
     try {
-      const base = `http://127.0.0.1:${port}`;
-      for (let i = 0; ; i++) {
-        if (child.exitCode !== null || i > 1500) throw new Error(`did not become ready:\n${output}`);
-        const ready = await fetch(`${base}/readyz`).then((r) => r.ok, () => false);
-        if (ready) break;
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      expect(output).not.toMatch(/composing the supergraph/);
-      expect(output).not.toMatch(/\[fetch global read\]/);
-      // launch.mjs reads a bundle one byte a character (scripts/code-cache.mjs): the build writes them in ASCII.
-      for (const f of readdirSync(join(root, 'dist')).filter((name) => name.endsWith('.cjs'))) expect(/[^\x00-\x7f]/.test(readFileSync(join(root, 'dist', f), 'latin1')), f).toBe(false);
-      // The code V8 compiled until it listened is kept for the next start (scripts/code-cache.mjs).
-      const codeCache = join(root, 'dist/.code-cache');
-      await expect.poll(() => existsSync(codeCache) && readdirSync(codeCache).some((f) => /^main\.cjs-\w+\.bin$/.test(f))).toBe(true);
+      await ready(base, child, output);
+      expect(output()).not.toMatch(/composing the supergraph/);
       const credentials = JSON.parse(readFileSync(join(dataDir, 'demo-credentials.json'), 'utf8'));
 
       const services = await fetch(`${base}/v6/customer-portal/services`, { headers: { 'x-company-id': credentials.companyId } });
@@ -227,8 +189,7 @@ describe.runIf(!databaseUrl)('npm start (the built server)', () => {
         body: JSON.stringify({ query: '{ company { id name } }' }),
       });
       expect((await company.json()).data.company).toEqual({ id: credentials.companyId, name: 'Demo Studio' });
-      // A mutation goes through the gateway's Yoga, whose Node adapter now decides on its first
-      // request which abort controller its requests get (scripts/build.ts, PATCHES).
+      // A mutation, through the gateway's Yoga.
       const staff = await fetch(`${base}/graphql`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${credentials.apiKey}` },
@@ -301,5 +262,22 @@ describe.runIf(!databaseUrl)('npm start (the built server)', () => {
     expect(afterStart.queues).toEqual(fromBuild.queues.map((q) => ({ ...q, expire_seconds: 90 })));
     expect(afterStart.subscriptions).toEqual(fromBuild.subscriptions);
     expect(afterStart.schedules).toEqual(fromBuild.schedules);
+
+    // Started again on the folder it left: what was written is there, and no second demo company.
+    const again = launch(env);
+    try {
+      await ready(base, again.child, again.output);
+      const { apiKey } = JSON.parse(readFileSync(join(dataDir, 'demo-credentials.json'), 'utf8'));
+      const staffNow = await fetch(`${base}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` },
+        body: JSON.stringify({ query: '{ staffMembers { items { name } } }' }),
+      });
+      expect(((await staffNow.json()).data.staffMembers.items as { name: string }[]).map((s) => s.name).sort()).toEqual(['Ana', 'Mia']);
+      expect(again.output()).not.toMatch(/Demo company created/);
+    } finally {
+      again.child.kill('SIGTERM');
+      expect(await again.exited).toBe(0);
+    }
   }, 240_000);
 });
