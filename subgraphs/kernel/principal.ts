@@ -151,7 +151,8 @@ async function resolve(
         .where('expiresAt', '>', sql<Date>`now()`)
         .executeTakeFirst();
       if (!row) throw unauthenticated('Session has ended; sign in again');
-      session.expiresAt = row.expiresAt.getTime();
+      // A Date where this process has members' entities; PostgreSQL's text where it has not (the router).
+      session.expiresAt = new Date(row.expiresAt).getTime();
       credential =
         claims.kind === 'customer'
           ? { kind: 'customer', companyId: claims.companyId, customerId: claims.subject, sessionId: claims.sessionId, verifiedEmail: claims.email, verifiedPhone: claims.phone }

@@ -135,6 +135,28 @@ export class TenantPlugin implements KyselyPlugin {
 
 const COMPANY_COLUMN = 'company_id';
 
+/**
+ * The tables that belong to no company. A process knows the entities of its own subgraphs only
+ * (a distributed subgraph, the router), yet the kernel reads other subgraphs' tables there
+ * (members' customers, sessions, domains): so a table is a tenant's unless it is listed here or an
+ * entity this process knows says otherwise. An unknown table is scoped, never read whole
+ * (tenancy.test.ts checks this list against every entity).
+ */
+export const TABLES_OF_NO_COMPANY: ReadonlySet<string> = new Set([
+  'members.company',
+  'members.login_link',
+  'members.signup_request',
+  'kernel.outbox_message',
+  'kernel.idempotency_key',
+  'kernel.event_receipt',
+  'kernel.credential_use',
+  'commerce.sandbox_intent',
+  'commerce.backfill',
+  'content.backfill',
+  'loyalty.backfill',
+  'campaigns.backfill',
+]);
+
 class TenantScope extends OperationNodeTransformer {
   constructor(
     private readonly facts: ReadonlyMap<string, { tenant: boolean }>,
@@ -149,8 +171,11 @@ class TenantScope extends OperationNodeTransformer {
     const aliased = AliasNode.is(item) ? item : undefined;
     const table = aliased ? aliased.node : item;
     if (!TableNode.is(table)) return undefined;
-    const name = `${table.table.schema?.name ?? 'public'}.${table.table.identifier.name}`;
-    if (!this.facts.get(name)?.tenant) return undefined;
+    // Every table of ours is in its subgraph's schema; a name without one is a CTE's.
+    if (!table.table.schema) return undefined;
+    const name = `${table.table.schema.name}.${table.table.identifier.name}`;
+    const known = this.facts.get(name);
+    if (known ? !known.tenant : TABLES_OF_NO_COMPANY.has(name)) return undefined;
     if (!this.companyId) throw new NoTenantError(`A statement on ${name}`);
     return aliased && IdentifierNode.is(aliased.alias) ? TableNode.create(aliased.alias.name) : table;
   }

@@ -4,7 +4,7 @@ import { RequestContext } from '../../subgraphs/kernel/context.ts';
 import { newId } from '../../subgraphs/kernel/ids.ts';
 import type { Kysely } from 'kysely';
 import { queryAcrossTenants, tableFacts } from '../../subgraphs/kernel/query.ts';
-import { companyOfNewRow, isTenantMeta, NoTenantError } from '../../subgraphs/kernel/tenancy.ts';
+import { companyOfNewRow, isTenantMeta, NoTenantError, TABLES_OF_NO_COMPANY } from '../../subgraphs/kernel/tenancy.ts';
 import { testServer } from '../support/server.ts';
 
 /**
@@ -55,6 +55,20 @@ describe('tenancy by construction', () => {
     for (const [table, meta] of byTable) if (isTenantMeta(meta) && !tables.includes(table)) problems.push(`${table} has the tenant filter but no company_id column`);
     expect(problems).toEqual([]);
     expect(tables.length).toBeGreaterThan(20);
+  });
+
+  it('every table of ours that is no tenant\'s is listed as such, so a process without its entity still scopes the rest', async () => {
+    const runtime = await server();
+    const rows = await runtime.db.orm.em
+      .getConnection()
+      .execute<{ name: string }[]>(
+        `select table_schema || '.' || table_name as name from information_schema.tables
+          where table_schema not in ('pg_catalog', 'information_schema', 'pgboss', 'public') and table_type = 'BASE TABLE' order by 1`,
+      );
+    const tenant = new Set(allMetadata(runtime).filter(isTenantMeta).map((m) => `${m.schema}.${m.tableName}`));
+    // kernel.schema_migration is the migrator's own, read by nothing else.
+    const ofNoCompany = rows.map((r) => r.name).filter((t) => !tenant.has(t) && t !== 'kernel.schema_migration');
+    expect([...TABLES_OF_NO_COMPANY].sort()).toEqual(ofNoCompany.sort());
   });
 
   it('a tenant row takes its company from the context, and cannot be made without one', async () => {
