@@ -55,7 +55,9 @@ export async function customersInMembers(ctx: RequestContext, customerIds: reado
       'updatedAt',
     ])
     .where('id', '=', anyOf(ids));
-  return ctx.inTransaction ? select.forShare().execute() : ctx.all(select);
+  const rows = ctx.inTransaction ? await select.forShare().execute() : await ctx.all(select);
+  // Dates where this process has members' entities; PostgreSQL's text in another subgraph's process.
+  return rows.map((r) => ({ ...r, createdAt: new Date(r.createdAt), updatedAt: new Date(r.updatedAt) }));
 }
 
 /**
