@@ -1,4 +1,17 @@
 /**
+ * Writing a checked create-or-update input onto its entity. The edge has checked and normalised
+ * every value (kernel/schemas.ts); what is left is which fields a given value changes: undefined
+ * leaves a field as it is, null clears a clearable field and leaves any other as it is.
+ */
+export function applyChanges<E extends object, I extends object>(entity: E, input: I, fields: { readonly set?: readonly (keyof I & keyof E)[]; readonly clearable?: readonly (keyof I & keyof E)[] }): void {
+  const from = input as Record<PropertyKey, unknown>;
+  const to = entity as Record<PropertyKey, unknown>;
+  for (const key of fields.set ?? []) if (from[key] != null) to[key] = from[key];
+  for (const key of fields.clearable ?? []) if (from[key] !== undefined) to[key] = from[key];
+}
+
+// TEMPORARY (removed once every service takes checked inputs): the old field rules.
+/**
  * Writing a create-or-update input onto its entity: each field a service declares is copied when
  * given, through a check that turns the value into the stored one and names the field in its
  * errors. What is left out (undefined, or null where null means nothing) keeps the entity's value,

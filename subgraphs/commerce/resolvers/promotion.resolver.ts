@@ -4,7 +4,9 @@ import type { RequestContext } from '../../kernel/context.ts';
 import { toMoney } from '../../kernel/money.ts';
 import { Decimal } from '../../kernel/scalars.ts';
 import type { Promotion, PromotionChannel } from '../entities/promotion.ts';
+import { parse } from '../../kernel/schemas.ts';
 import * as promotions from '../services/promotions.ts';
+import { NewPromotion, PromotionCheckInput, PromotionId, PromotionUpdate } from './promotion.inputs.ts';
 import { CreatePromotionInput, PromotionChannelEnum, PromotionListArgs, PromotionNode, PromotionPage, PromotionValidationNode, UpdatePromotionInput } from './promotion.types.ts';
 
 export const promotionNode = (p: Omit<Promotion, 'companyId'>): PromotionNode => ({
@@ -42,7 +44,7 @@ export class PromotionResolver {
   @Requires('merchant')
   @Query(() => PromotionNode, { description: 'One promotion with its usage.' })
   async promotion(@Ctx() ctx: RequestContext, @Arg('promotionId', () => ID, { description: 'The promotion (from list_promotions).' }) promotionId: string) {
-    return promotionNode(await promotions.getPromotion(ctx, promotionId));
+    return promotionNode(await promotions.getPromotion(ctx, parse(PromotionId, promotionId, 'promotionId')));
   }
 
   @Requires('merchant')
@@ -53,14 +55,14 @@ export class PromotionResolver {
     @Arg('channel', () => PromotionChannelEnum, { description: 'booking, online or pos.' }) channel: PromotionChannel,
     @Arg('amount', () => Decimal, { description: 'The amount in major units (49.90).' }) amount: string,
   ): Promise<PromotionValidationNode> {
-    const result = await promotions.validatePromotion(ctx, { promotionCode, channel, amount });
+    const result = await promotions.validatePromotion(ctx, parse(PromotionCheckInput, { promotionCode, channel, amount }));
     return { isValid: result.isValid, discountAmount: result.discountAmount, errorCode: result.errorCode, promotion: result.promotion ? promotionNode(result.promotion) : null };
   }
 
   @Requires('merchant')
   @Mutation(() => PromotionNode, { description: 'Creates a promotion code (409 CONFLICT naming code when the company has it already).' })
   async createPromotion(@Ctx() ctx: RequestContext, @Arg('input', () => CreatePromotionInput, { description: 'The promotion to create.' }) input: CreatePromotionInput) {
-    return promotionNode(await promotions.createPromotion(ctx, input));
+    return promotionNode(await promotions.createPromotion(ctx, parse(NewPromotion, input)));
   }
 
   @Requires('merchant')
@@ -70,12 +72,12 @@ export class PromotionResolver {
     @Arg('promotionId', () => ID, { description: 'The promotion to change.' }) promotionId: string,
     @Arg('input', () => UpdatePromotionInput, { description: 'The fields to change.' }) input: UpdatePromotionInput,
   ) {
-    return promotionNode(await promotions.updatePromotion(ctx, promotionId, input));
+    return promotionNode(await promotions.updatePromotion(ctx, parse(PromotionId, promotionId, 'promotionId'), parse(PromotionUpdate, input)));
   }
 
   @Requires('merchant')
   @Mutation(() => PromotionNode, { description: 'Takes a promotion out of use (orders that used it keep their discount).' })
   async deactivatePromotion(@Ctx() ctx: RequestContext, @Arg('promotionId', () => ID, { description: 'The promotion to deactivate.' }) promotionId: string) {
-    return promotionNode(await promotions.deactivatePromotion(ctx, promotionId));
+    return promotionNode(await promotions.deactivatePromotion(ctx, parse(PromotionId, promotionId, 'promotionId')));
   }
 }

@@ -9,15 +9,13 @@ import { LockMode } from '@mikro-orm/core';
 import { sql } from 'kysely';
 import type { RequestContext } from '../../kernel/context.ts';
 import { badInput, notFound, promotionInvalid } from '../../kernel/errors.ts';
-import { isUuid, newId } from '../../kernel/ids.ts';
-import { applyInput, field, type InputFields } from '../../kernel/inputs.ts';
+import { newId } from '../../kernel/ids.ts';
+import { applyChanges } from '../../kernel/inputs.ts';
 import { parseAmount, toMoney } from '../../kernel/money.ts';
 import { pageRequest } from '../../kernel/pagination.ts';
 import type { RowOf } from '../../kernel/tables.ts';
 import { tenantSettings } from '../../kernel/tenant.ts';
-import { checkInstant } from '../../kernel/time.ts';
-import { oneOf, optionalText, requireText } from '../../kernel/validation.ts';
-import { Promotion, PROMOTION_CHANNELS, PROMOTION_TYPES, type PromotionChannel, type PromotionType } from '../entities/promotion.ts';
+import { Promotion, type PromotionChannel, type PromotionType } from '../entities/promotion.ts';
 
 export type PromotionRow = RowOf<'commerce.promotion'>;
 
@@ -34,10 +32,12 @@ export const PROMOTION_ERROR_CODES = [
 ] as const;
 export type PromotionErrorCode = (typeof PROMOTION_ERROR_CODES)[number];
 
-export interface PromotionInput {
+/** A promotion's fields as the edge checked them (resolvers/promotion.inputs.ts); on a change, absent means unchanged. */
+export interface PromotionChanges {
   name?: string | null;
   code?: string | null;
   type?: PromotionType | null;
+  /** percentage: percent off ("15"); fixed: an amount off in the company currency ("5.00"). */
   value?: string | null;
   bookingEnabled?: boolean | null;
   onlineEnabled?: boolean | null;
@@ -48,27 +48,22 @@ export interface PromotionInput {
   perCustomerLimit?: number | null;
   minimumAmount?: string | null;
   description?: string | null;
+  active?: boolean | null;
 }
 
-/** Codes are compared trimmed and upper-cased: "summer10 " is SUMMER10. */
-export function normalizeCode(field: string, value: unknown): string {
-  const code = requireText(field, value, 40).trim().toUpperCase();
-  if (!/^[A-Z0-9][A-Z0-9_-]{1,39}$/.test(code)) throw badInput(field, 'must be 2 to 40 letters, digits, - or _');
-  return code;
-}
-
-function limitOf(field: string, value: number | null | undefined): number | null {
-  if (value == null) return null;
-  if (!Number.isInteger(value) || value < 1 || value > 1_000_000) throw badInput(field, 'must be a whole number from 1 to 1000000, or null for no limit');
-  return value;
+/** A code to check against an amount on a channel (upper-cased by the edge). */
+export interface PromotionCheck {
+  promotionCode: string;
+  channel: PromotionChannel;
+  amount: string;
 }
 
 /** The value of a type: percent off ("15", "12.5") or an amount off in the company currency. */
 function valueOf(type: PromotionType, value: string | null | undefined, currency: string): { percent: string | null; amountMinor: number | null } {
   if (type === 'free_shipping') return { percent: null, amountMinor: null };
-  if (value == null || String(value).trim() === '') throw badInput('value', `is required for a ${type} promotion`);
+  if (value == null || value.trim() === '') throw badInput('value', `is required for a ${type} promotion`);
   if (type === 'percentage') {
-    const text = String(value).trim();
+    const text = value.trim();
     if (!/^\d{1,3}(\.\d{1,2})?$/.test(text) || Number(text) < 1 || Number(text) > 100) throw badInput('value', 'must be a percentage from 1 to 100 (at most 2 decimals), e.g. "15"');
     return { percent: Number(text).toFixed(2), amountMinor: null };
   }
@@ -77,28 +72,13 @@ function valueOf(type: PromotionType, value: string | null | undefined, currency
   return { percent: null, amountMinor };
 }
 
-const channelSwitch = field.required((f: string, v: boolean | null | undefined) => {
-  if (v == null) throw badInput(f, 'is required (true or false)');
-  return v;
-});
-
-const PROMOTION_FIELDS: InputFields<Promotion, PromotionInput> = {
-  name: field.required((f, v) => requireText(f, v, 200)),
-  code: field.required(normalizeCode),
-  description: field.clearable((f, v) => optionalText(f, v, 2000) ?? null),
-  bookingEnabled: channelSwitch,
-  onlineEnabled: channelSwitch,
-  posEnabled: channelSwitch,
-  startsAt: field.clearable(checkInstant),
-  endsAt: field.clearable(checkInstant),
-  usageLimit: field.clearable(limitOf),
-  perCustomerLimit: field.clearable(limitOf),
-};
-
-/** The plain fields, then the type with its value and the checks across fields. */
-function apply(promotion: Promotion, input: PromotionInput, creating: boolean) {
-  applyInput(promotion, input, creating, PROMOTION_FIELDS);
-  const type = input.type != null ? oneOf('type', input.type, PROMOTION_TYPES) : promotion.type;
+/** The given fields, then the type with its value (in the company currency) and the rules across fields. */
+function apply(promotion: Promotion, input: PromotionChanges, creating: boolean) {
+  applyChanges(promotion, input, {
+    set: ['name', 'code', 'bookingEnabled', 'onlineEnabled', 'posEnabled', 'active'],
+    clearable: ['description', 'startsAt', 'endsAt', 'usageLimit', 'perCustomerLimit'],
+  });
+  const type = input.type ?? promotion.type;
   if (creating || input.type != null || input.value != null) {
     if (!creating && input.type != null && input.type !== promotion.type && input.value == null && type !== 'free_shipping') throw badInput('value', 'is required when the type changes');
     const value = valueOf(type, input.value ?? (type === promotion.type ? (promotion.percent ?? (promotion.amountMinor != null ? toMoney(promotion.amountMinor, promotion.currency).amount : null)) : null), promotion.currency);
@@ -112,7 +92,7 @@ function apply(promotion: Promotion, input: PromotionInput, creating: boolean) {
   if (!promotion.bookingEnabled && !promotion.onlineEnabled && !promotion.posEnabled) throw badInput('bookingEnabled', 'at least one channel (booking, online, pos) must be enabled');
 }
 
-export async function createPromotion(ctx: RequestContext, input: PromotionInput): Promise<Promotion> {
+export async function createPromotion(ctx: RequestContext, input: PromotionChanges): Promise<Promotion> {
   const { currency } = await tenantSettings(ctx);
   return ctx.transaction(async (tx) => {
     const promotion = tx.em.create(Promotion, {
@@ -140,24 +120,22 @@ export async function createPromotion(ctx: RequestContext, input: PromotionInput
   });
 }
 
-async function lockPromotion(tx: RequestContext, promotionId: unknown): Promise<Promotion> {
-  if (!isUuid(promotionId)) throw badInput('promotionId', 'must be a promotion id');
+async function lockPromotion(tx: RequestContext, promotionId: string): Promise<Promotion> {
   const promotion = await tx.em.findOne(Promotion, { id: promotionId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
   if (!promotion) throw notFound('Promotion');
   return promotion;
 }
 
-export async function updatePromotion(ctx: RequestContext, promotionId: unknown, input: PromotionInput & { active?: boolean | null }): Promise<Promotion> {
+export async function updatePromotion(ctx: RequestContext, promotionId: string, input: PromotionChanges): Promise<Promotion> {
   return ctx.transaction(async (tx) => {
     const promotion = await lockPromotion(tx, promotionId);
     apply(promotion, input, false);
-    if (input.active != null) promotion.active = input.active;
     return promotion;
   });
 }
 
 /** Takes a code out of use (existing orders keep their discount). Deactivating twice is harmless. */
-export async function deactivatePromotion(ctx: RequestContext, promotionId: unknown): Promise<Promotion> {
+export async function deactivatePromotion(ctx: RequestContext, promotionId: string): Promise<Promotion> {
   return ctx.transaction(async (tx) => {
     const promotion = await lockPromotion(tx, promotionId);
     promotion.active = false;
@@ -165,8 +143,7 @@ export async function deactivatePromotion(ctx: RequestContext, promotionId: unkn
   });
 }
 
-export async function getPromotion(ctx: RequestContext, promotionId: unknown): Promise<PromotionRow> {
-  if (!isUuid(promotionId)) throw badInput('promotionId', 'must be a promotion id');
+export async function getPromotion(ctx: RequestContext, promotionId: string): Promise<PromotionRow> {
   const promotion = await ctx.first(ctx.query.selectFrom('commerce.promotion').selectAll().where('id', '=', promotionId));
   if (!promotion) throw notFound('Promotion');
   return promotion;
@@ -193,11 +170,9 @@ interface Checked {
  * `validate_promotion`: an answer for any code, valid or not (an invalid code is not an error).
  * The same checks as a use (commerce.take_promotion), as a dry run: nothing is used up.
  */
-export async function validatePromotion(ctx: RequestContext, args: { promotionCode: unknown; channel: unknown; amount: string }) {
-  const channel = oneOf('channel', args.channel, PROMOTION_CHANNELS);
+export async function validatePromotion(ctx: RequestContext, { promotionCode: code, channel, amount }: PromotionCheck) {
   const { currency } = await tenantSettings(ctx);
-  const amountMinor = parseAmount('amount', args.amount, currency);
-  const code = requireText('promotionCode', args.promotionCode, 64).trim().toUpperCase();
+  const amountMinor = parseAmount('amount', amount, currency);
   const checked = (await ctx.first(
     ctx.query.selectFrom(sql<Checked>`commerce.take_promotion(${ctx.companyId}, ${code}, ${channel}, ${amountMinor}, ${null}, ${null}, ${null}, ${null}, ${0}, ${ctx.now()}, true)`.as('t')).selectAll(),
   ))!;
