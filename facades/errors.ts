@@ -7,8 +7,14 @@ export interface ErrorBody {
   details?: Record<string, unknown>;
 }
 
+/** What is read of a GraphQL error (of any copy of graphql, or parsed from JSON); `http` is Yoga's extension. */
+export interface GraphQLErrorLike {
+  message?: string;
+  extensions?: Record<string, unknown> & { http?: { status?: number } | null };
+}
+
 /** A GraphQL error (ours, the gateway's or SOFA's) → the REST error body and status. */
-export function toErrorBody(error: { message?: string; extensions?: Record<string, any> }, fallbackStatus = 500): { status: number; body: ErrorBody } {
+export function toErrorBody(error: GraphQLErrorLike, fallbackStatus = 500): { status: number; body: ErrorBody } {
   const ext = error.extensions ?? {};
   const message = error.message ?? 'Error';
   let code: ErrorCode;

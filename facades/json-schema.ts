@@ -137,11 +137,6 @@ export function outputSchema(type: GraphQLOutputType | GraphQLType, components: 
   return nullable ? { ...schema, nullable: true } : schema;
 }
 
-/** OpenAPI 3.0 has `nullable` but JSON Schema draft 7 does not: strip it for MCP clients. */
-export function stripNullable(schema: JsonSchema): JsonSchema {
-  return JSON.parse(JSON.stringify(schema, (key, value) => (key === 'nullable' ? undefined : value)));
-}
-
 /**
  * A value with its enum strings in the schema's own spelling: states were matched in any case
  * before they became enums (`no_show`, `PUBLISHED`), so the facades keep accepting that. A string

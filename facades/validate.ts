@@ -16,6 +16,7 @@ export interface InputProblem {
 export const MAX_JSON_DEPTH = 32;
 
 /** C0 controls and DEL, except tab, line feed and carriage return, which text may hold. */
+// eslint-disable-next-line no-control-regex -- control characters are what it finds
 const CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
 
 export const hasControlCharacters = (text: string) => CONTROL_CHARACTERS.test(text);
@@ -64,7 +65,7 @@ export type Validator = (value: unknown) => InputProblem | undefined;
 export function validator(schema: JsonSchema, whole = 'arguments'): Validator {
   let zod: z.ZodType | undefined;
   return (value) => {
-    zod ??= z.fromJSONSchema(schema as any);
+    zod ??= z.fromJSONSchema(schema);
     const parsed = zod.safeParse(value);
     return parsed.success ? undefined : describeIssue(parsed.error.issues[0], value, schema, whole);
   };
@@ -81,7 +82,7 @@ function describeIssue(issue: Issue, value: unknown, schema: JsonSchema, whole: 
     if (branch?.[0]) return describeIssue({ ...branch[0], path: [...issue.path, ...branch[0].path] } as Issue, value, schema, whole);
   }
   const field = fieldPath(issue.path) || whole;
-  const given = issue.path.reduce<unknown>((v, k) => (v && typeof v === 'object' ? (v as any)[k] : undefined), value);
+  const given = issue.path.reduce<unknown>((v, k) => (v && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[k] : undefined), value);
   if (given === undefined && issue.path.length) return { field, problem: 'is required' };
   const expected = schemaAt(schema, issue.path);
   if (issue.code === 'invalid_value') return { field, problem: `must be one of ${issue.values.map(String).join(', ')}` };

@@ -208,7 +208,7 @@ function discardBody(req: IncomingMessage, res: ServerResponse): boolean {
  */
 export function useErrorAnswers() {
   return {
-    onResultProcess({ request, result, setResult }: { request: Request; result: unknown; setResult(result: any): void }) {
+    onResultProcess({ request, result, setResult }: { request: Request; result: unknown; setResult(result: unknown): void }) {
       const errors = (result as { errors?: readonly unknown[] } | undefined)?.errors;
       if (!Array.isArray(errors) || !errors.length) return;
       const requestId = request.headers.get(REQUEST_ID_HEADER);
@@ -218,15 +218,16 @@ export function useErrorAnswers() {
   };
 }
 
-function answer(error: any, requestId: string | null, failed: boolean) {
-  const extensions: Record<string, unknown> = { ...error?.extensions, ...(requestId ? { requestId } : {}) };
+function answer(error: unknown, requestId: string | null, failed: boolean) {
+  const given = error as { message?: string; extensions?: Record<string, unknown> } | null | undefined;
+  const extensions: Record<string, unknown> = { ...given?.extensions, ...(requestId ? { requestId } : {}) };
   // Internals never reach a client: Yoga puts the parser's own error (which repeats the body) in
   // `originalError`, and a library may add a stack.
   for (const internal of ['originalError', 'stack', 'exception']) delete extensions[internal];
   // A request that is not a GraphQL request (a body that is not JSON) is 400 whatever the client
   // accepts; Yoga marks it as the spec's, which under application/json it would answer with 200.
   if (extensions.code === 'BAD_REQUEST' && extensions.http) extensions.http = { ...(extensions.http as object), spec: false };
-  let message: string = error?.message ?? 'Error';
+  let message: string = given?.message ?? 'Error';
   if ((extensions.code === undefined || extensions.code === 'BAD_USER_INPUT') && isGraphqlCoercionMessage(message)) {
     const worded = coercionError(message);
     message = worded.message;
@@ -236,6 +237,6 @@ function answer(error: any, requestId: string | null, failed: boolean) {
     // here without the status its own server would answer.
     if (failed) extensions.http = { ...(extensions.http as object), status: 400 };
   }
-  if (!(error instanceof GraphQLError)) return { ...error, message, extensions };
+  if (!(error instanceof GraphQLError)) return { ...given, message, extensions };
   return new GraphQLError(message, { nodes: error.nodes, source: error.source, positions: error.positions, path: error.path, originalError: error.originalError, extensions });
 }

@@ -1,7 +1,7 @@
 import { execute, type GraphQLSchema } from 'graphql';
 import { createGatewayRuntime, type GatewayPlugin, type GatewayRuntime } from '@graphql-hive/gateway-runtime';
 import { unifiedGraphHandler } from '@graphql-hive/router-runtime';
-import type { Executor } from '@graphql-tools/utils';
+import type { ExecutionResult, Executor } from '@graphql-tools/utils';
 import { RequestContext } from '../subgraphs/kernel/context.ts';
 import type { Runtime } from '../subgraphs/kernel/runtime.ts';
 import { maskError } from '../subgraphs/kernel/federation.ts';
@@ -31,7 +31,7 @@ export function inProcessExecutor(name: string, schema: GraphQLSchema, runtime: 
     // The request id is read here, not forwarded: the gateway merges identical in-flight subgraph
     // requests only when their headers match, and an id per request would make every one distinct.
     const requestId = incoming?.headers.get('x-request-id');
-    return (result.errors ? { ...result, errors: result.errors.map((e) => maskError(e, requestId)) } : result) as any;
+    return (result.errors ? { ...result, errors: result.errors.map((e) => maskError(e, requestId)) } : result) as ExecutionResult;
   };
 }
 
@@ -104,7 +104,7 @@ export function createGateway(supergraph: string, transport: SubgraphTransport, 
                 return executor;
               },
             },
-          } as any,
+          },
         }
       : { transports: httpTransports, propagateHeaders: { fromClientToSubgraphs: ({ request }: { request: Request }) => forwardedHeaders(request) } }),
   });

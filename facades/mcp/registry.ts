@@ -167,7 +167,7 @@ export function toolFrom(name: string, source: string, schema: GraphQLSchema): T
   const required: string[] = [];
   for (const def of operation.variableDefinitions ?? []) {
     const variable = def.variable.name.value;
-    const type = typeFromAST(schema, def.type as any) as GraphQLInputType | undefined;
+    const type = typeFromAST(schema, def.type) as GraphQLInputType | undefined;
     if (!type) throw new Error(`MCP tool ${name}: unknown type of $${variable}`);
     // Optional is said by `required`, not by a `null` branch (which many clients cannot express).
     published[variable] = withBounds(inputSchema(type, descriptions.get(variable)));

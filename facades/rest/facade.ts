@@ -9,7 +9,7 @@ import type { Config } from '../../subgraphs/kernel/config.ts';
 import { idempotencyScope, idempotentFetch, requestHash, type IdempotencyRuntime } from '../../subgraphs/kernel/idempotency.ts';
 import { forwardedHeaders, forwardedHeadersOf } from '../../router/edge.ts';
 import { VIA_HEADER } from '../../subgraphs/kernel/audit.ts';
-import { toErrorBody } from '../errors.ts';
+import { toErrorBody, type GraphQLErrorLike } from '../errors.ts';
 import { accessesOf, credentialRefusal } from './credentials.ts';
 import type { Access } from '../../subgraphs/kernel/access.ts';
 import { headerReader } from '../../subgraphs/kernel/principal.ts';
@@ -24,6 +24,9 @@ import { REQUEST_ID_HEADER } from '../../router/edge.ts';
 const BASE = '/v6';
 
 export type RestFacade = ReturnType<typeof createRestFacade>;
+
+/** SOFA's error handler: it types the answer as fets's Response, which is the global Response at run time. */
+type SofaErrorHandler = NonNullable<Parameters<typeof createSofa>[0]['errorHandler']>;
 
 interface CompiledRoute extends RestRoute {
   pattern: RegExp;
@@ -94,7 +97,7 @@ export function createRestFacade(gateway: GatewayRuntime, apiSchema: GraphQLSche
       const { request } = contextValue as { request: Request };
       return runOperation(document, (variableValues ?? {}) as Record<string, unknown>, operationName ?? undefined, forwardedHeaders(request), `${request.method} ${new URL(request.url).pathname}`);
     },
-    errorHandler: errorAnswer as any,
+    errorHandler: errorAnswer as SofaErrorHandler,
   });
   // SOFA's router (every route's operation and OpenAPI schemas, ~0.1 s) is built when a request first
   // needs it: a write, or a read the plain path leaves to it.
@@ -116,7 +119,10 @@ export function createRestFacade(gateway: GatewayRuntime, apiSchema: GraphQLSche
 
   /** GraphQL errors as the envelope's error: the first one's code and status, the others in its details. */
   function errorAnswer(errors: readonly unknown[]): Response {
-    const mapped = errors.map((e: any) => toErrorBody(e, e?.extensions?.http?.status));
+    const mapped = errors.map((e) => {
+      const error = e as GraphQLErrorLike;
+      return toErrorBody(error, error?.extensions?.http?.status);
+    });
     const first = mapped[0] ?? toErrorBody({ message: 'Unknown error' });
     const details = mapped.length > 1 ? { ...first.body.details, errors: mapped.slice(1).map((m) => m.body) } : first.body.details;
     return envelopeError(first.status, first.body.code, first.body.message, details);

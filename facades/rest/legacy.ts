@@ -17,11 +17,13 @@ import { recordLegacyCall } from '../../subgraphs/kernel/legacy-usage.ts';
 import { headerReader, resolvePrincipal } from '../../subgraphs/kernel/principal.ts';
 import { API_KEY_PREFIX } from '../../subgraphs/kernel/tokens.ts';
 import { VIA_HEADER } from '../../subgraphs/kernel/audit.ts';
-import { toErrorBody } from '../errors.ts';
+import { toErrorBody, type GraphQLErrorLike } from '../errors.ts';
 import { accessesOf, credentialRefusal } from './credentials.ts';
 
 type Shape = 'list' | 'one' | 'member';
 type Answer = { status: number; body: unknown; headers?: Record<string, string> };
+/** An error as the v6 envelope and the tools carry it (facades/errors.ts `ErrorBody`). */
+type EnvelopeError = { code: string; message: string; details?: Record<string, unknown> };
 
 export interface LegacyDeps {
   config: Config;
@@ -32,7 +34,7 @@ export interface LegacyDeps {
   /** A GraphQL operation through the gateway, with the caller's headers. */
   graphql: (request: Request) => Promise<Response>;
   /** A merchant tool (facades/mcp/server.ts invoke). */
-  invoke: (req: IncomingMessage, name: string, args: Record<string, unknown>) => Promise<{ status: number; body: any }>;
+  invoke: (req: IncomingMessage, name: string, args: Record<string, unknown>) => Promise<{ status: number; body: unknown }>;
 }
 
 interface LegacyRoute {
@@ -134,7 +136,7 @@ export function createLegacyRoutes(deps: LegacyDeps) {
       }
     }
     const requestId = req.headers['x-request-id'];
-    const body = answer.status >= 400 && typeof requestId === 'string' ? { error: { ...(answer.body as any).error, requestId } } : answer.body;
+    const body = answer.status >= 400 && typeof requestId === 'string' ? { error: { ...(answer.body as { error?: EnvelopeError }).error, requestId } } : answer.body;
     res.writeHead(answer.status, { 'content-type': 'application/json; charset=utf-8', ...headers, link: links.join(', '), ...answer.headers });
     res.end(JSON.stringify(body));
     return true;
@@ -166,11 +168,17 @@ async function proxy({ req, deps, via }: Call, successor: string, search: string
   const raw = withBody ? (req as { body?: Buffer }).body : undefined;
   if (raw?.length) headers.set('content-type', 'application/json');
   const response = await deps.rest(new Request(`http://legacy.internal${successor}${search}`, { method: req.method, headers, body: raw?.length ? new Uint8Array(raw) : undefined }));
-  const envelope = (await response.json()) as { success: boolean; data?: any; error?: unknown };
+  const envelope = (await response.json()) as { success: boolean; data?: unknown; error?: unknown };
   if (!envelope.success) return { status: response.status, body: { error: envelope.error } };
   const data = envelope.data;
-  if (shape === 'list') return { status: response.status, body: data.items, headers: { 'x-total-count': String(data.pagination?.total ?? data.items.length) } };
-  if (shape === 'member') return { status: response.status, body: { ...data.member, token: data.token ?? null } };
+  if (shape === 'list') {
+    const list = data as { items: unknown[]; pagination?: { total?: number } };
+    return { status: response.status, body: list.items, headers: { 'x-total-count': String(list.pagination?.total ?? list.items.length) } };
+  }
+  if (shape === 'member') {
+    const signup = data as { member: Record<string, unknown>; token?: string | null };
+    return { status: response.status, body: { ...signup.member, token: signup.token ?? null } };
+  }
   return { status: response.status, body: data };
 }
 
@@ -180,7 +188,7 @@ async function run({ req, deps, via }: Call, query: string, variables: Record<st
   headers.set('content-type', 'application/json');
   headers.delete('idempotency-key');
   const response = await deps.graphql(new Request('http://legacy.internal/graphql', { method: 'POST', headers, body: JSON.stringify({ query, variables }) }));
-  const result = (await response.json()) as { data?: Record<string, unknown> | null; errors?: { message: string; extensions?: Record<string, any> }[] };
+  const result = (await response.json()) as { data?: Record<string, unknown> | null; errors?: GraphQLErrorLike[] };
   const failure = result.errors?.[0];
   if (failure) {
     const { status, body } = toErrorBody(failure);
@@ -235,18 +243,19 @@ async function rewardTransaction({ req, deps }: Call): Promise<Answer> {
     reason: body.reason ?? 'Legacy reward transaction',
     ...(typeof key === 'string' ? { idempotencyKey: key } : {}),
   });
-  if (answer.body?.success === false) {
-    const e = answer.body.error;
+  const envelope = answer.body as { success?: boolean; data?: unknown; error?: EnvelopeError };
+  if (envelope?.success === false) {
+    const e = envelope.error;
     if (e?.details?.field === 'customerId') return error(answer.status, e.code, String(e.message).replace('customerId', 'member_uuid'), { ...e.details, field: 'member_uuid' });
     return { status: answer.status, body: { error: e } };
   }
-  return { status: 201, body: answer.body.data };
+  return { status: 201, body: envelope.data };
 }
 
-const INVALID = Symbol('invalid body') as unknown as Record<string, any>;
+const INVALID = Symbol('invalid body') as unknown as Record<string, unknown>;
 
 /** The request's JSON object body (read by router/edge.ts readBody), {} when none, INVALID when not an object. */
-function bodyOf(req: IncomingMessage): Record<string, any> {
+function bodyOf(req: IncomingMessage): Record<string, unknown> {
   const raw = (req as { body?: Buffer }).body;
   if (!raw?.length) return {};
   try {

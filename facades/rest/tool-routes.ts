@@ -53,15 +53,16 @@ function typed(schema: JsonSchema | undefined, values: string[]): unknown {
  * The answer; an error names the request's id (router/edge.ts), and the Idempotency-Key by its
  * header's name (the tool calls it `idempotencyKey`).
  */
-function send(res: ServerResponse, status: number, body: any, req: IncomingMessage) {
-  if (body?.error) {
+function send(res: ServerResponse, status: number, body: unknown, req: IncomingMessage) {
+  const answer = body as { error?: { message?: unknown; details?: Record<string, unknown> } } | null | undefined;
+  if (answer?.error) {
     const requestId = req.headers['x-request-id'];
-    const error = { ...body.error, ...(typeof requestId === 'string' ? { requestId } : {}) };
+    const error = { ...answer.error, ...(typeof requestId === 'string' ? { requestId } : {}) };
     if (error.details?.field === IDEMPOTENCY_ARG) {
       error.details = { ...error.details, field: 'Idempotency-Key' };
       error.message = String(error.message).replace(IDEMPOTENCY_ARG, 'Idempotency-Key');
     }
-    body = { ...body, error };
+    body = { ...answer, error };
   }
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
   res.end(JSON.stringify(body));

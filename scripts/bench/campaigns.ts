@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp } from '../../router/app.ts';
 import { loadConfig } from '../../subgraphs/kernel/config.ts';
-import { caller, signUp } from './seed.ts';
+import { caller, signUp, type GraphqlAnswer } from './seed.ts';
 import { BenchDatabases } from './targets.ts';
 
 /**
@@ -33,8 +33,8 @@ async function measure(databaseUrl?: string): Promise<{ seconds: number; perSeco
     const call = caller(base);
     const { apiKey, companyId } = await signUp(base, 'campaigns');
     const key = { authorization: `Bearer ${apiKey}` };
-    const gql = async (query: string, variables: Record<string, unknown> = {}) => {
-      const json = await call('/graphql', { body: { query, variables }, headers: key });
+    const gql = async <T>(query: string, variables: Record<string, unknown> = {}) => {
+      const json = await call<GraphqlAnswer<T>>('/graphql', { body: { query, variables }, headers: key });
       if (json.errors) throw new Error(`graphql: ${JSON.stringify(json.errors)}`);
       return json.data;
     };
@@ -45,10 +45,10 @@ async function measure(databaseUrl?: string): Promise<{ seconds: number; perSeco
        select ?, gen_random_uuid(), 'Reader' || n, null, 'reader' || n || '@bench.example', null, '{}', 0, 0, now(), now() from generate_series(1, ?) n`,
       [companyId, RECIPIENTS],
     );
-    const segment = (await gql('mutation { createCustomerSegment(input: { name: "Everyone", rules: { reachableBy: email } }) { id memberCount } }')).createCustomerSegment;
+    const segment = (await gql<{ createCustomerSegment: { id: string; memberCount: number } }>('mutation { createCustomerSegment(input: { name: "Everyone", rules: { reachableBy: email } }) { id memberCount } }')).createCustomerSegment;
     if (segment.memberCount !== RECIPIENTS) throw new Error(`segment holds ${segment.memberCount}`);
     const campaign = (
-      await gql(
+      await gql<{ createCampaign: { id: string } }>(
         `mutation($s: ID!) { createCampaign(input: { name: "Bench", channel: email, segmentId: $s, channelConfig: { subject: "Hello {{firstName}}", html: "<p>Hi {{firstName}}</p>" } }) { id } }`,
         { s: segment.id },
       )
@@ -56,7 +56,7 @@ async function measure(databaseUrl?: string): Promise<{ seconds: number; perSeco
     const start = performance.now();
     await call(`/v6/merchant/campaigns/${campaign.id}/send`, { body: {}, headers: key });
     for (;;) {
-      const c = (await gql('query($id: ID!) { campaign(campaignId: $id) { status deliveries { sent total } } }', { id: campaign.id })).campaign;
+      const c = (await gql<{ campaign: { status: string; deliveries: { sent: number; total: number } } }>('query($id: ID!) { campaign(campaignId: $id) { status deliveries { sent total } } }', { id: campaign.id })).campaign;
       if (c.status === 'SENT') {
         if (c.deliveries.sent !== RECIPIENTS) throw new Error(`sent ${c.deliveries.sent} of ${RECIPIENTS}`);
         break;

@@ -4,6 +4,7 @@ import {
   buildClientSchema,
   getIntrospectionQuery,
   Kind,
+  OperationTypeNode,
   parse,
   print,
   visit,
@@ -66,7 +67,7 @@ export async function restOperation(base: string, field: `Query.${string}`) {
   );
   const sofa = createSofa({ schema, basePath: '/v6', depthLimit: 2 });
   const name = field.slice('Query.'.length);
-  const operation = buildOperationNodeForField({ kind: 'query' as any, schema, field: name, models: sofa.models, ignore: sofa.ignore, circularReferenceDepth: sofa.depthLimit });
+  const operation = buildOperationNodeForField({ kind: OperationTypeNode.QUERY, schema, field: name, models: sofa.models, ignore: sofa.ignore, circularReferenceDepth: sofa.depthLimit });
   const root = operation.selectionSet.selections[0];
   const names = new Map<string, string>();
   if (root.kind === Kind.FIELD) for (const arg of root.arguments ?? []) if (arg.value.kind === Kind.VARIABLE) names.set(arg.name.value, arg.value.name.value);

@@ -4,10 +4,20 @@
  * method table of the SDK's README. Pure: document in, files out (scripts/sdk.ts writes them;
  * test/sdk/generate.test.ts regenerates and compares).
  */
-import openapiTS, { astToString } from 'openapi-typescript';
+import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
 import { NAMESPACES, type MethodSpec } from './namespaces.ts';
 
-type Document = { paths: Record<string, Record<string, any>> };
+/** What the generator reads of an operation of the OpenAPI document. */
+interface Operation {
+  operationId: string;
+  summary?: string;
+  parameters?: { in: string; name: string; required?: boolean }[];
+  requestBody?: { required?: boolean };
+  responses: Record<string, unknown>;
+}
+
+/** The OpenAPI document, its paths as the generator reads them. */
+type Document = Omit<OpenAPI3, 'paths'> & { paths: Record<string, Record<string, Operation>> };
 
 interface OperationInfo {
   id: string;
@@ -32,7 +42,7 @@ function operationsOf(document: Document): Map<string, OperationInfo> {
   for (const [path, item] of Object.entries(document.paths)) {
     if (!path.startsWith('/v6/')) continue;
     for (const [method, op] of Object.entries(item)) {
-      const params = ((op.parameters ?? []) as any[]).filter((p) => p.in === 'path' || p.in === 'query');
+      const params = (op.parameters ?? []).filter((p) => p.in === 'path' || p.in === 'query');
       const query = params.filter((p) => p.in === 'query');
       const pathParams = params.filter((p) => p.in === 'path').map((p) => p.name);
       found.set(op.operationId, {
@@ -96,7 +106,7 @@ export async function generateSdk(document: Document, readme: string): Promise<R
   check(operations);
   const files: Record<string, string> = {};
   const v6Only = { ...document, paths: Object.fromEntries(Object.entries(document.paths).filter(([p]) => p.startsWith('/v6/'))) };
-  files['src/schema.ts'] = HEADER + astToString(await openapiTS(structuredClone(v6Only) as any, { alphabetize: false }));
+  files['src/schema.ts'] = HEADER + astToString(await openapiTS(structuredClone(v6Only) as OpenAPI3, { alphabetize: false }));
 
   const table: string[] = [];
   for (const [ns, { description, methods }] of Object.entries(NAMESPACES)) {

@@ -63,6 +63,13 @@ export class ApiError extends Error {
   }
 }
 
+/** What an answer's body may be: the envelope `{ success, data }` or `{ success: false, error }`, or whatever else came. */
+interface Envelope {
+  success?: unknown;
+  data?: unknown;
+  error?: { code?: unknown; message?: unknown; details?: Record<string, unknown>; requestId?: string };
+}
+
 export interface Core {
   readonly baseUrl: string;
   readonly companyId: string | undefined;
@@ -120,7 +127,7 @@ export function createCore(options: ClientOptions): Core {
     }
     const requestId = response.headers.get('x-request-id') ?? undefined;
     const text = await response.text();
-    let envelope: any;
+    let envelope: Envelope | undefined;
     try {
       envelope = text ? JSON.parse(text) : undefined;
     } catch {
@@ -136,9 +143,9 @@ export function createCore(options: ClientOptions): Core {
         requestId: error?.requestId ?? requestId,
       });
     }
-    const data = envelope.data;
+    const data = envelope.data as Record<string, unknown> | null | undefined;
     if (operation.credential === 'clear') token = null;
-    else if (operation.credential && typeof data?.[operation.credential] === 'string') token = data[operation.credential];
+    else if (operation.credential && typeof data?.[operation.credential] === 'string') token = data[operation.credential] as string;
     return data as T;
   }
 

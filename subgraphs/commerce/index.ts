@@ -21,8 +21,8 @@ import { commerce0004 } from './migrations/0004_promotions.ts';
 import { commerceReferences } from './references.ts';
 // Resolvers register their root fields as their modules load: this order is the order of the
 // Query and Mutation fields in the printed SDL (schema/commerce.graphql).
-import { ShopProductResolver } from './resolvers/shop-product.resolver.ts';
 import { ProductResolver } from './resolvers/product.resolver.ts';
+import { ShopProductResolver } from './resolvers/shop-product.resolver.ts';
 import { ProductCategoryResolver } from './resolvers/product-category.resolver.ts';
 import { BrandResolver } from './resolvers/brand.resolver.ts';
 import { CollectionResolver } from './resolvers/collection.resolver.ts';

@@ -16,13 +16,16 @@ export function declareConstraints(table: ConstraintTable | undefined): void {
   for (const [name, rule] of Object.entries(table ?? {})) rules.set(name, rule);
 }
 
+/** What a database error may carry: the constraint, its message, and the error it wraps (node's `cause`, MikroORM's `previous`). */
+type DriverError = { constraint?: unknown; message?: unknown; cause?: unknown; previous?: unknown };
+
 /** The name of the constraint a database error violated, wherever the driver put it. */
 export function violatedConstraint(error: unknown): string | undefined {
-  let e: any = error;
-  for (let i = 0; e && i < 4; i++, e = e.cause ?? e.previous) {
+  let e = error as DriverError | null | undefined;
+  for (let i = 0; e && i < 4; i++, e = (e.cause ?? e.previous) as DriverError | null | undefined) {
     if (typeof e.constraint === 'string') return e.constraint;
   }
-  const match = /constraint "([^"]+)"/.exec(String((error as any)?.message ?? ''));
+  const match = /constraint "([^"]+)"/.exec(String((error as DriverError | null | undefined)?.message ?? ''));
   return match?.[1];
 }
 

@@ -20,7 +20,7 @@ import { tenantOf } from './tenancy.ts';
 
 /** What a transaction collects for its commit: jobs and events to write with it, work to do after it. */
 interface TransactionState {
-  trx: Transaction<any>;
+  trx: Transaction<Tables>;
   jobs: PendingJob[];
   after: (() => void | Promise<void>)[];
   /** Queues the commit wrote to, whose local workers are woken after it. */
@@ -42,7 +42,7 @@ export class RequestContext {
   readonly em: EntityManager;
   private resolved?: Promise<Principal>;
   private current?: Principal;
-  private loaders = new Map<string, DataLoader<any, any>>();
+  private loaders = new Map<string, DataLoader<unknown, unknown>>();
   private tx?: TransactionState;
   /** Reads waiting for the end of this turn of the event loop, to run as one statement. */
   private queryBatch?: QueryBatch;
@@ -141,7 +141,7 @@ export class RequestContext {
     const claim = this.header(IDEMPOTENCY_CLAIM_HEADER);
     try {
       const result = await this.em.transactional(async (em) => {
-        state = { trx: em.getTransactionContext() as Transaction<any>, jobs: [], after: [], queues: [] };
+        state = { trx: em.getTransactionContext() as Transaction<Tables>, jobs: [], after: [], queues: [] };
         const tx: RequestContext = Object.create(this, { em: { value: em }, loaders: { value: new Map() }, tx: { value: state }, scope: { value: undefined, writable: true } });
         const value = await work(tx);
         await em.flush();
@@ -281,7 +281,7 @@ export class RequestContext {
 
   /** One DataLoader per name and request (and per transaction), so list fields batch their lookups. */
   loader<K, V>(name: string, batch: (keys: readonly K[]) => Promise<(V | Error)[]>): DataLoader<K, V> {
-    let loader = this.loaders.get(name);
+    let loader = this.loaders.get(name) as DataLoader<K, V> | undefined;
     if (!loader) {
       loader = new DataLoader<K, V>(batch);
       this.loaders.set(name, loader);

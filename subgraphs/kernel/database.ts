@@ -4,13 +4,12 @@ import { dirname, join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import { MikroORM as PgliteORM } from '@mikro-orm/pglite';
-import { MikroORM as PostgresORM, type EntityManager } from '@mikro-orm/postgresql';
+import { MikroORM as PostgresORM } from '@mikro-orm/postgresql';
 import type { EntitySchema, EventSubscriber, FlushEventArgs } from '@mikro-orm/core';
 import type { Config } from './config.ts';
 import { lockDataFolder } from './data-lock.ts';
 import { PostgresNamingStrategy } from './naming.ts';
 
-export type { EntityManager };
 
 export interface Database {
   orm: PostgresORM;
@@ -21,7 +20,7 @@ export interface Database {
 }
 
 export interface OpenOptions {
-  entities: EntitySchema<any, any>[];
+  entities: EntitySchema[];
   /** An already created PGlite instance (tests restore one from a snapshot). */
   pglite?: PGlite;
   debug?: boolean;
@@ -145,7 +144,7 @@ export async function openDatabase(config: Config, options: OpenOptions): Promis
       throw error;
     }
   }
-  const orm = (await PgliteORM.init({ ...common, dbName: 'app', driverOptions: { pglite } } as any)) as unknown as PostgresORM;
+  const orm = (await PgliteORM.init({ ...common, dbName: 'app', driverOptions: { pglite } })) as unknown as PostgresORM;
   // One session for the life of the instance.
   for (const [k, v] of Object.entries(options.sessionSettings ?? {})) await pglite.query(`select set_config($1, $2, false)`, [k, v]);
   const instance = pglite;

@@ -163,9 +163,12 @@ export const PG_UNIQUE_VIOLATION = '23505';
 /** Text or JSON PostgreSQL cannot store (a NUL character, an invalid escape): the client's input. */
 export const PG_BAD_TEXT = new Set(['22021', '22P05', '22P02']);
 
+/** What a database error may carry: PostgreSQL's code, and the error it wraps (node's `cause`, MikroORM's `previous`). */
+type DriverError = { code?: unknown; cause?: unknown; previous?: unknown };
+
 export function pgErrorCode(error: unknown): string | undefined {
-  let e: any = error;
-  for (let i = 0; e && i < 4; i++, e = e.cause ?? e.previous) {
+  let e = error as DriverError | null | undefined;
+  for (let i = 0; e && i < 4; i++, e = (e.cause ?? e.previous) as DriverError | null | undefined) {
     if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) return e.code;
   }
   return undefined;

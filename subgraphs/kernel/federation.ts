@@ -17,9 +17,10 @@ import {
 import { buildSubgraphSchema } from '@apollo/subgraph';
 // What buildSubgraphSchema attaches resolvers with and resolves entities by (@apollo/subgraph 2.14).
 import { addResolversToSchema } from '@apollo/subgraph/dist/schema-helper/buildSchemaFromSDL.js';
+import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper/resolverMap.js';
 import { entitiesResolver } from '@apollo/subgraph/dist/types.js';
 import { getDocumentNodeFromSchema } from '@graphql-tools/utils';
-import { buildSchema, createResolversMap, getMetadataStorage, type NonEmptyArray } from 'type-graphql';
+import { buildSchema, createResolversMap, getMetadataStorage, type ClassType, type NonEmptyArray } from 'type-graphql';
 import { authChecker } from './access.ts';
 import type { RequestContext } from './context.ts';
 import { AppError, isErrorCode, isGraphQLErrorLike, pgErrorCode, PG_BAD_TEXT, PG_UNIQUE_VIOLATION } from './errors.ts';
@@ -29,7 +30,16 @@ const FEDERATION_LINK = parse(
   'extend schema @link(url: "https://specs.apollo.dev/federation/v2.9", import: ["@key", "@shareable", "@external", "@requires", "@provides", "@inaccessible", "@tag", "@cost", "@listSize"])',
 );
 
-export type ReferenceResolver = (reference: any, ctx: RequestContext) => unknown;
+/** An entity representation the router sends to `_entities`: its type name and its `@key` field (every key here is `id`). */
+export interface EntityReference {
+  __typename: string;
+  id: string;
+}
+
+export type ReferenceResolver = (reference: EntityReference, ctx: RequestContext) => unknown;
+
+/** Resolvers by type name and field name (type-graphql's map, with references and direct field resolvers added). */
+type Resolvers = Record<string, Record<string, unknown>>;
 
 /**
  * type-graphql classes → a Federation 2 subgraph schema: build, print with directives, link the
@@ -38,8 +48,8 @@ export type ReferenceResolver = (reference: any, ctx: RequestContext) => unknown
 export async function buildFederatedSchema(options: {
   /** The subgraph's name (its module's), under which the build keeps its SDL. */
   name: string;
-  resolvers: NonEmptyArray<Function>;
-  orphanedTypes?: Function[];
+  resolvers: NonEmptyArray<ClassType>;
+  orphanedTypes?: ClassType[];
   references?: Record<string, ReferenceResolver>;
 }): Promise<GraphQLSchema> {
   const schema = await buildSchema({
@@ -51,14 +61,14 @@ export async function buildFederatedSchema(options: {
     validate: false,
     container: resolverInstances,
   });
-  const resolvers: Record<string, any> = createResolversMap(schema);
+  const resolvers = createResolversMap(schema) as Resolvers;
   withoutPlainFieldResolvers(resolvers);
   withDirectFieldResolvers(resolvers, options.resolvers);
   for (const [typeName, resolve] of Object.entries(options.references ?? {})) {
     resolvers[typeName] = {
       ...resolvers[typeName],
       // Entity references skip resolver decorators, so they authenticate here to scope the tenant.
-      __resolveReference: async (reference: unknown, ctx: RequestContext) => {
+      __resolveReference: async (reference: EntityReference, ctx: RequestContext) => {
         await ctx.authenticate();
         return resolve(reference, ctx);
       },
@@ -69,7 +79,7 @@ export async function buildFederatedSchema(options: {
   // The schema's document as it is: printing it and parsing the text again was a fifth of the
   // time a start spent building subgraph schemas.
   const typeDefs = withPageSizes(concatAST([FEDERATION_LINK, getDocumentNodeFromSchema(schema)]));
-  return buildSubgraphSchema({ typeDefs, resolvers });
+  return buildSubgraphSchema({ typeDefs, resolvers: resolvers as GraphQLResolverMap<unknown> });
 }
 
 /**
@@ -101,7 +111,7 @@ export function serveBuiltSubgraphs(file: string | undefined): void {
  * same resolvers. Without validating the subgraph again and printing it: ~0.1 s of a start for
  * our six (test/platform/startup.test.ts checks both ways give the same schema).
  */
-function subgraphSchemaOf({ sdl, document }: BuiltSubgraph, resolvers: Record<string, any>): GraphQLSchema {
+function subgraphSchemaOf({ sdl, document }: BuiltSubgraph, resolvers: Resolvers): GraphQLSchema {
   const defined = new Set<string>();
   const extended = new Map<string, Kind>();
   let schemaDefined = false;
@@ -125,11 +135,11 @@ function subgraphSchemaOf({ sdl, document }: BuiltSubgraph, resolvers: Record<st
   addResolversToSchema(schema, { [query]: { _service: () => ({ sdl }) } });
   if (schema.getType('_Entity')) {
     addResolversToSchema(schema, {
-      [query]: { _entities: (_source: unknown, { representations }: { representations: unknown }, context: unknown, info: GraphQLResolveInfo) => entitiesResolver({ representations, context, info } as any) },
+      [query]: { _entities: (_source: unknown, { representations }: { representations: unknown }, context: unknown, info: GraphQLResolveInfo) => entitiesResolver({ representations, context, info }) },
       _Entity: { __resolveType: (parent: { __typename: string }) => parent.__typename },
     });
   }
-  addResolversToSchema(schema, resolvers);
+  addResolversToSchema(schema, resolvers as GraphQLResolverMap<unknown>);
   return schema;
 }
 
@@ -152,11 +162,11 @@ const definitionKindOf: Record<string, Kind> = {
  * metadata is global (every subgraph's classes): a field keeps its resolver if any class of that
  * type name, or any field resolver of that name, gives it one of its own.
  */
-function withoutPlainFieldResolvers(resolvers: Record<string, Record<string, unknown>>): void {
+function withoutPlainFieldResolvers(resolvers: Resolvers): void {
   const storage = getMetadataStorage();
-  const typeNames = new Map(storage.objectTypes.map((o) => [o.target, o.name]));
+  const typeNames = new Map<unknown, string>(storage.objectTypes.map((o) => [o.target, o.name]));
   const kept = new Set<string>();
-  for (const r of storage.fieldResolvers) for (const name of [r.schemaName, r.methodName]) kept.add(`${typeNames.get(r.getObjectType?.() as Function) ?? '*'}.${name}`);
+  for (const r of storage.fieldResolvers) for (const name of [r.schemaName, r.methodName]) kept.add(`${typeNames.get(r.getObjectType?.()) ?? '*'}.${name}`);
   for (const o of storage.objectTypes) {
     for (const f of o.fields ?? []) if (f.roles !== undefined || f.middlewares?.length || f.name !== f.schemaName) kept.add(`${o.name}.${f.schemaName}`);
   }
@@ -171,7 +181,7 @@ function withoutPlainFieldResolvers(resolvers: Record<string, Record<string, unk
  * One instance of each resolver class, found in a map. type-graphql's default container keeps them
  * in an array it searches with `Array.find` (and a new closure) on every resolver call.
  */
-const instances = new Map<Function, object>();
+const instances = new Map<new () => object, object>();
 const resolverInstances = {
   get(target: new () => object): object {
     let instance = instances.get(target);
@@ -188,14 +198,14 @@ const resolverInstances = {
  * (each service's category, staff and resources, each staff member's fields), and the wrapper was
  * a ninth of what the list allocated. Any other field resolver keeps type-graphql's wrapper.
  */
-function withDirectFieldResolvers(resolvers: Record<string, Record<string, unknown>>, classes: readonly Function[]): void {
+function withDirectFieldResolvers(resolvers: Resolvers, classes: readonly ClassType[]): void {
   const storage = getMetadataStorage();
-  const typeNames = new Map(storage.objectTypes.map((o) => [o.target, o.name]));
-  const ours = new Set(classes);
+  const typeNames = new Map<unknown, string>(storage.objectTypes.map((o) => [o.target, o.name]));
+  const ours = new Set<unknown>(classes);
   const direct = new Map<string, ((root: unknown, args: unknown, ctx: unknown) => unknown) | null>();
   for (const r of storage.fieldResolvers) {
     if (r.kind !== 'external' || !ours.has(r.target)) continue;
-    const typeName = typeNames.get(r.getObjectType?.() as Function);
+    const typeName = typeNames.get(r.getObjectType?.());
     if (!typeName) continue;
     const key = `${typeName}.${r.schemaName}`;
     // Two resolvers of one field (an override): left to type-graphql.

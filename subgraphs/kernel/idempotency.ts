@@ -189,7 +189,7 @@ export async function withIdempotency(runtime: IdempotencyRuntime, request: Idem
     // No row: the first request has just given up its claim (a 5xx); the client's retry will run.
     throw new AppError('IDEMPOTENCY_KEY_IN_USE', `A request with Idempotency-Key ${key} is still running; retry later`);
   }
-  const mine = <T extends { where: (...args: any[]) => T }>(statement: T): T => statement.where('scope', '=', scope).where('key', '=', key).where('claim', '=', claim);
+  const mine = <T extends { where(column: 'scope' | 'key' | 'claim', op: '=', value: string): T }>(statement: T): T => statement.where('scope', '=', scope).where('key', '=', key).where('claim', '=', claim);
   // Nothing committed: the key is free again. A committed write keeps it: a repeat is told the write was made.
   const release = async () => {
     await mine(q.deleteFrom(keys).where('state', '=', 'running')).execute();

@@ -27,7 +27,7 @@ export interface SubgraphModule {
   name: string;
   /** The PostgreSQL schema that holds this subgraph's tables. */
   schema: string;
-  entities: EntitySchema<any, any>[];
+  entities: EntitySchema[];
   migrations: Migration[];
   buildSchema(): Promise<GraphQLSchema>;
   /** Other subgraphs' events this one handles (see kernel/events.ts). */

@@ -61,10 +61,10 @@ export function tableFacts(em: EntityManager): ReadonlyMap<string, TableFacts> {
   let facts = factsByMetadata.get(metadata);
   if (!facts) {
     const map = new Map<string, TableFacts>();
-    for (const meta of metadata.getAll().values() as Iterable<EntityMetadata<any>>) {
+    for (const meta of metadata.getAll().values() as Iterable<EntityMetadata>) {
       if (!meta.tableName || meta.embeddable || meta.virtual) continue;
       const dates = new Set<string>();
-      for (const prop of meta.props as EntityProperty<any>[]) {
+      for (const prop of meta.props as EntityProperty[]) {
         if (prop.runtimeType === 'Date' && prop.fieldNames?.length === 1 && prop.persist !== false) dates.add(prop.fieldNames[0]);
       }
       map.set(`${meta.schema ?? 'public'}.${meta.tableName}`, { tenant: !!meta.filters?.tenant, dates });
@@ -87,9 +87,10 @@ export const propertyOf = (column: string) => (camelCase as unknown as { camelCa
 
 /**
  * `= any(list)` for a `where`: one array parameter whatever the list's length, so the statement's
- * text (and its prepared plan) stays the same; an empty list matches nothing.
+ * text (and its prepared plan) stays the same; an empty list matches nothing. Typed `never`, the
+ * type every column's type takes in: it stands for a value of whichever column it is compared with.
  */
-export const anyOf = (list: readonly (string | number)[]) => sql<any>`any(${list})`;
+export const anyOf = (list: readonly (string | number)[]) => sql<never>`any(${list})`;
 
 /**
  * Timestamps as Dates, in the rows of a statement: the output columns that are a timestamp column

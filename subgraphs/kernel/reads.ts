@@ -3,6 +3,7 @@ import { protocol } from '@electric-sql/pglite';
 import type { Kysely } from 'kysely';
 import type { Pool } from 'pg';
 import { logStatement, type Database } from './database.ts';
+import type { Tables } from './tables.ts';
 
 /**
  * How `ctx.all`, `ctx.first`, `ctx.page` and `ctx.find` run the selects built with `ctx.query`
@@ -45,7 +46,7 @@ async function runPrepared<R>(db: Database, statement: Statement, values: (strin
   const session = db.pglite!;
   const prepared = preparedOf(session);
   const { names } = prepared;
-  const kysely = db.orm.em.getConnection().getClient() as Kysely<any>;
+  const kysely = db.orm.em.getConnection().getClient() as Kysely<Tables>;
   const columns = statement.columns!;
   return kysely.connection().execute(() =>
     session.runExclusive(async () => {

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { badInput } from './errors.ts';
 import { isUuid } from './ids.ts';
+import { parseDate } from './time.ts';
 import { isValidCountry, isValidCurrency, isValidTimeZone, normalizeSlug } from './validation.ts';
 
 /** The value of `schema`, or 400 BAD_USER_INPUT naming the first bad field (under `field` when given). */
@@ -99,3 +100,19 @@ export const country = () =>
 
 /** A slug as given in a URL or input, NFC and lower case (as slugify stores it). */
 export const slug = () => text(200).transform(normalizeSlug);
+
+/** An absolute http(s) URL (an image, a logo), trimmed. */
+export const url = (max = 2000) => text(max).refine((v) => /^https?:\/\/\S+$/i.test(v), 'must be an http(s) URL');
+
+/** A calendar date, YYYY-MM-DD, between 1970 and 9998 (as kernel/time.ts parseDate reads it). */
+export const calendarDate = () =>
+  z.string().refine((v) => {
+    try {
+      return !!parseDate('date', v);
+    } catch {
+      return false;
+    }
+  }, 'must be a date as YYYY-MM-DD (1970 to 9998)');
+
+/** Optional `schema`: absent, null or blank is `undefined` (nothing given), as optionalText for text. */
+export const ifGiven = <S extends z.ZodType>(schema: S) => z.preprocess((v) => (v === null || (typeof v === 'string' && !v.trim()) ? undefined : v), schema.optional());

@@ -57,7 +57,7 @@ export function stateEnum<S extends string>(name: string, description: string, v
   registerEnumType(enumObject, {
     name,
     description,
-    valuesConfig: Object.fromEntries(Object.entries<string>(values).map(([v, text]) => [v, { description: text }])) as any,
+    valuesConfig: Object.fromEntries(Object.entries<string>(values).map(([v, text]) => [v, { description: text }])) as Record<S, { description: string }>,
   });
   return enumObject;
 }

@@ -98,7 +98,7 @@ type WithCompanyId<TProperties> = Omit<{ companyId: CompanyIdColumn }, keyof TPr
 export function tenantEntity<
   const TName extends string,
   const TTableName extends string,
-  const TProperties extends Record<string, any>,
+  const TProperties extends Record<string, unknown>,
 >(meta: Omit<EntityMetadataWithProperties<TName, TTableName, WithCompanyId<TProperties>>, 'properties' | 'filters'> & { properties: TProperties }) {
   const properties = { companyId: companyIdColumn(), ...meta.properties } as WithCompanyId<TProperties>;
   return defineEntity<TName, TTableName, WithCompanyId<TProperties>>({ ...meta, properties, filters: tenantFilter });

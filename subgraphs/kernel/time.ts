@@ -65,19 +65,5 @@ export function parseDate(field: string, value: unknown): string {
   return value as string;
 }
 
-/** "09:30" → 570; "24:00" is the end of the day. */
-export function parseTime(field: string, value: unknown): number {
-  const match = typeof value === 'string' ? /^([01]\d|2[0-4]):([0-5]\d)$/.exec(value) : null;
-  const minutes = match ? Number(match[1]) * 60 + Number(match[2]) : NaN;
-  if (!match || minutes > 1440) throw badInput(field, 'must be a time as HH:MM (00:00 to 24:00)');
-  return minutes;
-}
-
 export const formatTime = (minutes: number) => `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
 
-/** A date-time within the years parseDate accepts. */
-export function checkInstant(field: string, date: Date): Date {
-  const year = date.getUTCFullYear();
-  if (Number.isNaN(date.getTime()) || year < 1970 || year > 9998) throw badInput(field, 'must be an ISO-8601 date-time between 1970 and 9998');
-  return date;
-}

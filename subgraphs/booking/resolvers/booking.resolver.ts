@@ -5,9 +5,14 @@ import type { RequestContext } from '../../kernel/context.ts';
 import { inCallerWords } from '../../kernel/errors.ts';
 import { toMoney, Money } from '../../kernel/money.ts';
 import { ListArgs } from '../../kernel/pagination.ts';
-import type { RowOf } from '../../kernel/tables.ts';
+import { parse } from '../../kernel/schemas.ts';
 import type { BookingStatus } from '../entities/booking.ts';
+import { bookingHistory, listBookings } from '../services/booking-lists.ts';
 import * as bookings from '../services/bookings.ts';
+import { findResource } from '../services/resources.ts';
+import { findService } from '../services/services.ts';
+import { findStaffMember } from '../services/staff-members.ts';
+import { BookingDay, BookingId, BookingMove, CancelReason, GuestBooking, MyBookingMove, NewBooking } from './booking.inputs.ts';
 import {
   BookingEventNode,
   BookingNode,
@@ -27,12 +32,11 @@ import { ServiceNode, serviceNode } from './service.types.ts';
 import { StaffMemberNode, staffNode } from './staff-member.types.ts';
 
 /**
- * The booking service names its inputs its own way (`start`, `customerEmail`, `bookingId`); each
- * caller below knows them by the names of its own contract, and errors say those.
+ * The booking service names its inputs its own way (`start`, `end`); each caller below knows them
+ * by the names of its own contract, and errors say those.
  */
-const AGENT = { start: 'slotTime', customerName: 'customer.name', customerEmail: 'customer.email', customerPhone: 'customer.phone' };
-const GUEST = { start: 'occurrenceStart', end: 'occurrenceEnd' };
-const CUSTOMER = { bookingId: 'id', start: 'occurrenceStart', end: 'occurrenceEnd' };
+const AGENT = { start: 'slotTime' };
+const PORTAL = { start: 'occurrenceStart', end: 'occurrenceEnd' };
 
 /** Bookings and their lifecycle, for merchants and for signed-in or guest customers. */
 @Resolver(() => BookingNode)
@@ -45,13 +49,13 @@ export class BookingResolver {
     @Arg('status', () => BookingStatusEnum, { nullable: true, description: 'Only bookings in this state.' }) status?: BookingStatus,
     @Arg('date', () => String, { nullable: true, description: 'YYYY-MM-DD in the company time zone' }) date?: string,
   ) {
-    return bookings.listBookings(ctx, { ...args, status, date }, false);
+    return listBookings(ctx, { ...args, status, date: parse(BookingDay, date, 'date') }, false);
   }
 
   @Requires('merchant')
   @Query(() => BookingNode)
   async booking(@Ctx() ctx: RequestContext, @Arg('bookingId', () => ID, { description: "The booking's id." }) bookingId: string) {
-    return bookings.findBooking(ctx, bookingId, false);
+    return bookings.findBooking(ctx, parse(BookingId, bookingId, 'bookingId'), false);
   }
 
   @Requires('customer')
@@ -61,35 +65,32 @@ export class BookingResolver {
     @Args(() => ListArgs) args: ListArgs,
     @Arg('status', () => BookingStatusEnum, { nullable: true, description: 'Only bookings in this state.' }) status?: BookingStatus,
   ) {
-    return bookings.listBookings(ctx, { ...args, status }, true);
+    return listBookings(ctx, { ...args, status }, true);
   }
 
   @Requires('customer')
   @Query(() => BookingNode)
   async myBooking(@Ctx() ctx: RequestContext, @Arg('id', () => ID, { description: "The booking's id." }) id: string) {
-    return inCallerWords(bookings.findBooking(ctx, id, true), CUSTOMER);
+    return bookings.findBooking(ctx, parse(BookingId, id, 'id'), true);
   }
 
   @Requires('merchant')
   @Mutation(() => BookingNode, { description: 'Books a slot for a customer; SLOT_TAKEN (409) when it was taken meanwhile.' })
   async createBooking(@Ctx() ctx: RequestContext, @Arg('input', () => CreateBookingInput, { description: 'The booking to make.' }) input: CreateBookingInput) {
-    const { customer } = input;
-    const request = { serviceId: input.serviceId, start: input.slotTime, participants: input.participants, staffId: input.staffId, resourceId: input.resourceId, promotionCode: input.promotionCode };
-    return inCallerWords(bookings.createBooking(ctx, { ...request, customerName: customer.name, customerEmail: customer.email, customerPhone: customer.phone }, 'merchant'), AGENT);
+    return inCallerWords(bookings.createBooking(ctx, parse(NewBooking, input), 'merchant'), AGENT);
   }
 
   @Requires('optionalCustomer')
   @Mutation(() => BookingNode, { description: 'Books a slot without signing in (linked to the customer when a token is given).' })
   async createGuestBooking(@Ctx() ctx: RequestContext, @Arg('input', () => GuestBookingInput, { description: 'The booking to make and who makes it.' }) input: GuestBookingInput) {
-    const { occurrenceStart, occurrenceEnd, ...rest } = input;
     const actor = ctx.principal.kind === 'customer' ? 'customer' : 'guest';
-    return inCallerWords(bookings.createBooking(ctx, { ...rest, start: occurrenceStart, end: occurrenceEnd, requirePhone: true }, actor), GUEST);
+    return inCallerWords(bookings.createBooking(ctx, parse(GuestBooking, input), actor), PORTAL);
   }
 
   @Requires('merchant')
   @Mutation(() => BookingNode, { description: 'Cancels a booking if its cancellation policy allows; reports refund eligibility.' })
   async cancelBooking(@Ctx() ctx: RequestContext, @Arg('bookingId', () => ID, { description: "The booking's id." }) bookingId: string, @Arg('reason', () => String, { nullable: true, description: "Why it is cancelled (kept in the booking's history)." }) reason?: string) {
-    return bookings.cancelBooking(ctx, await bookings.findBooking(ctx, bookingId, false), reason, 'merchant');
+    return bookings.cancelBooking(ctx, parse(BookingId, bookingId, 'bookingId'), parse(CancelReason, reason, 'reason'), 'merchant');
   }
 
   @Requires('merchant')
@@ -101,45 +102,41 @@ export class BookingResolver {
     @Arg('staffId', () => ID, { nullable: true, description: 'Another staff member for the new time (default: keep or pick one free).' }) staffId?: string,
     @Arg('resourceId', () => ID, { nullable: true, description: 'Another resource for the new time (default: keep or pick one free).' }) resourceId?: string,
   ) {
-    return inCallerWords(async () => bookings.rescheduleBooking(ctx, await bookings.findBooking(ctx, bookingId, false), { start: slotTime, staffId, resourceId }, 'merchant'), AGENT);
+    return inCallerWords(bookings.rescheduleBooking(ctx, parse(BookingId, bookingId, 'bookingId'), parse(BookingMove, { slotTime, staffId, resourceId }), 'merchant'), AGENT);
   }
 
   @Requires('merchant')
   @Mutation(() => BookingNode, { description: 'Records how a started booking went: COMPLETED or NO_SHOW.' })
   async updateBookingStatus(@Ctx() ctx: RequestContext, @Arg('bookingId', () => ID, { description: "The booking's id." }) bookingId: string, @Arg('status', () => BookingOutcomeEnum, { description: 'The outcome to record.' }) status: BookingOutcome) {
-    return bookings.markOutcome(ctx, await bookings.findBooking(ctx, bookingId, false), status);
+    return bookings.recordOutcome(ctx, parse(BookingId, bookingId, 'bookingId'), status);
   }
 
   @Requires('customer')
   @Mutation(() => BookingNode, { description: "Cancels the signed-in customer's booking, within the cancellation policy." })
   async cancelMyBooking(@Ctx() ctx: RequestContext, @Arg('id', () => ID, { description: "The booking's id." }) id: string, @Arg('input', () => CancelInput, { nullable: true, description: 'Why it is cancelled (optional).' }) input?: CancelInput) {
-    return inCallerWords(async () => bookings.cancelBooking(ctx, await bookings.findBooking(ctx, id, true), input?.reason, 'customer'), CUSTOMER);
+    return bookings.cancelBooking(ctx, parse(BookingId, id, 'id'), parse(CancelReason, input?.reason, 'reason'), 'customer');
   }
 
   @Requires('customer')
   @Mutation(() => BookingNode, { description: "Moves the signed-in customer's booking, within the cancellation policy." })
   async rescheduleMyBooking(@Ctx() ctx: RequestContext, @Arg('id', () => ID, { description: "The booking's id." }) id: string, @Arg('input', () => RescheduleInput, { description: 'The new time.' }) input: RescheduleInput) {
-    const { occurrenceStart, occurrenceEnd, staffId, resourceId } = input;
-    return inCallerWords(async () => bookings.rescheduleBooking(ctx, await bookings.findBooking(ctx, id, true), { start: occurrenceStart, end: occurrenceEnd, staffId, resourceId }, 'customer'), CUSTOMER);
+    return inCallerWords(bookings.rescheduleBooking(ctx, parse(BookingId, id, 'id'), parse(MyBookingMove, input), 'customer'), PORTAL);
   }
 
   @FieldResolver(() => ServiceNode)
   async service(@Ctx() ctx: RequestContext, @Root() booking: bookings.BookingRow) {
-    const service = (await ctx.find('booking.service', booking.serviceId)) as RowOf<'booking.service'> | null;
-    return serviceNode(service!);
+    return serviceNode((await findService(ctx, booking.serviceId))!);
   }
 
   @FieldResolver(() => StaffMemberNode, { nullable: true })
   async staff(@Ctx() ctx: RequestContext, @Root() booking: bookings.BookingRow) {
-    if (!booking.staffId) return null;
-    const member = (await ctx.find('booking.staff_member', booking.staffId)) as RowOf<'booking.staff_member'> | null;
+    const member = booking.staffId ? await findStaffMember(ctx, booking.staffId) : null;
     return member && staffNode(member);
   }
 
   @FieldResolver(() => ResourceNode, { nullable: true })
   async resource(@Ctx() ctx: RequestContext, @Root() booking: bookings.BookingRow) {
-    if (!booking.resourceId) return null;
-    const resource = (await ctx.find('booking.resource', booking.resourceId)) as RowOf<'booking.resource'> | null;
+    const resource = booking.resourceId ? await findResource(ctx, booking.resourceId) : null;
     return resource && resourceNode(resource);
   }
 
@@ -170,6 +167,6 @@ export class BookingResolver {
 
   @FieldResolver(() => [BookingEventNode], { description: 'Created, rescheduled (from → to) and cancelled, oldest first.' })
   async history(@Ctx() ctx: RequestContext, @Root() booking: bookings.BookingRow) {
-    return ctx.loader('booking.events', (ids: readonly string[]) => bookings.bookingEvents(ctx, ids)).load(booking.id);
+    return bookingHistory(ctx, booking.id);
   }
 }

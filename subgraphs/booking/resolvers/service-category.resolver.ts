@@ -1,7 +1,9 @@
 import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import { Requires } from '../../kernel/access.ts';
 import type { RequestContext } from '../../kernel/context.ts';
+import { parse } from '../../kernel/schemas.ts';
 import * as categories from '../services/service-categories.ts';
+import { NewServiceCategory } from './service-category.inputs.ts';
 import { CreateServiceCategoryInput, ServiceCategoryNode } from './service-category.types.ts';
 
 /** Service categories, managed by the merchant. */
@@ -16,6 +18,6 @@ export class ServiceCategoryResolver {
   @Requires('merchant')
   @Mutation(() => ServiceCategoryNode, { description: 'Creates a group for services.' })
   async createServiceCategory(@Ctx() ctx: RequestContext, @Arg('input', () => CreateServiceCategoryInput, { description: 'The category to create.' }) input: CreateServiceCategoryInput) {
-    return categories.createCategory(ctx, input.name);
+    return categories.createCategory(ctx, parse(NewServiceCategory, input));
   }
 }

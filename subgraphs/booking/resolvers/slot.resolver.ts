@@ -1,11 +1,10 @@
 import { Arg, Ctx, Directive, ID, Int, Query, Resolver } from 'type-graphql';
 import { Requires } from '../../kernel/access.ts';
 import type { RequestContext } from '../../kernel/context.ts';
-import { DEFAULT_LIMIT, MAX_LIMIT, pageOfAll, pageRequest } from '../../kernel/pagination.ts';
-import { tenantSettings } from '../../kernel/tenant.ts';
-import { parseDate } from '../../kernel/time.ts';
-import { getService } from '../services/services.ts';
-import { computeSlots } from '../services/slots.ts';
+import { DEFAULT_LIMIT, MAX_LIMIT } from '../../kernel/pagination.ts';
+import { parse } from '../../kernel/schemas.ts';
+import { slotsBetween, slotsOnDay } from '../services/slots.ts';
+import { ServiceDay, ServiceRange } from './slot.inputs.ts';
 import { SlotList, SlotPage, slotNode } from './slot.types.ts';
 
 const PAGE = 'Page number, at least 1 (default 1).';
@@ -28,12 +27,8 @@ export class SlotResolver {
     @Arg('page', () => Int, { nullable: true, description: PAGE }) page?: number,
     @Arg('limit', () => Int, { nullable: true, description: LIMIT }) limit?: number,
   ) {
-    const req = pageRequest({ page, limit });
-    const day = parseDate('date', date);
-    const service = await getService(ctx, id, 'id', { activeOnly: true });
-    const { timeZone } = await tenantSettings(ctx);
-    const slots = pageOfAll(await computeSlots(ctx, service, day, day, { staffId, resourceId }), req);
-    return { serviceId: service.id, date: day, timeZone, items: slots.items.map(slotNode), pagination: slots.pagination };
+    const day = await slotsOnDay(ctx, parse(ServiceDay, { date, id, staffId, resourceId }), { page, limit });
+    return { ...day, items: day.items.map(slotNode) };
   }
 
   @Requires('merchant')
@@ -49,9 +44,7 @@ export class SlotResolver {
     @Arg('page', () => Int, { nullable: true, description: PAGE }) page?: number,
     @Arg('limit', () => Int, { nullable: true, description: LIMIT }) limit?: number,
   ) {
-    const req = pageRequest({ page, limit });
-    const service = await getService(ctx, serviceId, 'serviceId');
-    const slots = pageOfAll(await computeSlots(ctx, service, parseDate('startDate', startDate), parseDate('endDate', endDate)), req);
+    const slots = await slotsBetween(ctx, parse(ServiceRange, { serviceId, startDate, endDate }), { page, limit });
     return { ...slots, items: slots.items.map(slotNode) };
   }
 }

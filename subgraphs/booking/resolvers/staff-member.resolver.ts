@@ -2,9 +2,12 @@ import { Arg, Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from '
 import { Requires } from '../../kernel/access.ts';
 import type { RequestContext } from '../../kernel/context.ts';
 import { ListArgs } from '../../kernel/pagination.ts';
+import { parse } from '../../kernel/schemas.ts';
 import { setAvailability } from '../services/availability-rules.ts';
 import * as staff from '../services/staff-members.ts';
+import { DayHours } from './availability-rule.inputs.ts';
 import { AvailabilityNode } from './availability-rule.types.ts';
+import { NewStaffMember, StaffMemberId } from './staff-member.inputs.ts';
 import { CreateStaffMemberInput, StaffAvailabilityInput, StaffMemberNode, StaffMemberPage, staffNode } from './staff-member.types.ts';
 
 /** Staff members and their working hours. */
@@ -20,13 +23,13 @@ export class StaffMemberResolver {
   @Requires('merchant')
   @Mutation(() => StaffMemberNode, { description: 'Adds a staff member.' })
   async createStaffMember(@Ctx() ctx: RequestContext, @Arg('input', () => CreateStaffMemberInput, { description: 'The staff member to add.' }) input: CreateStaffMemberInput) {
-    return staffNode(await staff.createStaffMember(ctx, input));
+    return staffNode(await staff.createStaffMember(ctx, parse(NewStaffMember, input)));
   }
 
   @Requires('merchant')
   @Mutation(() => AvailabilityNode, { description: 'Sets weekly hours (dayOfWeek) or a one-off change (date) of a staff member.' })
   async setStaffAvailability(@Ctx() ctx: RequestContext, @Arg('input', () => StaffAvailabilityInput, { description: 'Whose hours, and when.' }) input: StaffAvailabilityInput) {
-    return setAvailability(ctx, 'staff', 'memberId', input.memberId, input);
+    return setAvailability(ctx, 'staff', parse(StaffMemberId, input.memberId, 'memberId'), parse(DayHours, input));
   }
 
   /** Staff contact details are for the merchant, not the storefront. */

@@ -1,17 +1,17 @@
+/**
+ * Bookings: made for a slot (by the customer, a guest or the business), cancelled or moved within
+ * their service's policy, and marked COMPLETED or NO_SHOW once started. Lists: booking-lists.ts.
+ */
 import { LockMode } from '@mikro-orm/core';
 import type { ExpressionBuilder } from 'kysely';
-import { perKey } from '../../kernel/batches.ts';
 import type { RequestContext } from '../../kernel/context.ts';
 import { AppError, badInput, notFound } from '../../kernel/errors.ts';
-import { isUuid, newId } from '../../kernel/ids.ts';
+import { newId } from '../../kernel/ids.ts';
 import { amount, percentOf, toMoney } from '../../kernel/money.ts';
 import { enqueueMessage } from '../../kernel/outbox/index.ts';
-import { likePattern, pageRequest } from '../../kernel/pagination.ts';
-import { anyOf } from '../../kernel/query.ts';
 import type { RowOf, Tables } from '../../kernel/tables.ts';
 import { tenantSettings } from '../../kernel/tenant.ts';
-import { addDays, checkInstant, parseDate, wallClock, zonedInstantAfter } from '../../kernel/time.ts';
-import { normalizeEmail, normalizePhone, optionalText, requireText } from '../../kernel/validation.ts';
+import { wallClock } from '../../kernel/time.ts';
 import { Booking, BookingEvent, type BookingStatus } from '../entities/booking.ts';
 import { releaseBookingPromotion, takeBookingPromotion } from './promotions.ts';
 import { getService, type ServiceRow } from './services.ts';
@@ -19,31 +19,35 @@ import { computeSlots, occurrenceKey, type Slot } from './slots.ts';
 import { bookingStates } from './states.ts';
 
 type Actor = 'customer' | 'guest' | 'merchant';
+/** Who acts on a booking once made: the business on any, the signed-in customer on theirs. */
+type Caller = Exclude<Actor, 'guest'>;
 
 export type BookingRow = RowOf<'booking.booking'>;
 
 /**
- * A booking to make. Errors name these fields (`start`, `customerEmail`…); a resolver puts them in
- * its caller's words with `inCallerWords`.
+ * A booking to make, as the edge checked it (resolvers/booking.inputs.ts). Errors name these
+ * fields (`start`, `participants`…); a resolver puts them in its caller's words with `inCallerWords`.
  */
 export interface BookingRequest {
   serviceId: string;
   start: Date;
   /** When the client states the end, it must match the service's duration. */
   end?: Date | null;
+  /** At least 1 (default 1); at most the service's capacity. */
   participants?: number | null;
-  customerName?: string | null;
+  customerName: string;
+  /** Lower-cased. */
   customerEmail?: string | null;
+  /** E.164-like: a leading + and 7 to 15 digits. */
   customerPhone?: string | null;
+  /** Any id: one the service does not use is refused naming the field. */
   staffId?: string | null;
   resourceId?: string | null;
-  /** Guests must leave a phone number. */
-  requirePhone?: boolean;
-  /** A promotion code (booking channel), in any case. */
+  /** A promotion code (booking channel), upper-cased. */
   promotionCode?: string | null;
 }
 
-/** A move of a booking to another time; errors name these fields. */
+/** A move of a booking to another time (as the edge checked it); errors name these fields. */
 export interface RescheduleRequest {
   start: Date;
   end?: Date | null;
@@ -86,19 +90,15 @@ function pickOffer(slot: Slot, service: ServiceRow, participants: number, wanted
 }
 
 export async function createBooking(ctx: RequestContext, req: BookingRequest, actor: Actor) {
-  checkInstant('start', req.start);
-  const service = await getService(ctx, req.serviceId, 'serviceId', { activeOnly: true });
+  const service = await getService(ctx, req.serviceId, { activeOnly: true });
   const participants = req.participants ?? 1;
-  if (!Number.isInteger(participants) || participants < 1) throw badInput('participants', 'must be at least 1');
   if (participants > service.capacity) throw badInput('participants', `must not exceed the service capacity of ${service.capacity}`);
   if (req.end && req.end.getTime() !== req.start.getTime() + service.durationMinutes * 60000) {
     throw badInput('end', `must be ${service.durationMinutes} minutes after the start`);
   }
-  const name = requireText('customerName', req.customerName, 120);
-  const promotionCode = optionalText('promotionCode', req.promotionCode, 64)?.trim().toUpperCase() || null;
-  if (req.requirePhone && !req.customerPhone) throw badInput('customerPhone', 'is required');
-  const email = req.customerEmail ? normalizeEmail('customerEmail', req.customerEmail) : null;
-  const phone = req.customerPhone ? normalizePhone('customerPhone', req.customerPhone) : null;
+  const promotionCode = req.promotionCode ?? null;
+  const email = req.customerEmail ?? null;
+  const phone = req.customerPhone ?? null;
 
   const slot = await offeredSlot(ctx, service, req.start, { staffId: req.staffId, resourceId: req.resourceId });
   const { staffId, resourceId } = pickOffer(slot, service, participants, req);
@@ -119,7 +119,7 @@ export async function createBooking(ctx: RequestContext, req: BookingRequest, ac
       staffId,
       resourceId,
       customerId,
-      customerName: name,
+      customerName: req.customerName,
       customerEmail: email,
       customerPhone: phone,
       participants,
@@ -161,7 +161,7 @@ async function lockSeats(tx: RequestContext, service: ServiceRow, key: string, p
 }
 
 /** Bookings a customer may see: their own, and guest bookings made with their verified email or phone. */
-function customerScope(ctx: RequestContext) {
+export function customerScope(ctx: RequestContext) {
   const p = ctx.customer;
   return (e: ExpressionBuilder<Pick<Tables, 'booking.booking'>, 'booking.booking'>) =>
     e.or([
@@ -172,31 +172,12 @@ function customerScope(ctx: RequestContext) {
 }
 
 /** A booking to read or act on (a plain row: a change re-reads it locked in its transaction). */
-export async function findBooking(ctx: RequestContext, bookingId: unknown, asCustomer: boolean): Promise<BookingRow> {
-  if (!isUuid(bookingId)) throw badInput('bookingId', 'must be a booking id');
+export async function findBooking(ctx: RequestContext, bookingId: string, asCustomer: boolean): Promise<BookingRow> {
   let select = ctx.query.selectFrom('booking.booking').selectAll().where('id', '=', bookingId);
   if (asCustomer) select = select.where(customerScope(ctx));
   const booking = await ctx.first(select);
   if (!booking) throw notFound('Booking');
   return booking;
-}
-
-export async function listBookings(
-  ctx: RequestContext,
-  args: { status?: BookingStatus | null; date?: string | null; page?: number | null; limit?: number | null; search?: string | null },
-  asCustomer: boolean,
-) {
-  const req = pageRequest(args);
-  let select = ctx.query.selectFrom('booking.booking').selectAll().orderBy('startsAt').orderBy('id');
-  if (asCustomer) select = select.where(customerScope(ctx));
-  if (args.status) select = select.where('status', '=', args.status);
-  if (args.date) {
-    const { timeZone } = await tenantSettings(ctx);
-    const date = parseDate('date', args.date);
-    select = select.where('startsAt', '>=', zonedInstantAfter(date, 0, timeZone)).where('startsAt', '<', zonedInstantAfter(addDays(date, 1), 0, timeZone));
-  }
-  if (req.search) select = select.where('customerName', 'ilike', likePattern(req.search));
-  return ctx.page(select, req);
 }
 
 /** A cancel or a move must happen before the policy's cut-off; the policy travels with the refusal. */
@@ -211,15 +192,16 @@ function enforcePolicy(ctx: RequestContext, service: ServiceRow, booking: Bookin
   }
 }
 
-export async function cancelBooking(ctx: RequestContext, booking: BookingRow, reason: string | null | undefined, actor: Actor) {
-  const service = await getService(ctx, booking.serviceId, 'serviceId');
-  const note = reason?.trim() ? reason.trim().slice(0, 500) : null;
+/** Cancels a booking within its policy; `reason` (at most 500 characters) goes into its history. */
+export async function cancelBooking(ctx: RequestContext, bookingId: string, reason: string | null, actor: Caller) {
+  const booking = await findBooking(ctx, bookingId, actor === 'customer');
+  const service = await getService(ctx, booking.serviceId);
   return ctx.transaction(async (tx) => {
     const row = await lockBooking(tx, booking.id, 'CANCELLED');
     enforcePolicy(tx, service, row, 'cancel');
-    Object.assign(row, { status: 'CANCELLED', cancelledAt: tx.now(), cancellationReason: note, refundPercent: service.cancellationPolicy.refundPercent });
+    Object.assign(row, { status: 'CANCELLED', cancelledAt: tx.now(), cancellationReason: reason, refundPercent: service.cancellationPolicy.refundPercent });
     await releaseBookingPromotion(tx, row.id);
-    tx.em.create(BookingEvent, { id: newId(), bookingId: row.id, type: 'CANCELLED', fromStart: row.startsAt, note, actor });
+    tx.em.create(BookingEvent, { id: newId(), bookingId: row.id, type: 'CANCELLED', fromStart: row.startsAt, note: reason, actor });
     await notify(tx, row, service, 'cancelled');
     return row;
   });
@@ -233,16 +215,11 @@ async function lockBooking(tx: RequestContext, id: string, to: BookingStatus): P
   return row;
 }
 
-export async function rescheduleBooking(
-  ctx: RequestContext,
-  booking: BookingRow,
-  req: RescheduleRequest,
-  actor: Actor,
-) {
-  checkInstant('start', req.start);
+export async function rescheduleBooking(ctx: RequestContext, bookingId: string, req: RescheduleRequest, actor: Caller) {
+  const booking = await findBooking(ctx, bookingId, actor === 'customer');
   // A reschedule keeps the booking CONFIRMED: only a confirmed booking moves.
   bookingStates.assert(booking.status, 'CONFIRMED');
-  const service = await getService(ctx, booking.serviceId, 'serviceId');
+  const service = await getService(ctx, booking.serviceId);
   enforcePolicy(ctx, service, booking, 'reschedule');
   if (req.end && req.end.getTime() !== req.start.getTime() + service.durationMinutes * 60000) {
     throw badInput('end', `must be ${service.durationMinutes} minutes after the start`);
@@ -275,6 +252,11 @@ export async function rescheduleBooking(
   });
 }
 
+/** The merchant's record of how a booking went (see markOutcome). */
+export async function recordOutcome(ctx: RequestContext, bookingId: string, outcome: BookingStatus) {
+  return markOutcome(ctx, await findBooking(ctx, bookingId, false), outcome);
+}
+
 /** After the start, a merchant records how it went: COMPLETED or NO_SHOW (from CONFIRMED only). */
 export async function markOutcome(ctx: RequestContext, booking: BookingRow, outcome: BookingStatus) {
   // A cancellation is its own operation (with its policy and refund), not an outcome.
@@ -286,7 +268,7 @@ export async function markOutcome(ctx: RequestContext, booking: BookingRow, outc
     row.status = outcome;
     tx.em.create(BookingEvent, { id: newId(), bookingId: row.id, type: 'STATUS_CHANGED', note: outcome, actor: 'merchant' });
     if (outcome === 'COMPLETED') {
-      const service = await getService(tx, row.serviceId, 'serviceId');
+      const service = await getService(tx, row.serviceId);
       tx.publish('booking.completed', { bookingId: row.id, serviceId: row.serviceId, serviceName: service.name, customerId: row.customerId ?? null, amountDueMinor: amountDue(row), currency: row.currency, startsAt: row.startsAt.toISOString() });
     }
     return row;
@@ -300,11 +282,6 @@ export function refundOf(booking: BookingRow) {
   if (booking.status !== 'CANCELLED' || booking.refundPercent == null) return null;
   const total = amountDue(booking);
   return { eligible: booking.refundPercent > 0 && total > 0, percent: booking.refundPercent, amount: toMoney(percentOf(amount(total, booking.currency), booking.refundPercent).minor, booking.currency) };
-}
-
-export async function bookingEvents(ctx: RequestContext, bookingIds: readonly string[]) {
-  const rows = await ctx.all(ctx.query.selectFrom('booking.booking_event').selectAll().where('bookingId', '=', anyOf(bookingIds)).orderBy('createdAt').orderBy('id'));
-  return perKey(bookingIds, rows, (r) => r.bookingId);
 }
 
 /** Confirmation, cancellation and reschedule messages, written to the outbox in the booking's transaction. */

@@ -1,14 +1,20 @@
 /** Service categories: the groups of the service catalogue. */
 import type { RequestContext } from '../../kernel/context.ts';
 import { newId } from '../../kernel/ids.ts';
-import { requireText } from '../../kernel/validation.ts';
+import type { RowOf } from '../../kernel/tables.ts';
 import { ServiceCategory } from '../entities/service-category.ts';
 
-export async function createCategory(ctx: RequestContext, name: unknown) {
-  const value = requireText('name', name, 100);
-  return ctx.transaction(async (tx) => tx.em.create(ServiceCategory, { id: newId(), name: value }));
+export interface NewServiceCategory {
+  name: string;
+}
+
+export async function createCategory(ctx: RequestContext, input: NewServiceCategory) {
+  return ctx.transaction(async (tx) => tx.em.create(ServiceCategory, { id: newId(), name: input.name }));
 }
 
 export async function listCategories(ctx: RequestContext) {
   return ctx.all(ctx.query.selectFrom('booking.service_category').selectAll().orderBy('name').orderBy('id'));
 }
+
+/** A service's category, batched with the request's other lookups (null when gone). */
+export const findCategory = (ctx: RequestContext, categoryId: string): Promise<RowOf<'booking.service_category'> | null> => ctx.find('booking.service_category', categoryId);

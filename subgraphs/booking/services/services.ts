@@ -1,29 +1,31 @@
-/** Bookable services: define and change them (with their staff and resources), find and list them. */
-import { perKey } from '../../kernel/batches.ts';
+/** Bookable services: define and change them (with their staff and resources), find and list them (their staff and resources: service-links.ts). */
 import type { RequestContext } from '../../kernel/context.ts';
-import { badInput, notFound } from '../../kernel/errors.ts';
-import { isUuid, newId } from '../../kernel/ids.ts';
+import { notFound } from '../../kernel/errors.ts';
+import { newId } from '../../kernel/ids.ts';
+import { applyChanges } from '../../kernel/inputs.ts';
 import { parseAmount } from '../../kernel/money.ts';
 import { requireOwn, requireOwnAll } from '../../kernel/ownership.ts';
 import { likePattern, pageRequest } from '../../kernel/pagination.ts';
-import { anyOf } from '../../kernel/query.ts';
 import type { RowOf } from '../../kernel/tables.ts';
-import { optionalText, requireText } from '../../kernel/validation.ts';
+import { tenantSettings } from '../../kernel/tenant.ts';
 import { Service, ServiceResource, ServiceStaff, type CancellationPolicy } from '../entities/service.ts';
 
 export type ServiceRow = RowOf<'booking.service'>;
 
 export const DEFAULT_POLICY: CancellationPolicy = { hoursBefore: 24, refundPercent: 100, description: 'Free cancellation up to 24 hours before the start.' };
 
-export interface ServiceInput {
+/** A service's fields as the edge checked them (resolvers/service.inputs.ts); on a change, absent means unchanged. */
+export interface ServiceChanges {
   name?: string | null;
   description?: string | null;
   prepNotes?: string | null;
   durationMinutes?: number | null;
+  /** Per participant in major units ("49.00"), in the company currency. */
   price?: string | null;
   capacity?: number | null;
+  /** Any id: one that is not a service category of this company is refused naming the field. */
   categoryId?: string | null;
-  cancellationPolicy?: { hoursBefore: number; refundPercent?: number | null; description?: string | null } | null;
+  cancellationPolicy?: PolicyChanges | null;
   requiresStaff?: boolean | null;
   requiresResource?: boolean | null;
   staffIds?: string[] | null;
@@ -35,38 +37,32 @@ export interface ServiceInput {
   active?: boolean | null;
 }
 
-function intIn(field: string, value: number, min: number, max: number): number {
-  if (!Number.isInteger(value) || value < min || value > max) throw badInput(field, `must be a whole number from ${min} to ${max}`);
-  return value;
+export interface PolicyChanges {
+  hoursBefore: number;
+  refundPercent?: number | null;
+  description?: string;
 }
 
-function policyOf(input: NonNullable<ServiceInput['cancellationPolicy']>): CancellationPolicy {
-  const hoursBefore = intIn('cancellationPolicy.hoursBefore', input.hoursBefore, 0, 24 * 90);
-  const refundPercent = intIn('cancellationPolicy.refundPercent', input.refundPercent ?? 100, 0, 100);
+/** A policy without words gets words that say it. */
+function policyOf(input: PolicyChanges): CancellationPolicy {
+  const { hoursBefore } = input;
+  const refundPercent = input.refundPercent ?? 100;
   const description =
-    optionalText('cancellationPolicy.description', input.description, 500) ??
-    (hoursBefore === 0 ? 'Cancel or reschedule any time before the start.' : `Cancel or reschedule up to ${hoursBefore} hours before the start; ${refundPercent}% refund.`);
+    input.description ?? (hoursBefore === 0 ? 'Cancel or reschedule any time before the start.' : `Cancel or reschedule up to ${hoursBefore} hours before the start; ${refundPercent}% refund.`);
   return { hoursBefore, refundPercent, description };
 }
 
 /**
- * Applies a create or update to a service row, validating each given field, inside the caller's
- * transaction (`tx`): its flush writes everything atomically.
+ * Applies a create or update to a service row inside the caller's transaction (`tx`): its flush
+ * writes everything atomically. What is left to check needs the company: the price in its
+ * currency, and that the category, staff and resources are its own.
  */
-async function apply(ctx: RequestContext, service: Service, input: ServiceInput, currency: string) {
-  if (input.name != null) service.name = requireText('name', input.name, 120);
-  if (input.description !== undefined) service.description = optionalText('description', input.description, 2000) ?? null;
-  if (input.prepNotes !== undefined) service.prepNotes = optionalText('prepNotes', input.prepNotes, 2000) ?? null;
-  if (input.durationMinutes != null) service.durationMinutes = intIn('durationMinutes', input.durationMinutes, 5, 1440);
+async function apply(ctx: RequestContext, service: Service, input: ServiceChanges, currency: string) {
+  applyChanges(service, input, {
+    set: ['name', 'durationMinutes', 'capacity', 'bufferBeforeMinutes', 'bufferAfterMinutes', 'minimumNoticeMinutes', 'bookingHorizonDays', 'requiresStaff', 'requiresResource', 'active'],
+    clearable: ['description', 'prepNotes'],
+  });
   if (input.price != null) service.priceMinor = parseAmount('price', input.price, currency);
-  if (input.capacity != null) service.capacity = intIn('capacity', input.capacity, 1, 1000);
-  if (input.bufferBeforeMinutes != null) service.bufferBeforeMinutes = intIn('bufferBeforeMinutes', input.bufferBeforeMinutes, 0, 480);
-  if (input.bufferAfterMinutes != null) service.bufferAfterMinutes = intIn('bufferAfterMinutes', input.bufferAfterMinutes, 0, 480);
-  if (input.minimumNoticeMinutes != null) service.minimumNoticeMinutes = intIn('minimumNoticeMinutes', input.minimumNoticeMinutes, 0, 60 * 24 * 90);
-  if (input.bookingHorizonDays != null) service.bookingHorizonDays = intIn('bookingHorizonDays', input.bookingHorizonDays, 1, 730);
-  if (input.requiresStaff != null) service.requiresStaff = input.requiresStaff;
-  if (input.requiresResource != null) service.requiresResource = input.requiresResource;
-  if (input.active != null) service.active = input.active;
   if (input.cancellationPolicy != null) service.cancellationPolicy = policyOf(input.cancellationPolicy);
   if (input.categoryId !== undefined) service.categoryId = input.categoryId === null ? null : await requireOwn(ctx, 'booking.service_category', 'categoryId', input.categoryId, 'a service category');
   if (input.staffIds != null) {
@@ -81,10 +77,9 @@ async function apply(ctx: RequestContext, service: Service, input: ServiceInput,
   }
 }
 
-export async function createService(ctx: RequestContext, input: ServiceInput, currency: string) {
-  requireText('name', input.name, 120);
-  if (input.durationMinutes == null) throw badInput('durationMinutes', 'is required');
-  if (input.price == null) throw badInput('price', 'is required');
+/** A new service in the company currency (the edge requires name, durationMinutes and price). */
+export async function createService(ctx: RequestContext, input: ServiceChanges) {
+  const { currency } = await tenantSettings(ctx);
   return ctx.transaction(async (tx) => {
     const service = tx.em.create(Service, {
       id: newId(),
@@ -105,26 +100,22 @@ export async function createService(ctx: RequestContext, input: ServiceInput, cu
     // Listing staff or resources implies needing them unless said otherwise (null says nothing, as left out).
     const requiresStaff = input.requiresStaff ?? !!input.staffIds?.length;
     const requiresResource = input.requiresResource ?? !!input.resourceIds?.length;
-    await apply(tx, service, { ...stripUndefined(input), requiresStaff, requiresResource }, currency);
+    await apply(tx, service, { ...input, requiresStaff, requiresResource }, currency);
     return service;
   });
 }
 
-export async function updateService(ctx: RequestContext, serviceId: string, input: ServiceInput) {
-  if (!isUuid(serviceId)) throw badInput('serviceId', 'must be a service id');
+export async function updateService(ctx: RequestContext, serviceId: string, input: ServiceChanges) {
   return ctx.transaction(async (tx) => {
     const service = await tx.em.findOne(Service, { id: serviceId });
     if (!service) throw notFound('Service');
-    await apply(tx, service, stripUndefined(input), service.currency);
+    await apply(tx, service, input, service.currency);
     return service;
   });
 }
 
-const stripUndefined = <T extends object>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
-
 /** A service to read (a plain row); NOT_FOUND when absent, another company's, or inactive with `activeOnly`. */
-export async function getService(ctx: RequestContext, id: unknown, field = 'id', options: { activeOnly?: boolean } = {}): Promise<ServiceRow> {
-  if (!isUuid(id)) throw badInput(field, 'must be a service id');
+export async function getService(ctx: RequestContext, id: string, options: { activeOnly?: boolean } = {}): Promise<ServiceRow> {
   let select = ctx.query.selectFrom('booking.service').selectAll().where('id', '=', id);
   if (options.activeOnly) select = select.where('active', '=', true);
   const service = await ctx.first(select);
@@ -141,34 +132,5 @@ export async function listServices(ctx: RequestContext, args: { search?: string 
   return ctx.page(select, req);
 }
 
-/** The active staff of many services at once, in one statement (links and people): the list's loader. */
-export async function staffOfServices(ctx: RequestContext, serviceIds: readonly string[]): Promise<RowOf<'booking.staff_member'>[][]> {
-  const rows = await ctx.all(
-    ctx.query
-      .selectFrom('booking.staff_member as m')
-      .innerJoin('booking.service_staff as l', 'l.staffId', 'm.id')
-      .selectAll('m')
-      .select('l.serviceId')
-      .where('l.serviceId', '=', anyOf(serviceIds))
-      .where('m.active', '=', true)
-      .orderBy('m.name')
-      .orderBy('m.id'),
-  );
-  return perKey(serviceIds, rows, (r) => r.serviceId);
-}
-
-/** The active resources of many services at once, in one statement. */
-export async function resourcesOfServices(ctx: RequestContext, serviceIds: readonly string[]): Promise<RowOf<'booking.resource'>[][]> {
-  const rows = await ctx.all(
-    ctx.query
-      .selectFrom('booking.resource as r')
-      .innerJoin('booking.service_resource as l', 'l.resourceId', 'r.id')
-      .selectAll('r')
-      .select('l.serviceId')
-      .where('l.serviceId', '=', anyOf(serviceIds))
-      .where('r.active', '=', true)
-      .orderBy('r.name')
-      .orderBy('r.id'),
-  );
-  return perKey(serviceIds, rows, (r) => r.serviceId);
-}
+/** A service a booking names, batched with the request's other lookups (null when gone). */
+export const findService = (ctx: RequestContext, serviceId: string): Promise<ServiceRow | null> => ctx.find('booking.service', serviceId);

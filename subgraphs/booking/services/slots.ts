@@ -1,10 +1,12 @@
 import type { RequestContext } from '../../kernel/context.ts';
 import { badInput } from '../../kernel/errors.ts';
-import { tenantSettings } from '../../kernel/tenant.ts';
-import { addDays, dayOfWeek, zonedInstantAfter } from '../../kernel/time.ts';
+import { pageOfAll, pageRequest, type ListQuery } from '../../kernel/pagination.ts';
 import { anyOf } from '../../kernel/query.ts';
 import type { RowOf } from '../../kernel/tables.ts';
-import { resourcesOfServices, staffOfServices, type ServiceRow } from './services.ts';
+import { tenantSettings } from '../../kernel/tenant.ts';
+import { addDays, dayOfWeek, zonedInstantAfter } from '../../kernel/time.ts';
+import { resourcesOfServices, staffOfServices } from './service-links.ts';
+import { getService, type ServiceRow } from './services.ts';
 
 type Staff = RowOf<'booking.staff_member'>;
 type Room = RowOf<'booking.resource'>;
@@ -41,6 +43,38 @@ const MAX_RANGE_DAYS = 62;
  */
 export const occurrenceKey = (serviceId: string, start: Date, staffId: string | null, resourceId: string | null) =>
   `${serviceId}|${start.toISOString()}|${staffId ?? ''}|${resourceId ?? ''}`;
+
+/** A day of an active service's times, optionally only those a staff member or resource is free for. */
+export interface SlotDay {
+  serviceId: string;
+  /** YYYY-MM-DD in the company time zone. */
+  date: string;
+  staffId?: string | null;
+  resourceId?: string | null;
+}
+
+/** The storefront's page of a day's open times, with the day and the time zone they are in. */
+export async function slotsOnDay(ctx: RequestContext, { serviceId, date, staffId, resourceId }: SlotDay, args: ListQuery) {
+  const req = pageRequest(args);
+  const service = await getService(ctx, serviceId, { activeOnly: true });
+  const { timeZone } = await tenantSettings(ctx);
+  const slots = pageOfAll(await computeSlots(ctx, service, date, date, { staffId, resourceId }), req);
+  return { serviceId: service.id, date, timeZone, ...slots };
+}
+
+/** Dates from and to (inclusive, YYYY-MM-DD in the company time zone) of a service's times. */
+export interface SlotRange {
+  serviceId: string;
+  startDate: string;
+  endDate: string;
+}
+
+/** The merchant's page of a service's open times over a range of days (at most 62), earliest first. */
+export async function slotsBetween(ctx: RequestContext, { serviceId, startDate, endDate }: SlotRange, args: ListQuery) {
+  const req = pageRequest(args);
+  const service = await getService(ctx, serviceId);
+  return pageOfAll(await computeSlots(ctx, service, startDate, endDate), req);
+}
 
 /**
  * Bookable times of a service between two dates (inclusive, in the company's time zone):

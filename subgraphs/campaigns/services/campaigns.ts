@@ -2,13 +2,13 @@
 import { LockMode } from '@mikro-orm/core';
 import type { RequestContext } from '../../kernel/context.ts';
 import { AppError, badInput, conflict, notFound } from '../../kernel/errors.ts';
-import { isUuid, newId } from '../../kernel/ids.ts';
-import { applyInput, field, type InputFields } from '../../kernel/inputs.ts';
+import { newId } from '../../kernel/ids.ts';
+import { applyChanges } from '../../kernel/inputs.ts';
 import { pageRequest, type Page } from '../../kernel/pagination.ts';
 import { anyOf } from '../../kernel/query.ts';
 import type { RowOf } from '../../kernel/tables.ts';
-import { normalizeEmail, normalizePhone, oneOf, requireText } from '../../kernel/validation.ts';
-import { Campaign, CAMPAIGN_CHANNELS, DELIVERY_STATUSES, type CampaignChannel, type CampaignStatus, type ChannelConfig, type DeliveryStatus } from '../entities/campaign.ts';
+import { email, parse, phone } from '../../kernel/schemas.ts';
+import { Campaign, DELIVERY_STATUSES, type CampaignChannel, type CampaignStatus, type ChannelConfig, type DeliveryStatus } from '../entities/campaign.ts';
 import { checkChannelConfig, render } from './content.ts';
 import { findSegment } from './segments.ts';
 import { startSending, START_QUEUE } from './sending.ts';
@@ -17,15 +17,28 @@ import { transportFor } from './transports.ts';
 import { UNSUBSCRIBE_PREFIX } from './unsubscribe.ts';
 
 export type CampaignRow = RowOf<'campaigns.campaign'>;
+export type DeliveryRow = RowOf<'campaigns.delivery'>;
 
-export interface CampaignInput {
+/** A campaign's fields as the edge checked them (resolvers/campaign.inputs.ts); on a change, absent means unchanged. */
+export interface CampaignChanges {
   name?: string | null;
-  channel?: string | null;
-  recipientSource?: string | null;
+  channel?: CampaignChannel | null;
+  recipientSource?: 'segment' | null;
   segmentId?: string | null;
+  /** Checked against the campaign's channel here (services/content.ts): on a change the channel may be the stored one. */
   channelConfig?: ChannelConfig | null;
   scheduledAt?: Date | null;
-  status?: string | null;
+  /** A campaign is written as a DRAFT or SCHEDULED; the other states are reached by its moves. */
+  status?: 'DRAFT' | 'SCHEDULED' | null;
+}
+
+/** A new campaign: what it cannot be without. */
+export type NewCampaign = CampaignChanges & { name: string; channel: CampaignChannel; recipientSource: 'segment'; segmentId: string };
+
+/** A campaign with its deliveries counted by status. */
+export interface CountedCampaign {
+  campaign: Campaign;
+  deliveries: DeliveryCounts;
 }
 
 /** Moves to SCHEDULED need a time in the future; the start job is queued for it (a later change leaves a stale job that finds nothing due). */
@@ -36,21 +49,12 @@ function schedule(tx: RequestContext, campaign: Campaign, at: Date | null | unde
   tx.runAt(START_QUEUE, at, { companyId: tx.companyId, campaignId: campaign.id });
 }
 
-const CAMPAIGN_FIELDS: InputFields<Campaign, CampaignInput> = {
-  name: field.required((f, v) => requireText(f, v, 200)),
-  channel: field.required((f, v) => oneOf(f, v, CAMPAIGN_CHANNELS)),
-  recipientSource: field.required((f, v) => oneOf(f, v ?? 'segment', ['segment'] as const)),
-};
-
 /** The plain fields, then the segment, the channel's settings and the status (with its schedule). */
-async function apply(tx: RequestContext, campaign: Campaign, input: CampaignInput, creating: boolean) {
-  applyInput(campaign, input, creating, CAMPAIGN_FIELDS);
-  if (input.segmentId != null || creating) {
-    if (input.segmentId == null) throw badInput('segmentId', 'is required: the segment to send to');
-    campaign.segmentId = (await findSegment(tx, input.segmentId)).id;
-  }
+async function apply(tx: RequestContext, campaign: Campaign, input: CampaignChanges, creating: boolean) {
+  applyChanges(campaign, input, { set: ['name', 'channel', 'recipientSource'] });
+  if (input.segmentId != null) campaign.segmentId = (await findSegment(tx, input.segmentId)).id;
   if (input.channelConfig != null || input.channel != null || creating) campaign.channelConfig = checkChannelConfig(campaign.channel, input.channelConfig ?? campaign.channelConfig);
-  const status = input.status == null ? (creating ? 'DRAFT' : campaign.status) : oneOf('status', input.status, ['DRAFT', 'SCHEDULED'] as const);
+  const status = input.status ?? (creating ? 'DRAFT' : campaign.status);
   if (!creating && status !== campaign.status) campaignStates.assert(campaign.status, status);
   if (status === 'SCHEDULED') {
     // A new time, or a draft becoming scheduled (at the time it was given, or the one it holds).
@@ -62,8 +66,8 @@ async function apply(tx: RequestContext, campaign: Campaign, input: CampaignInpu
   campaign.status = status;
 }
 
-export async function createCampaign(ctx: RequestContext, input: CampaignInput): Promise<Campaign> {
-  return ctx.transaction(async (tx) => {
+export async function createCampaign(ctx: RequestContext, input: NewCampaign): Promise<CountedCampaign> {
+  const created = await ctx.transaction(async (tx) => {
     const campaign = tx.em.create(Campaign, {
       id: newId(),
       name: '',
@@ -83,29 +87,32 @@ export async function createCampaign(ctx: RequestContext, input: CampaignInput):
     await apply(tx, campaign, input, true);
     return campaign;
   });
+  return counted(ctx, created);
 }
 
 /** The campaign, locked for a change inside `tx`. */
-export async function lockCampaign(tx: RequestContext, campaignId: unknown, field = 'campaignId'): Promise<Campaign> {
-  if (!isUuid(campaignId)) throw badInput(field, 'must be a campaign id');
+export async function lockCampaign(tx: RequestContext, campaignId: string): Promise<Campaign> {
   const campaign = await tx.em.findOne(Campaign, { id: campaignId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
   if (!campaign) throw notFound('Campaign');
   return campaign;
 }
 
-export async function updateCampaign(ctx: RequestContext, campaignId: unknown, input: CampaignInput): Promise<Campaign> {
-  return ctx.transaction(async (tx) => {
-    const campaign = await lockCampaign(tx, campaignId);
-    if (campaign.status !== 'DRAFT' && campaign.status !== 'SCHEDULED') {
-      throw conflict(`The campaign is ${campaign.status}: only a DRAFT or SCHEDULED campaign can be changed`, { status: campaign.status });
-    }
-    await apply(tx, campaign, input, false);
-    return campaign;
-  });
+export async function updateCampaign(ctx: RequestContext, campaignId: string, input: CampaignChanges): Promise<CountedCampaign> {
+  return counted(
+    ctx,
+    await ctx.transaction(async (tx) => {
+      const campaign = await lockCampaign(tx, campaignId);
+      if (campaign.status !== 'DRAFT' && campaign.status !== 'SCHEDULED') {
+        throw conflict(`The campaign is ${campaign.status}: only a DRAFT or SCHEDULED campaign can be changed`, { status: campaign.status });
+      }
+      await apply(tx, campaign, input, false);
+      return campaign;
+    }),
+  );
 }
 
 /** Deletes a campaign that is not sending and was never sent (its deliveries go with it); answers its id. */
-export async function deleteCampaign(ctx: RequestContext, campaignId: unknown): Promise<string> {
+export async function deleteCampaign(ctx: RequestContext, campaignId: string): Promise<string> {
   return ctx.transaction(async (tx) => {
     const campaign = await lockCampaign(tx, campaignId);
     if (campaign.status === 'SENT' || campaign.status === 'SENDING') {
@@ -116,80 +123,103 @@ export async function deleteCampaign(ctx: RequestContext, campaignId: unknown): 
   });
 }
 
-export async function pauseCampaign(ctx: RequestContext, campaignId: unknown): Promise<Campaign> {
-  return ctx.transaction(async (tx) => {
-    const campaign = await lockCampaign(tx, campaignId);
-    campaignStates.assert(campaign.status, 'PAUSED');
-    campaign.status = 'PAUSED';
-    campaign.statusReason = 'Paused by the business';
-    // Its chain of batch jobs ends at the next batch (services/sending.ts checks the status).
-    campaign.runner = null;
-    return campaign;
-  });
+export async function pauseCampaign(ctx: RequestContext, campaignId: string): Promise<CountedCampaign> {
+  return counted(
+    ctx,
+    await ctx.transaction(async (tx) => {
+      const campaign = await lockCampaign(tx, campaignId);
+      campaignStates.assert(campaign.status, 'PAUSED');
+      campaign.status = 'PAUSED';
+      campaign.statusReason = 'Paused by the business';
+      // Its chain of batch jobs ends at the next batch (services/sending.ts checks the status).
+      campaign.runner = null;
+      return campaign;
+    }),
+  );
 }
 
 /** PAUSED → SENDING: continues a send (or starts one that was paused before it began). */
-export async function resumeCampaign(ctx: RequestContext, campaignId: unknown): Promise<Campaign> {
-  return ctx.transaction(async (tx) => {
-    const campaign = await lockCampaign(tx, campaignId);
-    if (campaign.status !== 'PAUSED') {
-      throw new AppError('INVALID_STATE_TRANSITION', `The campaign is ${campaign.status}: only a PAUSED campaign can be resumed`, {
-        from: campaign.status,
-        to: 'SENDING',
-        allowed: [...campaignStates.allowed(campaign.status)],
-      });
-    }
-    await startSending(tx, campaign);
-    return campaign;
-  });
+export async function resumeCampaign(ctx: RequestContext, campaignId: string): Promise<CountedCampaign> {
+  return counted(
+    ctx,
+    await ctx.transaction(async (tx) => {
+      const campaign = await lockCampaign(tx, campaignId);
+      if (campaign.status !== 'PAUSED') {
+        throw new AppError('INVALID_STATE_TRANSITION', `The campaign is ${campaign.status}: only a PAUSED campaign can be resumed`, {
+          from: campaign.status,
+          to: 'SENDING',
+          allowed: [...campaignStates.allowed(campaign.status)],
+        });
+      }
+      await startSending(tx, campaign);
+      return campaign;
+    }),
+  );
 }
 
 /** The send route: DRAFT, SCHEDULED (now rather than later) or PAUSED → SENDING; a second call while sending is 409. */
-export async function sendCampaign(ctx: RequestContext, campaignId: unknown): Promise<Campaign> {
-  return ctx.transaction(async (tx) => {
-    const campaign = await lockCampaign(tx, campaignId, 'id');
-    campaignStates.assert(campaign.status, 'SENDING');
-    await startSending(tx, campaign);
-    return campaign;
-  });
+export async function sendCampaign(ctx: RequestContext, campaignId: string): Promise<CountedCampaign> {
+  return counted(
+    ctx,
+    await ctx.transaction(async (tx) => {
+      const campaign = await lockCampaign(tx, campaignId);
+      campaignStates.assert(campaign.status, 'SENDING');
+      await startSending(tx, campaign);
+      return campaign;
+    }),
+  );
 }
 
-export async function cancelCampaign(ctx: RequestContext, campaignId: unknown): Promise<Campaign> {
-  return ctx.transaction(async (tx) => {
-    const campaign = await lockCampaign(tx, campaignId);
-    campaignStates.assert(campaign.status, 'CANCELLED');
-    campaign.status = 'CANCELLED';
-    campaign.statusReason = 'Cancelled by the business';
-    campaign.runner = null;
-    campaign.finishedAt = tx.now();
-    await tx.em.flush();
-    await tx.query
-      .updateTable('campaigns.delivery')
-      .set({ status: 'CANCELLED', leaseUntil: null })
-      .where('campaignId', '=', campaign.id)
-      .where('status', 'in', ['PENDING', 'SENDING'])
-      .execute();
-    return campaign;
-  });
+export async function cancelCampaign(ctx: RequestContext, campaignId: string): Promise<CountedCampaign> {
+  return counted(
+    ctx,
+    await ctx.transaction(async (tx) => {
+      const campaign = await lockCampaign(tx, campaignId);
+      campaignStates.assert(campaign.status, 'CANCELLED');
+      campaign.status = 'CANCELLED';
+      campaign.statusReason = 'Cancelled by the business';
+      campaign.runner = null;
+      campaign.finishedAt = tx.now();
+      await tx.em.flush();
+      await tx.query
+        .updateTable('campaigns.delivery')
+        .set({ status: 'CANCELLED', leaseUntil: null })
+        .where('campaignId', '=', campaign.id)
+        .where('status', 'in', ['PENDING', 'SENDING'])
+        .execute();
+      return campaign;
+    }),
+  );
 }
 
-export async function findCampaign(ctx: RequestContext, campaignId: unknown): Promise<CampaignRow> {
-  if (!isUuid(campaignId)) throw badInput('campaignId', 'must be a campaign id');
+async function findCampaign(ctx: RequestContext, campaignId: string): Promise<CampaignRow> {
   const campaign = await ctx.find('campaigns.campaign', campaignId);
   if (!campaign) throw notFound('Campaign');
   return campaign;
 }
 
-export function listCampaigns(ctx: RequestContext, args: { status?: CampaignStatus | null; page?: number | null; limit?: number | null; offset?: number | null }): Promise<Page<CampaignRow>> {
+export async function getCampaign(ctx: RequestContext, campaignId: string): Promise<CountedCampaign> {
+  return counted(ctx, await findCampaign(ctx, campaignId));
+}
+
+/** The company's campaigns, newest first, each with its deliveries counted (one statement for the page). */
+export async function listCampaigns(ctx: RequestContext, args: { status?: CampaignStatus | null; page?: number | null; limit?: number | null; offset?: number | null }): Promise<Page<CountedCampaign>> {
   let select = ctx.query.selectFrom('campaigns.campaign').selectAll().orderBy('createdAt', 'desc').orderBy('id', 'desc');
   if (args.status) select = select.where('status', '=', args.status);
-  return ctx.page(select, pageRequest(args));
+  const page = await ctx.page(select, pageRequest(args));
+  const counts = await deliveryCounts(ctx, page.items.map((c) => c.id));
+  return { ...page, items: page.items.map((campaign) => ({ campaign, deliveries: counts.get(campaign.id)! })) };
+}
+
+/** One campaign with its deliveries counted. */
+async function counted(ctx: RequestContext, campaign: CountedCampaign['campaign']): Promise<CountedCampaign> {
+  return { campaign, deliveries: (await deliveryCounts(ctx, [campaign.id])).get(campaign.id)! };
 }
 
 export type DeliveryCounts = Record<DeliveryStatus, number> & { total: number };
 
 /** Deliveries by status for each campaign: one statement for a page. */
-export async function deliveryCounts(ctx: RequestContext, campaignIds: readonly string[]): Promise<Map<string, DeliveryCounts>> {
+async function deliveryCounts(ctx: RequestContext, campaignIds: readonly string[]): Promise<Map<string, DeliveryCounts>> {
   const counts = new Map<string, DeliveryCounts>();
   for (const id of campaignIds) counts.set(id, { ...(Object.fromEntries(DELIVERY_STATUSES.map((s) => [s, 0])) as Record<DeliveryStatus, number>), total: 0 });
   if (!campaignIds.length) return counts;
@@ -212,10 +242,10 @@ export async function deliveryCounts(ctx: RequestContext, campaignIds: readonly 
  * Sends the campaign's message now to up to 5 addresses, marked as a test, with sample merge
  * values and an inert unsubscribe link; nothing is recorded as a delivery.
  */
-export async function sendTest(ctx: RequestContext, campaignId: unknown, to: unknown): Promise<string[]> {
+export async function sendTest(ctx: RequestContext, campaignId: string, to: readonly string[]): Promise<string[]> {
   const campaign = await findCampaign(ctx, campaignId);
-  if (!Array.isArray(to) || to.length < 1 || to.length > 5) throw badInput('to', 'must list 1 to 5 addresses');
-  const addresses = to.map((a, i) => (campaign.channel === 'email' ? normalizeEmail(`to[${i}]`, a) : normalizePhone(`to[${i}]`, a)));
+  // An address is an email or a phone number by the campaign's channel.
+  const addresses = to.map((a, i) => (campaign.channel === 'email' ? parse(email(), a, `to[${i}]`) : parse(phone(), a, `to[${i}]`)));
   const transport = transportFor(ctx.runtime, campaign.channel as CampaignChannel);
   const unsubscribeUrl = `${ctx.config.publicUrl}${UNSUBSCRIBE_PREFIX}test`;
   for (const address of [...new Set(addresses)]) {
@@ -231,14 +261,14 @@ export async function sendTest(ctx: RequestContext, campaignId: unknown, to: unk
         unsubscribeUrl,
         idempotencyKey: `test:${newId()}`,
       });
-    } catch (error: any) {
-      throw badInput('to', `the test message to ${address} was not accepted: ${error?.message ?? error}`);
+    } catch (error) {
+      throw badInput('to', `the test message to ${address} was not accepted: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
   return [...new Set(addresses)];
 }
 
-export async function listDeliveries(ctx: RequestContext, args: { campaignId: unknown; status?: DeliveryStatus | null; page?: number | null; limit?: number | null; offset?: number | null }) {
+export async function listDeliveries(ctx: RequestContext, args: { campaignId: string; status?: DeliveryStatus | null; page?: number | null; limit?: number | null; offset?: number | null }): Promise<Page<DeliveryRow>> {
   const campaign = await findCampaign(ctx, args.campaignId);
   let select = ctx.query.selectFrom('campaigns.delivery').selectAll().where('campaignId', '=', campaign.id).orderBy('createdAt').orderBy('customerId');
   if (args.status) select = select.where('status', '=', args.status);

@@ -1,6 +1,6 @@
 /** What a campaign's message says on its channel: checked when the campaign is written, rendered per recipient. */
 import { badInput } from '../../kernel/errors.ts';
-import { normalizeEmail, optionalText } from '../../kernel/validation.ts';
+import { email, optionalText, parse } from '../../kernel/schemas.ts';
 import type { CampaignChannel, ChannelConfig } from '../entities/campaign.ts';
 
 export const MERGE_TAGS = ['firstName', 'lastName', 'fullName', 'email', 'phone', 'unsubscribeUrl'] as const;
@@ -18,7 +18,7 @@ function checkTags(field: string, text: string) {
 }
 
 function text(field: string, value: unknown, max: number, required: boolean): string | undefined {
-  const found = optionalText(field, value, max);
+  const found = parse(optionalText(max), value, field);
   if (required && !found) throw badInput(field, 'is required for this channel');
   if (found) checkTags(field, found);
   return found;
@@ -32,20 +32,20 @@ export function checkChannelConfig(channel: CampaignChannel, input: ChannelConfi
     const config: ChannelConfig = { subject: text(f('subject'), input.subject, 200, true), html: text(f('html'), input.html, 200_000, true) };
     const plain = text(f('text'), input.text, 100_000, false);
     if (plain) config.text = plain;
-    const fromName = optionalText(f('fromName'), input.fromName, 100);
+    const fromName = parse(optionalText(100), input.fromName, f('fromName'));
     if (fromName) {
       if (/["<>\r\n]/.test(fromName)) throw badInput(f('fromName'), 'must not contain quotes, angle brackets or line breaks');
       config.fromName = fromName;
     }
-    if (input.replyTo) config.replyTo = normalizeEmail(f('replyTo'), input.replyTo);
+    if (input.replyTo) config.replyTo = parse(email(), input.replyTo, f('replyTo'));
     return config;
   }
   if (channel === 'sms') return { body: text(f('body'), input.body, 1600, true) };
   // WhatsApp: an approved template (name, language, parameters) or, inside the 24-hour window, a body.
   if (input.templateName) {
-    const templateName = optionalText(f('templateName'), input.templateName, 512)!;
+    const templateName = parse(optionalText(512), input.templateName, f('templateName'))!;
     if (!/^[a-z0-9_]+$/.test(templateName)) throw badInput(f('templateName'), 'must be a template name: lower-case letters, digits and _');
-    const language = optionalText(f('language'), input.language, 15);
+    const language = parse(optionalText(15), input.language, f('language'));
     if (!language || !/^[a-z]{2,3}(_[A-Z]{2})?$/.test(language)) throw badInput(f('language'), 'must be a template language code such as "en" or "en_US"');
     const parameters = input.parameters ?? [];
     if (!Array.isArray(parameters) || parameters.length > 20) throw badInput(f('parameters'), 'must be at most 20 values');

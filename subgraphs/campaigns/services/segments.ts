@@ -3,109 +3,81 @@ import { LockMode } from '@mikro-orm/core';
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
 import type { RequestContext } from '../../kernel/context.ts';
 import { badInput, notFound } from '../../kernel/errors.ts';
-import { isUuid, newId } from '../../kernel/ids.ts';
-import { applyInput, field, type InputFields } from '../../kernel/inputs.ts';
+import { newId } from '../../kernel/ids.ts';
+import { applyChanges } from '../../kernel/inputs.ts';
 import { pageRequest, type Page } from '../../kernel/pagination.ts';
 import { anyOf } from '../../kernel/query.ts';
 import type { RowOf, Tables } from '../../kernel/tables.ts';
-import { oneOf, requireText } from '../../kernel/validation.ts';
-import { CAMPAIGN_CHANNELS } from '../entities/campaign.ts';
 import { Segment, type SegmentRules } from '../entities/segment.ts';
-import { normalizeTag } from './audience.ts';
 
 export type SegmentRow = RowOf<'campaigns.segment'>;
 
-export interface RulesInput {
-  tierId?: string | null;
-  bookedSince?: Date | null;
-  notBookedSince?: Date | null;
-  minTotalSpent?: string | null;
-  minOrders?: number | null;
-  tag?: string | null;
-  createdSince?: Date | null;
-  reachableBy?: string | null;
-}
-
-export interface SegmentInput {
+/** A segment's fields as the edge checked them (resolvers/segment.inputs.ts); on a change, absent means unchanged. */
+export interface SegmentChanges {
   name?: string | null;
+  /** Customer ids in lower case, each once. */
   customerIds?: string[] | null;
-  rules?: RulesInput | null;
+  /** The rules given, none null. */
+  rules?: SegmentRules | null;
 }
 
-const MAX_STATIC = 10_000;
-
-function rulesOf(input: RulesInput): SegmentRules {
-  const rules: SegmentRules = {};
-  if (input.tierId != null) {
-    if (!isUuid(input.tierId)) throw badInput('rules.tierId', 'must be a membership tier id');
-    rules.tierId = input.tierId.toLowerCase();
-  }
-  if (input.bookedSince != null) rules.bookedSince = input.bookedSince.toISOString();
-  if (input.notBookedSince != null) rules.notBookedSince = input.notBookedSince.toISOString();
-  if (input.createdSince != null) rules.createdSince = input.createdSince.toISOString();
-  if (input.minTotalSpent != null) {
-    const spent = String(input.minTotalSpent).trim();
-    if (!/^\d{1,12}(\.\d{1,3})?$/.test(spent)) throw badInput('rules.minTotalSpent', 'must be an amount in major units, such as "100" or "99.50"');
-    rules.minTotalSpent = spent;
-  }
-  if (input.minOrders != null) {
-    if (!Number.isInteger(input.minOrders) || input.minOrders < 1 || input.minOrders > 100_000) throw badInput('rules.minOrders', 'must be between 1 and 100000');
-    rules.minOrders = input.minOrders;
-  }
-  if (input.tag != null) rules.tag = normalizeTag('rules.tag', input.tag);
-  if (input.reachableBy != null) rules.reachableBy = oneOf('rules.reachableBy', input.reachableBy, CAMPAIGN_CHANNELS);
-  if (!Object.keys(rules).length) throw badInput('rules', 'give at least one rule');
-  return rules;
+/** A segment with how many customers it holds now. */
+export interface CountedSegment {
+  segment: Segment;
+  memberCount: number;
 }
-
-const SEGMENT_FIELDS: InputFields<Segment, SegmentInput> = { name: field.required((f, v) => requireText(f, v, 100)) };
 
 /** The name, then either a static list of customers or rules (giving one clears the other). */
-function apply(segment: Segment, input: SegmentInput, creating: boolean) {
-  applyInput(segment, input, creating, SEGMENT_FIELDS);
+function apply(segment: Segment, input: SegmentChanges, creating: boolean) {
+  applyChanges(segment, input, { set: ['name'] });
   if (input.customerIds != null && input.rules != null) throw badInput('rules', 'give either customerIds or rules, not both');
   if (creating && input.customerIds == null && input.rules == null) throw badInput('rules', 'give customerIds (a static list) or rules');
   if (input.customerIds != null) {
-    if (input.customerIds.length < 1 || input.customerIds.length > MAX_STATIC) throw badInput('customerIds', `must list 1 to ${MAX_STATIC} customer ids`);
-    input.customerIds.forEach((id, i) => {
-      if (!isUuid(id)) throw badInput(`customerIds[${i}]`, 'must be a customer id');
-    });
-    segment.customerIds = [...new Set(input.customerIds.map((id) => id.toLowerCase()))];
+    segment.customerIds = input.customerIds;
     segment.rules = null;
   }
   if (input.rules != null) {
-    segment.rules = rulesOf(input.rules);
+    if (!Object.keys(input.rules).length) throw badInput('rules', 'give at least one rule');
+    segment.rules = input.rules;
     segment.customerIds = null;
   }
 }
 
-export async function createSegment(ctx: RequestContext, input: SegmentInput): Promise<Segment> {
-  return ctx.transaction(async (tx) => {
+export async function createSegment(ctx: RequestContext, input: SegmentChanges): Promise<CountedSegment> {
+  const segment = await ctx.transaction(async (tx) => {
     const segment = tx.em.create(Segment, { id: newId(), name: '', customerIds: null, rules: null });
     apply(segment, input, true);
     return segment;
   });
+  return (await counted(ctx, [segment]))[0];
 }
 
-export async function updateSegment(ctx: RequestContext, segmentId: unknown, input: SegmentInput): Promise<Segment> {
-  if (!isUuid(segmentId)) throw badInput('segmentId', 'must be a segment id');
-  return ctx.transaction(async (tx) => {
+export async function updateSegment(ctx: RequestContext, segmentId: string, input: SegmentChanges): Promise<CountedSegment> {
+  const segment = await ctx.transaction(async (tx) => {
     const segment = await tx.em.findOne(Segment, { id: segmentId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
     if (!segment) throw notFound('Segment');
     apply(segment, input, false);
     return segment;
   });
+  return (await counted(ctx, [segment]))[0];
 }
 
-export async function findSegment(ctx: RequestContext, segmentId: unknown, field = 'segmentId'): Promise<SegmentRow> {
-  if (!isUuid(segmentId)) throw badInput(field, 'must be a segment id');
+export async function findSegment(ctx: RequestContext, segmentId: string): Promise<SegmentRow> {
   const segment = await ctx.find('campaigns.segment', segmentId);
   if (!segment) throw notFound('Segment');
   return segment;
 }
 
-export function listSegments(ctx: RequestContext, args: { page?: number | null; limit?: number | null; offset?: number | null }): Promise<Page<SegmentRow>> {
-  return ctx.page(ctx.query.selectFrom('campaigns.segment').selectAll().orderBy('createdAt', 'desc').orderBy('id', 'desc'), pageRequest(args));
+/** The company's segments, newest first, each with its member count (one statement for the page). */
+export async function listSegments(ctx: RequestContext, args: { page?: number | null; limit?: number | null; offset?: number | null }): Promise<Page<CountedSegment>> {
+  const page = await ctx.page(ctx.query.selectFrom('campaigns.segment').selectAll().orderBy('createdAt', 'desc').orderBy('id', 'desc'), pageRequest(args));
+  return { ...page, items: await counted(ctx, page.items) };
+}
+
+/** Segments with their member counts now: one statement for all. */
+async function counted(ctx: RequestContext, segments: readonly CountedSegment['segment'][]): Promise<CountedSegment[]> {
+  const counts = await memberCounts(ctx, segments);
+  return segments.map((segment) => ({ segment, memberCount: counts.get(segment.id) ?? 0 }));
 }
 
 /** A condition on the audience, named `a` in the statement. */
@@ -143,7 +115,7 @@ export const membersOf = (db: Kysely<Tables> | ExpressionBuilder<any, any>, segm
   (db as Kysely<Tables>).selectFrom('campaigns.audience as a').where(membersWhere(segment));
 
 /** How many customers each segment has now: one statement for the page. */
-export async function memberCounts(ctx: RequestContext, segments: readonly Pick<Segment, 'id' | 'customerIds' | 'rules'>[]): Promise<Map<string, number>> {
+async function memberCounts(ctx: RequestContext, segments: readonly Pick<Segment, 'id' | 'customerIds' | 'rules'>[]): Promise<Map<string, number>> {
   if (!segments.length) return new Map();
   const counted = (db: Parameters<typeof membersOf>[0], segment: (typeof segments)[number]) =>
     membersOf(db, segment).select((eb) => [eb.cast<string>(eb.val(segment.id), 'uuid').as('id'), eb.fn.countAll().as('n')]);
@@ -161,7 +133,7 @@ export interface PreviewCustomer {
 }
 
 /** A segment's size now and its first 20 customers (by name). */
-export async function previewSegment(ctx: RequestContext, segmentId: unknown): Promise<{ segment: SegmentRow; count: number; customers: PreviewCustomer[] }> {
+export async function previewSegment(ctx: RequestContext, segmentId: string): Promise<{ segment: CountedSegment; count: number; customers: PreviewCustomer[] }> {
   const segment = await findSegment(ctx, segmentId);
   const [counts, customers] = await Promise.all([
     memberCounts(ctx, [segment]),
@@ -174,5 +146,6 @@ export async function previewSegment(ctx: RequestContext, segmentId: unknown): P
         .limit(20),
     ),
   ]);
-  return { segment, count: counts.get(segment.id) ?? 0, customers };
+  const count = counts.get(segment.id) ?? 0;
+  return { segment: { segment, memberCount: count }, count, customers };
 }

@@ -67,10 +67,12 @@ export function smtpTransport(url: string, from: string): CampaignTransport {
           headers: { 'List-Unsubscribe': `<${m.unsubscribeUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
         });
         return { providerMessageId: info.messageId ?? null };
-      } catch (error: any) {
-        const code = Number(error?.responseCode);
+      } catch (thrown) {
+        // nodemailer's SMTP errors carry the server's reply code and text.
+        const error = thrown as Error & { responseCode?: number; response?: string };
+        const code = Number(error.responseCode);
         if (code >= 500) throw new SendFailure(String(error.response ?? error.message), true, [550, 551, 553].includes(code));
-        throw new SendFailure(String(error?.message ?? error), false);
+        throw new SendFailure(String(error.message ?? error), false);
       }
     },
   };
@@ -93,8 +95,8 @@ export function httpProviderTransport(channel: 'sms' | 'whatsapp', provider: Pro
           body: JSON.stringify({ channel, to: m.to, body: m.body, template: m.template, reference: m.idempotencyKey, unsubscribeUrl: m.unsubscribeUrl }),
           signal: AbortSignal.timeout(15_000),
         });
-      } catch (error: any) {
-        throw new SendFailure(`provider unreachable: ${error?.message ?? error}`, false);
+      } catch (error) {
+        throw new SendFailure(`provider unreachable: ${error instanceof Error ? error.message : String(error)}`, false);
       }
       const text = await answer.text();
       if (answer.ok) {

@@ -2,7 +2,9 @@ import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import { Requires } from '../../kernel/access.ts';
 import type { RequestContext } from '../../kernel/context.ts';
 import { ListArgs } from '../../kernel/pagination.ts';
+import { parse } from '../../kernel/schemas.ts';
 import * as collections from '../services/collections.ts';
+import { CollectionId, CollectionUpdate, NewCollection, ProductIds } from './collection.inputs.ts';
 import { CollectionInput, CollectionNode, collectionNode, CollectionPage } from './collection.types.ts';
 
 /** Collections: managed by the merchant, listed on the storefront. */
@@ -25,7 +27,7 @@ export class CollectionResolver {
   @Requires('merchant')
   @Mutation(() => CollectionNode, { description: 'Creates a collection, with products when given.' })
   async createCollection(@Ctx() ctx: RequestContext, @Arg('input', () => CollectionInput, { description: 'The collection to create.' }) input: CollectionInput) {
-    return collectionNode(await collections.createCollection(ctx, input));
+    return collectionNode(await collections.createCollection(ctx, parse(NewCollection, input)));
   }
 
   @Requires('merchant')
@@ -35,7 +37,7 @@ export class CollectionResolver {
     @Arg('collectionId', () => ID, { description: 'The collection\'s id.' }) collectionId: string,
     @Arg('input', () => CollectionInput, { description: 'The fields to change; fields left out keep their value.' }) input: CollectionInput,
   ) {
-    return collectionNode(await collections.updateCollection(ctx, collectionId, input));
+    return collectionNode(await collections.updateCollection(ctx, parse(CollectionId, collectionId, 'collectionId'), parse(CollectionUpdate, input)));
   }
 
   @Requires('merchant')
@@ -45,7 +47,7 @@ export class CollectionResolver {
     @Arg('collectionId', () => ID, { description: 'The collection\'s id.' }) collectionId: string,
     @Arg('productIds', () => [ID], { description: 'The products to add (from list_products).' }) productIds: string[],
   ) {
-    return collectionNode(await collections.addProducts(ctx, collectionId, productIds));
+    return collectionNode(await collections.addProducts(ctx, parse(CollectionId, collectionId, 'collectionId'), parse(ProductIds, productIds, 'productIds')));
   }
 
   @Requires('merchant')
@@ -55,6 +57,6 @@ export class CollectionResolver {
     @Arg('collectionId', () => ID, { description: 'The collection\'s id.' }) collectionId: string,
     @Arg('productIds', () => [ID], { description: 'The products to take out.' }) productIds: string[],
   ) {
-    return collectionNode(await collections.removeProducts(ctx, collectionId, productIds));
+    return collectionNode(await collections.removeProducts(ctx, parse(CollectionId, collectionId, 'collectionId'), parse(ProductIds, productIds, 'productIds')));
   }
 }

@@ -6,9 +6,11 @@ import { Money, toMoney } from '../../kernel/money.ts';
 import { ListArgs } from '../../kernel/pagination.ts';
 import { Decimal, DateTime } from '../../kernel/scalars.ts';
 import type { OrderStatus } from '../entities/order.ts';
+import { parse } from '../../kernel/schemas.ts';
 import type { RowOf } from '../../kernel/tables.ts';
 import * as orders from '../services/orders.ts';
-import { paymentIntentOf, syncPayment } from '../services/payments.ts';
+import { paymentIntentOf } from '../services/payments.ts';
+import { AccountId, CancelReason, Checkout, OrderFilter, OrderId, PosOrder, RefundAmount } from './order.inputs.ts';
 import {
   OrderItemInput,
   OrderLineNode,
@@ -49,7 +51,7 @@ export class OrderResolver {
   @Requires('optionalCustomer')
   @Mutation(() => OrderNode, { description: 'Checkout: places an order priced by the server, reserves its stock and opens its payment (see payment.nextAction).' })
   async placeOrder(@Ctx() ctx: RequestContext, @Arg('input', () => PlaceOrderInput, { description: 'What to order, for whom, how it is shipped and paid.' }) input: PlaceOrderInput) {
-    return placed(await orders.placeOrder(ctx, input));
+    return placed(await orders.placeOrder(ctx, parse(Checkout, input)));
   }
 
   @Requires('customer')
@@ -65,13 +67,7 @@ export class OrderResolver {
     @Arg('orderId', () => ID, { description: 'The order.' }) orderId: string,
     @Arg('accessToken', () => String, { nullable: true, description: 'The access token the checkout returned (guests).' }) accessToken?: string,
   ): Promise<OrderPaymentStatusNode> {
-    let order = await orders.findOrderForCaller(ctx, orderId, accessToken);
-    let payment = await paymentIntentOf(ctx, order.id);
-    // The customer is back from the provider's page: ask the provider rather than wait for its webhook.
-    if (payment && order.status === 'PENDING_PAYMENT') {
-      await syncPayment(ctx, payment);
-      [order, payment] = await Promise.all([orders.findOrder(ctx, order.id), ctx.first(ctx.query.selectFrom('commerce.payment').selectAll().where('id', '=', payment.id))]);
-    }
+    const { order, payment } = await orders.paymentStatus(ctx, parse(OrderId, orderId, 'orderId'), accessToken);
     return {
       orderId: order.id,
       orderStatus: order.status,
@@ -94,13 +90,13 @@ export class OrderResolver {
     @Arg('limit', () => Int, { nullable: true, description: 'How many (default 20). Between 1 and 100.' }) limit?: number,
     @Arg('offset', () => Int, { nullable: true, description: 'Skip this many (default 0). At least 0.' }) offset?: number,
   ) {
-    return orders.listOrders(ctx, { status, customerId, from, to, limit, offset });
+    return orders.listOrders(ctx, parse(OrderFilter, { status, customerId, from, to, limit, offset }));
   }
 
   @Requires('merchant')
   @Query(() => OrderNode, { description: 'One order with its lines and payment.' })
   async order(@Ctx() ctx: RequestContext, @Arg('orderId', () => ID, { description: 'The order.' }) orderId: string) {
-    return orders.findOrder(ctx, orderId);
+    return orders.findOrder(ctx, parse(OrderId, orderId, 'orderId'));
   }
 
   @Requires('merchant')
@@ -114,19 +110,24 @@ export class OrderResolver {
     @Arg('shippingAddress', () => ShippingAddressInput, { nullable: true, description: 'Required when the shipping method needs an address.' }) shippingAddress?: ShippingAddressInput,
     @Arg('paymentMethodId', () => String, { nullable: true, description: 'Payment method id (default manual: the business marks it paid).' }) paymentMethodId?: string,
   ) {
-    return placed(await inCallerWords(orders.placePosOrder(ctx, accountId, { items, promotionCode, shippingMethodId, shippingAddress, paymentMethodId }), POS));
+    return placed(
+      await inCallerWords(
+        () => orders.placePosOrder(ctx, parse(AccountId, accountId, 'accountId'), parse(PosOrder, { items, promotionCode, shippingMethodId, shippingAddress, paymentMethodId })),
+        POS,
+      ),
+    );
   }
 
   @Requires('merchant')
   @Mutation(() => OrderNode, { description: 'Records that an unpaid order was paid in person (PENDING_PAYMENT → PAID).' })
   async markOrderPaid(@Ctx() ctx: RequestContext, @Arg('orderId', () => ID, { description: 'The order.' }) orderId: string) {
-    return orders.markOrderPaid(ctx, orderId);
+    return orders.markOrderPaid(ctx, parse(OrderId, orderId, 'orderId'));
   }
 
   @Requires('merchant')
   @Mutation(() => OrderNode, { description: 'Records that a paid order was handed over or shipped (→ FULFILLED).' })
   async fulfilOrder(@Ctx() ctx: RequestContext, @Arg('orderId', () => ID, { description: 'The order.' }) orderId: string) {
-    return orders.fulfilOrder(ctx, orderId);
+    return orders.fulfilOrder(ctx, parse(OrderId, orderId, 'orderId'));
   }
 
   @Requires('merchant')
@@ -136,7 +137,7 @@ export class OrderResolver {
     @Arg('orderId', () => ID, { description: 'The order.' }) orderId: string,
     @Arg('reason', () => String, { nullable: true, description: 'Why, for the record.' }) reason?: string,
   ) {
-    return orders.cancelOrder(ctx, orderId, reason);
+    return orders.cancelOrder(ctx, parse(OrderId, orderId, 'orderId'), parse(CancelReason, reason, 'reason'));
   }
 
   @Requires('merchant')
@@ -146,14 +147,14 @@ export class OrderResolver {
     @Arg('orderId', () => ID, { description: 'The order.' }) orderId: string,
     @Arg('amount', () => Decimal, { nullable: true, description: 'Amount in major units ("10.00"); the whole rest when absent.' }) amount?: string,
   ) {
-    return orders.refundOrder(ctx, orderId, amount);
+    return orders.refundOrder(ctx, parse(OrderId, orderId, 'orderId'), parse(RefundAmount, amount, 'amount'));
   }
 
   // Cost analysis (router/limits.ts): a shop order holds a few lines; an order page is a page of them.
   @Directive('@listSize(assumedSize: 5)')
   @FieldResolver(() => [OrderLineNode], { description: 'What was bought, in the order it was given.' })
   async lines(@Ctx() ctx: RequestContext, @Root() order: OrderRoot): Promise<OrderLineNode[]> {
-    const lines = await ctx.loader('commerce.orderLines', (ids: readonly string[]) => orders.orderLines(ctx, ids)).load(order.id);
+    const lines = await orders.linesOf(ctx, order.id);
     return lines.map((l) => ({
       ...l,
       unitPrice: toMoney(l.unitPriceMinor, order.currency),

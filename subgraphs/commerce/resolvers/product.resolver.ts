@@ -3,8 +3,10 @@ import { Requires } from '../../kernel/access.ts';
 import type { RequestContext } from '../../kernel/context.ts';
 import { ListArgs } from '../../kernel/pagination.ts';
 import { Money } from '../../kernel/money.ts';
-import { tenantSettings } from '../../kernel/tenant.ts';
-import { collectionIdsOfProducts } from '../services/collections.ts';
+import { parse } from '../../kernel/schemas.ts';
+import { brandOf } from '../services/brands.ts';
+import { categoryOf } from '../services/categories.ts';
+import { collectionIdsOf } from '../services/collections.ts';
 import * as inventory from '../services/inventory.ts';
 import * as catalog from '../services/products.ts';
 import { BrandNode, brandNode } from './brand.types.ts';
@@ -20,10 +22,7 @@ import {
   StockAdjustmentPage,
   variantNode,
 } from './product.types.ts';
-
-/** Loads the variants of the products of one response in one statement. */
-export const variantsOf = (ctx: RequestContext, productId: string) =>
-  ctx.loader('commerce.productVariants', (ids: readonly string[]) => catalog.variantsOfProducts(ctx, ids)).load(productId);
+import { NewProduct, ProductFilter, ProductId, ProductUpdate, StockChangeInput, VariantId } from './product.inputs.ts';
 
 /** The products of the shop, as the merchant manages them. */
 @Resolver(() => ProductNode)
@@ -31,14 +30,14 @@ export class ProductResolver {
   @Requires('merchant')
   @Query(() => ProductPage, { description: 'The company\'s products, newest first, in any state.' })
   async products(@Ctx() ctx: RequestContext, @Args(() => ProductListArgs) args: ProductListArgs) {
-    const page = await catalog.listProducts(ctx, args, { activeOnly: false });
+    const page = await catalog.listProducts(ctx, parse(ProductFilter, args), { activeOnly: false });
     return { ...page, items: page.items.map(productNode) };
   }
 
   @Requires('merchant')
   @Query(() => ProductNode, { description: 'One product with its variants and their stock.' })
   async product(@Ctx() ctx: RequestContext, @Arg('productId', () => ID, { description: 'The product\'s id (from list_products).' }) productId: string) {
-    return productNode(await catalog.getProduct(ctx, { id: productId }));
+    return productNode(await catalog.getProduct(ctx, { id: parse(ProductId, productId, 'productId') }));
   }
 
   @Requires('merchant')
@@ -48,15 +47,14 @@ export class ProductResolver {
     @Arg('variantId', () => ID, { description: 'The variant\'s id (from get_product).' }) variantId: string,
     @Args(() => ListArgs) args: ListArgs,
   ) {
-    const page = await inventory.stockMovements(ctx, variantId, args);
+    const page = await inventory.stockMovements(ctx, parse(VariantId, variantId, 'variantId'), args);
     return { ...page, items: page.items.map((m) => ({ id: m.id, variantId: m.variantId, delta: m.delta, stock: m.stockAfter, reason: m.reason, createdAt: m.createdAt })) };
   }
 
   @Requires('merchant')
   @Mutation(() => ProductNode, { description: 'Creates a product with its variants (one default variant when none are given).' })
   async createProduct(@Ctx() ctx: RequestContext, @Arg('input', () => ProductInput, { description: 'The product to create.' }) input: ProductInput) {
-    const { currency } = await tenantSettings(ctx);
-    return productNode(await catalog.createProduct(ctx, input, currency));
+    return productNode(await catalog.createProduct(ctx, parse(NewProduct, input)));
   }
 
   @Requires('merchant')
@@ -66,7 +64,7 @@ export class ProductResolver {
     @Arg('productId', () => ID, { description: 'The product\'s id.' }) productId: string,
     @Arg('input', () => ProductInput, { description: 'The fields to change; fields left out keep their value, null clears an optional one. Stock changes through adjustStock.' }) input: ProductInput,
   ) {
-    return productNode(await catalog.updateProduct(ctx, productId, input));
+    return productNode(await catalog.updateProduct(ctx, parse(ProductId, productId, 'productId'), parse(ProductUpdate, input)));
   }
 
   @Requires('merchant')
@@ -77,7 +75,7 @@ export class ProductResolver {
     @Arg('delta', () => Int, { description: 'Units to add (positive) or take off (negative), between -1000000 and 1000000; not 0.' }) delta: number,
     @Arg('reason', () => String, { description: 'Why, e.g. "delivery received" or "damaged"; kept in the history.' }) reason: string,
   ) {
-    const { movement, stock } = await inventory.adjustStock(ctx, { variantId, delta, reason });
+    const { movement, stock } = await inventory.adjustStock(ctx, parse(StockChangeInput, { variantId, delta, reason }));
     return { id: movement.id, variantId: movement.variantId, delta: movement.delta, stock, reason: movement.reason, createdAt: movement.createdAt };
   }
 
@@ -85,29 +83,29 @@ export class ProductResolver {
   @Directive('@listSize(assumedSize: 5)')
   @FieldResolver(() => [ProductVariantNode], { description: 'Its variants; the default one first.' })
   async variants(@Ctx() ctx: RequestContext, @Root() product: ProductNode) {
-    return (await variantsOf(ctx, product.id)).map(variantNode);
+    return (await catalog.variantsOf(ctx, product.id)).map(variantNode);
   }
 
   @FieldResolver(() => Money, { description: 'The default variant\'s price.' })
   async price(@Ctx() ctx: RequestContext, @Root() product: ProductNode) {
-    const variants = (await variantsOf(ctx, product.id)).map(variantNode);
+    const variants = (await catalog.variantsOf(ctx, product.id)).map(variantNode);
     return (variants.find((v) => v.isDefault) ?? variants[0]).price;
   }
 
   @FieldResolver(() => ProductCategoryNode, { nullable: true })
   async category(@Ctx() ctx: RequestContext, @Root() product: ProductNode) {
-    const row = product.categoryId ? await ctx.find('commerce.product_category', product.categoryId) : null;
+    const row = await categoryOf(ctx, product.categoryId);
     return row ? categoryNode(row) : null;
   }
 
   @FieldResolver(() => BrandNode, { nullable: true })
   async brand(@Ctx() ctx: RequestContext, @Root() product: ProductNode) {
-    const row = product.brandId ? await ctx.find('commerce.brand', product.brandId) : null;
+    const row = await brandOf(ctx, product.brandId);
     return row ? brandNode(row) : null;
   }
 
   @FieldResolver(() => [ID], { description: 'The collections it is in.' })
   async collectionIds(@Ctx() ctx: RequestContext, @Root() product: ProductNode) {
-    return ctx.loader('commerce.productCollections', (ids: readonly string[]) => collectionIdsOfProducts(ctx, ids)).load(product.id);
+    return collectionIdsOf(ctx, product.id);
   }
 }

@@ -2,10 +2,12 @@ import { Arg, Ctx, Field, ID, InputType, Mutation, ObjectType, Resolver } from '
 import { Requires } from '../../kernel/access.ts';
 import type { RequestContext } from '../../kernel/context.ts';
 import { Money, toMoney } from '../../kernel/money.ts';
+import { parse } from '../../kernel/schemas.ts';
 import { registrationPaymentIntent } from '../services/registration-payments.ts';
 import { nextAction } from './order.resolver.ts';
 import { PaymentNextActionNode, PaymentStatusEnum } from './order.types.ts';
 import type { PaymentStatus } from '../entities/payment.ts';
+import { PaymentChoice, RegistrationId } from './registration-payment.inputs.ts';
 
 @ObjectType('RegistrationPaymentIntent', { description: "The payment of an event registration; the registration is confirmed once it succeeds." })
 export class RegistrationPaymentIntentNode {
@@ -33,7 +35,7 @@ export class RegistrationPaymentResolver {
     @Arg('id', () => ID, { description: 'The registration.' }) id: string,
     @Arg('input', () => RegistrationPaymentIntentInput, { nullable: true, description: 'The payment method and where to return; both optional.' }) input?: RegistrationPaymentIntentInput,
   ): Promise<RegistrationPaymentIntentNode> {
-    const p = await registrationPaymentIntent(ctx, id, input ?? {});
+    const p = await registrationPaymentIntent(ctx, parse(RegistrationId, id, 'id'), parse(PaymentChoice, input ?? {}));
     return {
       id: p.id,
       registrationId: p.registrationId!,

@@ -3,8 +3,10 @@ import { Requires } from '../../kernel/access.ts';
 import type { RequestContext } from '../../kernel/context.ts';
 import { toMoney } from '../../kernel/money.ts';
 import { ListArgs } from '../../kernel/pagination.ts';
+import { parse } from '../../kernel/schemas.ts';
 import type { ShippingMethod } from '../entities/shipping-method.ts';
 import * as shipping from '../services/shipping-methods.ts';
+import { NewShippingMethod, ShippingMethodId, ShippingMethodUpdate } from './shipping-method.inputs.ts';
 import { CreateShippingMethodInput, ShippingMethodNode, ShippingMethodPage, UpdateShippingMethodInput } from './shipping-method.types.ts';
 
 export const shippingMethodNode = (m: ShippingMethod): ShippingMethodNode => ({
@@ -39,7 +41,7 @@ export class ShippingMethodResolver {
   @Requires('merchant')
   @Mutation(() => ShippingMethodNode, { description: 'Adds a shipping method: flat rate, free above an order amount, or local pickup.' })
   async createShippingMethod(@Ctx() ctx: RequestContext, @Arg('input', () => CreateShippingMethodInput, { description: 'The shipping method to create.' }) input: CreateShippingMethodInput) {
-    return shippingMethodNode(await shipping.createShippingMethod(ctx, input));
+    return shippingMethodNode(await shipping.createShippingMethod(ctx, parse(NewShippingMethod, input)));
   }
 
   @Requires('merchant')
@@ -49,6 +51,6 @@ export class ShippingMethodResolver {
     @Arg('shippingMethodId', () => ID, { description: 'The shipping method to change.' }) shippingMethodId: string,
     @Arg('input', () => UpdateShippingMethodInput, { description: 'The fields to change; fields left out keep their value.' }) input: UpdateShippingMethodInput,
   ) {
-    return shippingMethodNode(await shipping.updateShippingMethod(ctx, shippingMethodId, input));
+    return shippingMethodNode(await shipping.updateShippingMethod(ctx, parse(ShippingMethodId, shippingMethodId, 'shippingMethodId'), parse(ShippingMethodUpdate, input)));
   }
 }

@@ -1,43 +1,34 @@
 /** Brands: who makes the products. */
 import type { RequestContext } from '../../kernel/context.ts';
-import { badInput, notFound } from '../../kernel/errors.ts';
-import { isUuid, newId } from '../../kernel/ids.ts';
+import { notFound } from '../../kernel/errors.ts';
+import { newId } from '../../kernel/ids.ts';
+import { applyChanges } from '../../kernel/inputs.ts';
 import { likePattern, pageRequest } from '../../kernel/pagination.ts';
 import { chooseSlug } from '../../kernel/slugs.ts';
-import { optionalText, requireText } from '../../kernel/validation.ts';
 import { Brand } from '../entities/brand.ts';
 
-export interface BrandInput {
+/** A brand's fields as the edge checked them (resolvers/brand.inputs.ts); on a change, absent means unchanged and null clears an optional one. */
+export interface BrandChanges {
   name?: string | null;
+  /** As given: chooseSlug checks it and makes it unique; blank makes one from the name. */
   slug?: string | null;
   description?: string | null;
   logoUrl?: string | null;
 }
 
-function url(field: string, value: unknown): string | null {
-  const text = optionalText(field, value, 2000);
-  if (!text) return null;
-  if (!/^https?:\/\/\S+$/i.test(text)) throw badInput(field, 'must be an http(s) URL');
-  return text;
-}
-
-export async function createBrand(ctx: RequestContext, input: BrandInput) {
-  const name = requireText('name', input.name, 100);
+export async function createBrand(ctx: RequestContext, input: BrandChanges & { name: string }) {
   return ctx.transaction(async (tx) => {
-    const slug = await chooseSlug(tx, 'commerce.brand', { explicit: input.slug, text: name, fallback: 'item' });
-    return tx.em.create(Brand, { id: newId(), name, slug, description: optionalText('description', input.description, 2000) ?? null, logoUrl: url('logoUrl', input.logoUrl) });
+    const slug = await chooseSlug(tx, 'commerce.brand', { explicit: input.slug, text: input.name, fallback: 'item' });
+    return tx.em.create(Brand, { id: newId(), name: input.name, slug, description: input.description ?? null, logoUrl: input.logoUrl ?? null });
   });
 }
 
-export async function updateBrand(ctx: RequestContext, brandId: string, input: BrandInput) {
-  if (!isUuid(brandId)) throw badInput('brandId', 'must be a brand id');
+export async function updateBrand(ctx: RequestContext, brandId: string, input: BrandChanges) {
   return ctx.transaction(async (tx) => {
     const brand = await tx.em.findOne(Brand, { id: brandId });
     if (!brand) throw notFound('Brand');
-    if (input.name != null) brand.name = requireText('name', input.name, 100);
+    applyChanges(brand, input, { set: ['name'], clearable: ['description', 'logoUrl'] });
     if (input.slug != null) brand.slug = await chooseSlug(tx, 'commerce.brand', { explicit: input.slug, text: brand.name, fallback: 'item', exceptId: brand.id });
-    if (input.description !== undefined) brand.description = optionalText('description', input.description, 2000) ?? null;
-    if (input.logoUrl !== undefined) brand.logoUrl = url('logoUrl', input.logoUrl);
     return brand;
   });
 }
@@ -47,4 +38,9 @@ export async function listBrands(ctx: RequestContext, args: { page?: number | nu
   let select = ctx.query.selectFrom('commerce.brand').selectAll().orderBy('name').orderBy('id');
   if (req.search) select = select.where('name', 'ilike', likePattern(req.search));
   return ctx.page(select, req);
+}
+
+/** A product's brand (batched per response: ctx.find); null without one. */
+export async function brandOf(ctx: RequestContext, brandId: string | null | undefined) {
+  return brandId ? ctx.find('commerce.brand', brandId) : null;
 }

@@ -1,37 +1,37 @@
 /** Product categories: the shop's sections, nested by parent. */
 import type { RequestContext } from '../../kernel/context.ts';
 import { badInput, conflict, notFound } from '../../kernel/errors.ts';
-import { isUuid, newId } from '../../kernel/ids.ts';
+import { newId } from '../../kernel/ids.ts';
+import { applyChanges } from '../../kernel/inputs.ts';
 import { requireOwn } from '../../kernel/ownership.ts';
 import { likePattern, pageRequest } from '../../kernel/pagination.ts';
 import { chooseSlug } from '../../kernel/slugs.ts';
-import { optionalText, requireText } from '../../kernel/validation.ts';
 import { ProductCategory } from '../entities/category.ts';
 
-export interface CategoryInput {
+/** A category's fields as the edge checked them (resolvers/product-category.inputs.ts); on a change, absent means unchanged and null clears an optional one. */
+export interface CategoryChanges {
   name?: string | null;
+  /** As given: chooseSlug checks it and makes it unique; blank makes one from the name. */
   slug?: string | null;
   description?: string | null;
+  /** The category it sits in; null for the top level. */
   parentId?: string | null;
 }
 
-export async function createCategory(ctx: RequestContext, input: CategoryInput) {
-  const name = requireText('name', input.name, 100);
+export async function createCategory(ctx: RequestContext, input: CategoryChanges & { name: string }) {
   return ctx.transaction(async (tx) => {
     const parentId = input.parentId ? await requireOwn(tx, 'commerce.product_category', 'parentId', input.parentId, 'a product category') : null;
-    const slug = await chooseSlug(tx, 'commerce.product_category', { explicit: input.slug, text: name, fallback: 'item' });
-    return tx.em.create(ProductCategory, { id: newId(), name, slug, parentId, description: optionalText('description', input.description, 2000) ?? null });
+    const slug = await chooseSlug(tx, 'commerce.product_category', { explicit: input.slug, text: input.name, fallback: 'item' });
+    return tx.em.create(ProductCategory, { id: newId(), name: input.name, slug, parentId, description: input.description ?? null });
   });
 }
 
-export async function updateCategory(ctx: RequestContext, categoryId: string, input: CategoryInput) {
-  if (!isUuid(categoryId)) throw badInput('categoryId', 'must be a product category id');
+export async function updateCategory(ctx: RequestContext, categoryId: string, input: CategoryChanges) {
   return ctx.transaction(async (tx) => {
     const category = await tx.em.findOne(ProductCategory, { id: categoryId });
     if (!category) throw notFound('Product category');
-    if (input.name != null) category.name = requireText('name', input.name, 100);
+    applyChanges(category, input, { set: ['name'], clearable: ['description'] });
     if (input.slug != null) category.slug = await chooseSlug(tx, 'commerce.product_category', { explicit: input.slug, text: category.name, fallback: 'item', exceptId: category.id });
-    if (input.description !== undefined) category.description = optionalText('description', input.description, 2000) ?? null;
     if (input.parentId !== undefined) {
       if (input.parentId === null) category.parentId = null;
       else {
@@ -49,7 +49,6 @@ export async function updateCategory(ctx: RequestContext, categoryId: string, in
 
 /** Deletes an empty category; one with products or subcategories is 409 (move or delete them first). */
 export async function deleteCategory(ctx: RequestContext, categoryId: string) {
-  if (!isUuid(categoryId)) throw badInput('categoryId', 'must be a product category id');
   return ctx.transaction(async (tx) => {
     const category = await tx.em.findOne(ProductCategory, { id: categoryId });
     if (!category) throw notFound('Product category');
@@ -65,9 +64,11 @@ export async function listCategories(ctx: RequestContext, args: { page?: number 
   const req = pageRequest(args);
   let select = ctx.query.selectFrom('commerce.product_category').selectAll().orderBy('name').orderBy('id');
   if (req.search) select = select.where('name', 'ilike', likePattern(req.search));
-  if (args.parentId != null) {
-    if (!isUuid(args.parentId)) throw badInput('parentId', 'must be a product category id');
-    select = select.where('parentId', '=', args.parentId);
-  }
+  if (args.parentId != null) select = select.where('parentId', '=', args.parentId);
   return ctx.page(select, req);
+}
+
+/** A product's category (batched per response: ctx.find); null without one. */
+export async function categoryOf(ctx: RequestContext, categoryId: string | null | undefined) {
+  return categoryId ? ctx.find('commerce.product_category', categoryId) : null;
 }

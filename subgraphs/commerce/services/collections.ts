@@ -1,43 +1,48 @@
 /** Collections: hand-picked sets of products. */
 import { perKey } from '../../kernel/batches.ts';
 import type { RequestContext } from '../../kernel/context.ts';
-import { badInput, notFound } from '../../kernel/errors.ts';
-import { isUuid, newId } from '../../kernel/ids.ts';
+import { notFound } from '../../kernel/errors.ts';
+import { newId } from '../../kernel/ids.ts';
+import { applyChanges } from '../../kernel/inputs.ts';
 import { requireOwnAll } from '../../kernel/ownership.ts';
 import { likePattern, pageRequest } from '../../kernel/pagination.ts';
 import { anyOf } from '../../kernel/query.ts';
 import { chooseSlug } from '../../kernel/slugs.ts';
-import { optionalText, requireText } from '../../kernel/validation.ts';
 import { Collection, CollectionProduct } from '../entities/collection.ts';
 
-export interface CollectionInput {
+/** A collection's fields as the edge checked them (resolvers/collection.inputs.ts); on a change, absent means unchanged. */
+export interface CollectionChanges {
   name?: string | null;
+  /** As given: chooseSlug checks it and makes it unique; blank makes one from the name. */
   slug?: string | null;
   description?: string | null;
 }
 
-export async function createCollection(ctx: RequestContext, input: CollectionInput & { productIds?: string[] | null }) {
-  const name = requireText('name', input.name, 100);
+/** A new collection, with the products to put in it. */
+export interface NewCollection extends CollectionChanges {
+  name: string;
+  productIds?: string[] | null;
+}
+
+export async function createCollection(ctx: RequestContext, input: NewCollection) {
   return ctx.transaction(async (tx) => {
-    const slug = await chooseSlug(tx, 'commerce.collection', { explicit: input.slug, text: name, fallback: 'item' });
-    const collection = tx.em.create(Collection, { id: newId(), name, slug, description: optionalText('description', input.description, 2000) ?? null });
+    const slug = await chooseSlug(tx, 'commerce.collection', { explicit: input.slug, text: input.name, fallback: 'item' });
+    const collection = tx.em.create(Collection, { id: newId(), name: input.name, slug, description: input.description ?? null });
     if (input.productIds?.length) await link(tx, collection.id, input.productIds);
     return collection;
   });
 }
 
-export async function updateCollection(ctx: RequestContext, collectionId: string, input: CollectionInput) {
+export async function updateCollection(ctx: RequestContext, collectionId: string, input: CollectionChanges) {
   return ctx.transaction(async (tx) => {
     const collection = await own(tx, collectionId);
-    if (input.name != null) collection.name = requireText('name', input.name, 100);
+    applyChanges(collection, input, { set: ['name'], clearable: ['description'] });
     if (input.slug != null) collection.slug = await chooseSlug(tx, 'commerce.collection', { explicit: input.slug, text: collection.name, fallback: 'item', exceptId: collection.id });
-    if (input.description !== undefined) collection.description = optionalText('description', input.description, 2000) ?? null;
     return collection;
   });
 }
 
 async function own(tx: RequestContext, collectionId: string) {
-  if (!isUuid(collectionId)) throw badInput('collectionId', 'must be a collection id');
   const collection = await tx.em.findOne(Collection, { id: collectionId });
   if (!collection) throw notFound('Collection');
   return collection;
@@ -52,7 +57,6 @@ async function link(tx: RequestContext, collectionId: string, productIds: string
 }
 
 export async function addProducts(ctx: RequestContext, collectionId: string, productIds: string[]) {
-  if (!productIds.length) throw badInput('productIds', 'must name at least one product');
   return ctx.transaction(async (tx) => {
     const collection = await own(tx, collectionId);
     await link(tx, collection.id, productIds);
@@ -61,7 +65,6 @@ export async function addProducts(ctx: RequestContext, collectionId: string, pro
 }
 
 export async function removeProducts(ctx: RequestContext, collectionId: string, productIds: string[]) {
-  if (!productIds.length) throw badInput('productIds', 'must name at least one product');
   return ctx.transaction(async (tx) => {
     const collection = await own(tx, collectionId);
     const ids = await requireOwnAll(tx, 'commerce.product', 'productIds', productIds, 'products');
@@ -83,3 +86,6 @@ export async function collectionIdsOfProducts(ctx: RequestContext, productIds: r
   return perKey(productIds, rows, (r) => r.productId).map((links) => links.map((r) => r.collectionId));
 }
 
+/** The collections a product is in, batched per response. */
+export const collectionIdsOf = (ctx: RequestContext, productId: string) =>
+  ctx.loader('commerce.productCollections', (ids: readonly string[]) => collectionIdsOfProducts(ctx, ids)).load(productId);

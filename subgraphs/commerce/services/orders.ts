@@ -3,21 +3,20 @@ import { LockMode } from '@mikro-orm/core';
 import { perKey } from '../../kernel/batches.ts';
 import type { RequestContext } from '../../kernel/context.ts';
 import { AppError, badInput, notFound } from '../../kernel/errors.ts';
-import { isUuid, newId } from '../../kernel/ids.ts';
+import { newId } from '../../kernel/ids.ts';
 import { parseAmount, toMoney } from '../../kernel/money.ts';
 import { pageRequest } from '../../kernel/pagination.ts';
 import { anyOf } from '../../kernel/query.ts';
 import type { RowOf } from '../../kernel/tables.ts';
 import { tenantSettings } from '../../kernel/tenant.ts';
-import { checkInstant } from '../../kernel/time.ts';
-import { normalizeEmail, normalizePhone, optionalText, requireText } from '../../kernel/validation.ts';
 import { Order, OrderLine, type OrderChannel, type OrderStatus, type ShippingAddress } from '../entities/order.ts';
 import { Payment } from '../entities/payment.ts';
 import { resolveItems, type OrderItem } from './catalog-lines.ts';
 import { customers } from './customers.ts';
 import { notifyOrder } from './notify.ts';
+import { markPaidInTx, publishPaid } from './order-paid.ts';
 import { choosePaymentMethod, type PaymentMethodInfo } from './payment-methods.ts';
-import { cancelOpenPayments, openProviderPayment, paymentIntentOf, refundPayments } from './payments.ts';
+import { cancelOpenPayments, openProviderPayment, paymentIntentOf, refundPayments, syncPayment } from './payments.ts';
 import { lineMoney, orderMoney } from './pricing.ts';
 import { releasePromotion, takePromotion } from './promotions.ts';
 import { shopSettings } from './settings.ts';
@@ -30,14 +29,38 @@ export type OrderRow = RowOf<'commerce.shop_order'>;
 /** The queue of the job that expires an unpaid order at the end of its payment window. */
 export const EXPIRE_ORDERS_QUEUE = 'commerce.expire-orders';
 
+/** A checkout as the edge checked it (resolvers/order.inputs.ts): 1 to 50 items, the promotion code upper-cased. */
 export interface CheckoutInput {
   items: OrderItem[];
-  customer?: { name?: string | null; email?: string | null; phone?: string | null } | null;
+  customer?: GuestDetails | null;
   shippingMethodId?: string | null;
-  shippingAddress?: Partial<ShippingAddress> | null;
+  /** Kept when the shipping method needs an address (and required then). */
+  shippingAddress?: ShippingAddress | null;
+  /** One of paymentMethods(); the first when left out. */
   paymentMethodId?: string | null;
   returnUrl?: string | null;
   promotionCode?: string | null;
+}
+
+/** Who orders as a guest: a name and an email or a phone (a signed-in customer may give them too). */
+export interface GuestDetails {
+  name?: string | null;
+  email?: string | null;
+  phone?: string | null;
+}
+
+/** An order the business places for a customer: no guest details, no return from a provider's page. */
+export type PosOrderInput = Omit<CheckoutInput, 'customer' | 'returnUrl'>;
+
+/** The merchant's order list: its filters as the edge checked them, and its page. */
+export interface OrderListArgs {
+  status?: OrderStatus | null;
+  customerId?: string | null;
+  from?: Date | null;
+  to?: Date | null;
+  page?: number | null;
+  limit?: number | null;
+  offset?: number | null;
 }
 
 /** Who the order is for: a signed-in customer, a guest, or (POS) a customer the merchant names. */
@@ -56,57 +79,19 @@ export interface PlacedOrder {
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
-function checkItems(items: unknown): OrderItem[] {
-  if (!Array.isArray(items) || !items.length) throw badInput('items', 'needs at least one line');
-  if (items.length > 50) throw badInput('items', 'must have at most 50 lines');
-  return items.map((item, i) => {
-    const field = `items[${i}]`;
-    const { productId, variantId, quantity } = (item ?? {}) as OrderItem;
-    if (!productId && !variantId) throw badInput(`${field}.productId`, 'or variantId is required');
-    if (productId != null && !isUuid(productId)) throw badInput(`${field}.productId`, 'must be a product id');
-    if (variantId != null && !isUuid(variantId)) throw badInput(`${field}.variantId`, 'must be a variant id');
-    if (!Number.isInteger(quantity) || quantity < 1 || quantity > 1000) throw badInput(`${field}.quantity`, 'must be 1 to 1000');
-    return { productId: productId ?? null, variantId: variantId ?? null, quantity };
-  });
-}
-
-function checkAddress(address: Partial<ShippingAddress> | null | undefined): ShippingAddress {
-  if (!address) throw badInput('shippingAddress', 'is required for this shipping method');
-  const country = requireText('shippingAddress.country', address.country, 2).toUpperCase();
-  if (!/^[A-Z]{2}$/.test(country)) throw badInput('shippingAddress.country', 'must be a two-letter country code');
-  return {
-    line1: requireText('shippingAddress.line1', address.line1, 200),
-    line2: optionalText('shippingAddress.line2', address.line2, 200) ?? null,
-    city: requireText('shippingAddress.city', address.city, 120),
-    postalCode: requireText('shippingAddress.postalCode', address.postalCode, 20),
-    region: optionalText('shippingAddress.region', address.region, 120) ?? null,
-    country,
-  };
-}
-
-function checkReturnUrl(url: string | null | undefined): string | null {
-  if (url == null || url === '') return null;
-  try {
-    const parsed = new URL(url);
-    if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') throw new Error();
-    return parsed.toString();
-  } catch {
-    throw badInput('returnUrl', 'must be an http(s) URL');
-  }
-}
-
 /** The storefront's buyer: the signed-in customer (facts from commerce's projection) or the guest's details. */
-async function storefrontBuyer(ctx: RequestContext, customer: CheckoutInput['customer']): Promise<Buyer> {
+async function storefrontBuyer(ctx: RequestContext, customer: GuestDetails | null | undefined): Promise<Buyer> {
   const p = ctx.principal;
-  const email = customer?.email ? normalizeEmail('customer.email', customer.email) : null;
-  const phone = customer?.phone ? normalizePhone('customer.phone', customer.phone) : null;
+  const email = customer?.email ?? null;
+  const phone = customer?.phone ?? null;
   if (p.kind === 'customer') {
     const known = await customers.find(ctx, p.customerId);
-    const name = customer?.name ? requireText('customer.name', customer.name, 200) : known ? [known.name, known.lastName].filter(Boolean).join(' ') : 'Customer';
+    const name = customer?.name ?? (known ? [known.name, known.lastName].filter(Boolean).join(' ') : 'Customer');
     return { customerId: p.customerId, name, email: email ?? known?.email ?? p.verifiedEmail ?? null, phone: phone ?? known?.phone ?? p.verifiedPhone ?? null };
   }
   if (!customer) throw badInput('customer', 'is required without a customer token (name and an email or phone)');
-  const name = requireText('customer.name', customer.name, 200);
+  const { name } = customer;
+  if (!name) throw badInput('customer.name', 'is required');
   if (!email && !phone) throw badInput('customer.email', 'an email or a phone is needed for the order messages');
   return { customerId: null, name, email, phone };
 }
@@ -118,8 +103,7 @@ export async function placeOrder(ctx: RequestContext, input: CheckoutInput): Pro
 }
 
 /** An order the business places for one of its customers (`create_shop_order`, channel pos). */
-export async function placePosOrder(ctx: RequestContext, accountId: unknown, input: CheckoutInput): Promise<PlacedOrder> {
-  if (!isUuid(accountId)) throw badInput('accountId', 'must be a customer id');
+export async function placePosOrder(ctx: RequestContext, accountId: string, input: PosOrderInput): Promise<PlacedOrder> {
   const customer = await customers.find(ctx, accountId);
   if (!customer) throw badInput('accountId', 'is not a customer of this company');
   const buyer = { customerId: customer.customerId, name: [customer.name, customer.lastName].filter(Boolean).join(' '), email: customer.email ?? null, phone: customer.phone ?? null };
@@ -127,19 +111,20 @@ export async function placePosOrder(ctx: RequestContext, accountId: unknown, inp
 }
 
 async function createOrder(ctx: RequestContext, input: CheckoutInput, buyer: Buyer, channel: OrderChannel): Promise<PlacedOrder> {
-  const items = checkItems(input.items);
+  const { items } = input;
   const method: PaymentMethodInfo = choosePaymentMethod(ctx, input.paymentMethodId);
-  const returnUrl = checkReturnUrl(input.returnUrl);
-  const promotionCode = optionalText('promotionCode', input.promotionCode, 64)?.trim().toUpperCase() || null;
+  const returnUrl = input.returnUrl ?? null;
+  const promotionCode = input.promotionCode ?? null;
   // Read before the transaction: settings come from the kernel's cache or connection.
   const [{ currency }, settings] = await Promise.all([tenantSettings(ctx), shopSettings(ctx)]);
   let shipping: RowOf<'commerce.shipping_method'> | null = null;
   if (input.shippingMethodId != null) {
-    if (!isUuid(input.shippingMethodId)) throw badInput('shippingMethodId', 'must be a shipping method id');
     shipping = await ctx.first(ctx.query.selectFrom('commerce.shipping_method').selectAll().where('id', '=', input.shippingMethodId).where('active', '=', true));
     if (!shipping) throw badInput('shippingMethodId', 'is not an active shipping method of this shop');
   }
-  const address = shipping?.needsAddress ? checkAddress(input.shippingAddress) : null;
+  // An address is kept only for a method that ships to one.
+  const address = shipping?.needsAddress ? (input.shippingAddress ?? null) : null;
+  if (shipping?.needsAddress && !address) throw badInput('shippingAddress', 'is required for this shipping method');
   const accessToken = `ord_${randomBytes(24).toString('base64url')}`;
 
   const order = await ctx.transaction(async (tx) => {
@@ -241,23 +226,9 @@ async function createOrder(ctx: RequestContext, input: CheckoutInput, buyer: Buy
   return { order: (await ctx.first(ctx.query.selectFrom('commerce.shop_order').selectAll().where('id', '=', order.id)))!, accessToken: buyer.customerId ? null : accessToken };
 }
 
-export function publishPaid(tx: RequestContext, order: Pick<Order, 'id' | 'number' | 'customerId' | 'customerEmail' | 'channel' | 'totalMinor' | 'currency'>, lines: { productId: string; variantId: string; quantity: number; totalMinor: number }[]) {
-  tx.publish('commerce.order.paid', {
-    orderId: order.id,
-    number: order.number,
-    customerId: order.customerId ?? null,
-    customerEmail: order.customerEmail ?? null,
-    channel: order.channel,
-    totalMinor: order.totalMinor,
-    currency: order.currency,
-    lines: lines.map((l) => ({ productId: l.productId, variantId: l.variantId, quantity: l.quantity, totalMinor: l.totalMinor })),
-  });
-}
-
 // ---- Reads ---------------------------------------------------------------------------------------
 
-export async function findOrder(ctx: RequestContext, orderId: unknown, field = 'orderId'): Promise<OrderRow> {
-  if (!isUuid(orderId)) throw badInput(field, 'must be an order id');
+export async function findOrder(ctx: RequestContext, orderId: string): Promise<OrderRow> {
   const order = await ctx.first(ctx.query.selectFrom('commerce.shop_order').selectAll().where('id', '=', orderId));
   if (!order) throw notFound('Order');
   return order;
@@ -267,8 +238,7 @@ export async function findOrder(ctx: RequestContext, orderId: unknown, field = '
  * An order whose payment status a storefront reads: the signed-in customer's own, or any order of
  * the company with its access token. Anyone else's is not found.
  */
-export async function findOrderForCaller(ctx: RequestContext, orderId: unknown, accessToken: string | null | undefined): Promise<OrderRow> {
-  if (!isUuid(orderId)) throw badInput('orderId', 'must be an order id');
+async function findOrderForCaller(ctx: RequestContext, orderId: string, accessToken: string | null | undefined): Promise<OrderRow> {
   const order = await ctx.first(ctx.query.selectFrom('commerce.shop_order').selectAll().where('id', '=', orderId));
   const p = ctx.principal;
   const mine = order && p.kind === 'customer' && order.customerId === p.customerId;
@@ -277,19 +247,28 @@ export async function findOrderForCaller(ctx: RequestContext, orderId: unknown, 
   return order;
 }
 
-export async function listOrders(
-  ctx: RequestContext,
-  args: { status?: OrderStatus | null; customerId?: string | null; from?: Date | null; to?: Date | null; page?: number | null; limit?: number | null; offset?: number | null },
-) {
+/**
+ * An order's payment status, for the signed-in customer's own order or with its access token. A
+ * customer back from the provider's page gets the provider's answer rather than waiting for its webhook.
+ */
+export async function paymentStatus(ctx: RequestContext, orderId: string, accessToken: string | null | undefined) {
+  let order = await findOrderForCaller(ctx, orderId, accessToken);
+  let payment = await paymentIntentOf(ctx, order.id);
+  if (payment && order.status === 'PENDING_PAYMENT') {
+    await syncPayment(ctx, payment);
+    // The payment is read again directly: the request's loader keeps what it read first.
+    [order, payment] = await Promise.all([findOrder(ctx, order.id), ctx.first(ctx.query.selectFrom('commerce.payment').selectAll().where('id', '=', payment.id))]);
+  }
+  return { order, payment };
+}
+
+export async function listOrders(ctx: RequestContext, args: OrderListArgs) {
   const req = pageRequest(args);
   let select = ctx.query.selectFrom('commerce.shop_order').selectAll().orderBy('createdAt', 'desc').orderBy('id', 'desc');
   if (args.status) select = select.where('status', '=', args.status);
-  if (args.customerId != null) {
-    if (!isUuid(args.customerId)) throw badInput('customerId', 'must be a customer id');
-    select = select.where('customerId', '=', args.customerId);
-  }
-  if (args.from) select = select.where('createdAt', '>=', checkInstant('from', args.from));
-  if (args.to) select = select.where('createdAt', '<', checkInstant('to', args.to));
+  if (args.customerId != null) select = select.where('customerId', '=', args.customerId);
+  if (args.from) select = select.where('createdAt', '>=', args.from);
+  if (args.to) select = select.where('createdAt', '<', args.to);
   if (args.from && args.to && args.from.getTime() >= args.to.getTime()) throw badInput('to', 'must be after from');
   return ctx.page(select, req);
 }
@@ -305,6 +284,9 @@ export async function orderLines(ctx: RequestContext, orderIds: readonly string[
   return perKey(orderIds, rows, (r) => r.orderId);
 }
 
+/** An order's lines, batched per response. */
+export const linesOf = (ctx: RequestContext, orderId: string) => ctx.loader('commerce.orderLines', (ids: readonly string[]) => orderLines(ctx, ids)).load(orderId);
+
 // ---- Merchant moves ------------------------------------------------------------------------------
 
 /** The order row, locked for this transaction, whose state may move to `to`; else INVALID_STATE_TRANSITION. */
@@ -315,19 +297,8 @@ export async function lockOrder(tx: RequestContext, id: string, to: OrderStatus)
   return row;
 }
 
-/** Moves a PENDING_PAYMENT order to PAID (inside the paying transaction): the reserved stock is now sold. */
-export async function markPaidInTx(tx: RequestContext, order: Order): Promise<void> {
-  orderStates.assert(order.status, 'PAID');
-  order.status = 'PAID';
-  order.paidAt = tx.now();
-  order.expiresAt = null;
-  const lines = await tx.all(tx.query.selectFrom('commerce.order_line').select(['productId', 'variantId', 'quantity', 'totalMinor']).where('orderId', '=', order.id).orderBy('position'));
-  publishPaid(tx, order, lines);
-  await notifyOrder(tx, order, 'paid');
-}
-
 /** The merchant records a manual payment (pay at the venue, or cash at the counter). */
-export async function markOrderPaid(ctx: RequestContext, orderId: unknown) {
+export async function markOrderPaid(ctx: RequestContext, orderId: string) {
   const { id } = await findOrder(ctx, orderId);
   const order = await ctx.transaction(async (tx) => {
     const row = await lockOrder(tx, id, 'PAID');
@@ -339,7 +310,7 @@ export async function markOrderPaid(ctx: RequestContext, orderId: unknown) {
   return order;
 }
 
-export async function fulfilOrder(ctx: RequestContext, orderId: unknown) {
+export async function fulfilOrder(ctx: RequestContext, orderId: string) {
   const { id } = await findOrder(ctx, orderId);
   return ctx.transaction(async (tx) => {
     const row = await lockOrder(tx, id, 'FULFILLED');
@@ -375,9 +346,8 @@ export async function endUnpaidOrder(ctx: RequestContext, orderId: string, to: '
   });
 }
 
-export function cancelOrder(ctx: RequestContext, orderId: unknown, reason: string | null | undefined) {
-  if (!isUuid(orderId)) throw badInput('orderId', 'must be an order id');
-  return endUnpaidOrder(ctx, orderId, 'CANCELLED', optionalText('reason', reason, 500) ?? null) as Promise<Order>;
+export function cancelOrder(ctx: RequestContext, orderId: string, reason: string | null | undefined) {
+  return endUnpaidOrder(ctx, orderId, 'CANCELLED', reason ?? null) as Promise<Order>;
 }
 
 /**
@@ -386,7 +356,7 @@ export function cancelOrder(ctx: RequestContext, orderId: unknown, reason: strin
  * refund is first recorded on the locked order, so concurrent refunds never exceed what was paid;
  * if the provider then refuses it, the record is taken back and the answer is PAYMENT_FAILED.
  */
-export async function refundOrder(ctx: RequestContext, orderId: unknown, amount: string | null | undefined) {
+export async function refundOrder(ctx: RequestContext, orderId: string, amount: string | null | undefined) {
   const { id, currency } = await findOrder(ctx, orderId);
   const requested = amount == null ? null : parseAmount('amount', amount, currency);
   if (requested !== null && requested <= 0) throw badInput('amount', 'must be more than 0');

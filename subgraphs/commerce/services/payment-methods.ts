@@ -6,7 +6,6 @@
 import type { RequestContext } from '../../kernel/context.ts';
 import { badInput } from '../../kernel/errors.ts';
 import { pageOfAll, pageRequest, type ListQuery } from '../../kernel/pagination.ts';
-import { SANDBOX_METHODS } from './payments/sandbox.ts';
 
 export type PaymentMethodKind = 'PROVIDER' | 'MANUAL';
 
@@ -52,4 +51,3 @@ export function choosePaymentMethod(ctx: RequestContext, id: string | null | und
   return found;
 }
 
-export const isSandboxMethod = (id: string) => (SANDBOX_METHODS as readonly string[]).includes(id);

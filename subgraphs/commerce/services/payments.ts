@@ -6,11 +6,10 @@
 import { LockMode } from '@mikro-orm/core';
 import type { RequestContext } from '../../kernel/context.ts';
 import { AppError } from '../../kernel/errors.ts';
-import { newId } from '../../kernel/ids.ts';
 import { anyOf } from '../../kernel/query.ts';
 import { Order } from '../entities/order.ts';
 import { Payment, type PaymentStatus } from '../entities/payment.ts';
-import { markPaidInTx } from './orders.ts';
+import { markPaidInTx } from './order-paid.ts';
 import { providerFor } from './payments/index.ts';
 import type { IntentState, ProviderEvent } from './payments/provider.ts';
 import { paymentStates } from './states.ts';
@@ -163,4 +162,3 @@ export async function latestPayments(ctx: RequestContext, orderIds: readonly str
 export const paymentIntentOf = (ctx: RequestContext, orderId: string) =>
   ctx.loader('commerce.latestPayment', (ids: readonly string[]) => latestPayments(ctx, ids)).load(orderId);
 
-export const newPaymentId = newId;

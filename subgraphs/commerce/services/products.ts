@@ -2,16 +2,17 @@
 import { perKey } from '../../kernel/batches.ts';
 import type { RequestContext } from '../../kernel/context.ts';
 import { badInput, notFound } from '../../kernel/errors.ts';
-import { isUuid, newId } from '../../kernel/ids.ts';
+import { newId } from '../../kernel/ids.ts';
+import { applyChanges } from '../../kernel/inputs.ts';
 import { parseAmount } from '../../kernel/money.ts';
 import { requireOwn, requireOwnAll } from '../../kernel/ownership.ts';
 import { likePattern, pageRequest } from '../../kernel/pagination.ts';
 import { anyOf } from '../../kernel/query.ts';
 import { chooseSlug } from '../../kernel/slugs.ts';
 import type { RowOf } from '../../kernel/tables.ts';
-import { oneOf, optionalText, requireText } from '../../kernel/validation.ts';
+import { tenantSettings } from '../../kernel/tenant.ts';
 import { CollectionProduct } from '../entities/collection.ts';
-import { Product, PRODUCT_STATUSES, ProductVariant, type ProductStatus } from '../entities/product.ts';
+import { Product, ProductVariant, type ProductStatus } from '../entities/product.ts';
 
 export type ProductRow = RowOf<'commerce.product'>;
 export type VariantRow = RowOf<'commerce.product_variant'>;
@@ -19,72 +20,48 @@ export type VariantRow = RowOf<'commerce.product_variant'>;
 export const MAX_STOCK = 1_000_000;
 export const MAX_VARIANTS = 100;
 
-export interface VariantInput {
-  /** update only: the variant to change. */
+/** A variant's fields as the edge checked them (resolvers/product.inputs.ts); on a change, absent means unchanged and null clears name and sku. */
+export interface VariantChanges {
+  /** update only: the variant to change; without it a variant is added. */
   id?: string | null;
   name?: string | null;
   sku?: string | null;
+  /** In major units of the company currency ("12.50"); the product's price when left out. */
   price?: string | null;
   compareAtPrice?: string | null;
+  /** Units in stock of a new variant (an existing one's changes through adjustStock). */
   stock?: number | null;
   trackInventory?: boolean | null;
-  options?: { name: string; value: string }[] | null;
+  /** The options that tell it apart ({ size: "M" }). */
+  options?: Record<string, string> | null;
 }
 
-export interface ProductInput {
+/** A product's fields as the edge checked them (resolvers/product.inputs.ts); on a change, absent means unchanged and null clears an optional one. */
+export interface ProductChanges {
   name?: string | null;
+  /** As given: chooseSlug checks it and makes it unique; blank makes one from the name. */
   slug?: string | null;
   description?: string | null;
   images?: string[] | null;
   categoryId?: string | null;
   brandId?: string | null;
   collectionIds?: string[] | null;
+  /** The default variant's price, compare-at price, SKU, stock (when creating) and inventory tracking. */
   price?: string | null;
   compareAtPrice?: string | null;
   sku?: string | null;
   stock?: number | null;
   trackInventory?: boolean | null;
+  /** Percent with two decimals ("20.00"). */
   taxRate?: string | null;
   status?: ProductStatus | null;
-  variants?: VariantInput[] | null;
+  variants?: VariantChanges[] | null;
+  /** update only. */
   removeVariantIds?: string[] | null;
 }
 
-export function wholeNumber(field: string, value: unknown, min: number, max: number): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) throw badInput(field, `must be a whole number from ${min} to ${max}`);
-  return value;
-}
-
-function taxRateOf(value: string): string {
-  const text = String(value).trim();
-  const match = /^(\d{1,3})(?:\.(\d{1,2}))?$/.exec(text);
-  if (!match || Number(text) > 100) throw badInput('taxRate', 'must be a percentage from 0 to 100 with at most 2 decimals, e.g. "20" or "7.5"');
-  return Number(text).toFixed(2);
-}
-
-function skuOf(field: string, value: unknown): string | null {
-  const sku = optionalText(field, value, 64);
-  if (sku && !/^[\p{L}\p{N}._\-/]+$/u.test(sku)) throw badInput(field, 'may hold letters, digits and . _ - / only');
-  return sku ?? null;
-}
-
-function imagesOf(value: string[]): string[] {
-  if (value.length > 20) throw badInput('images', 'may hold at most 20 images');
-  value.forEach((url, i) => {
-    if (typeof url !== 'string' || url.length > 2000 || !/^https?:\/\/\S+$/i.test(url)) throw badInput(`images[${i}]`, 'must be an http(s) URL');
-  });
-  return value;
-}
-
-function optionsOf(field: string, options: VariantInput['options']): Record<string, string> {
-  const out: Record<string, string> = {};
-  (options ?? []).forEach((o, i) => {
-    const name = requireText(`${field}[${i}].name`, o.name, 50);
-    if (Object.hasOwn(out, name) || ['__proto__', 'constructor', 'prototype'].includes(name)) throw badInput(`${field}[${i}].name`, 'is given twice or reserved');
-    out[name] = requireText(`${field}[${i}].value`, o.value, 100);
-  });
-  return out;
-}
+/** A new product: its name, and variants without ids (the edge refuses ids and removeVariantIds). */
+export type NewProduct = ProductChanges & { name: string };
 
 /** Validated prices of a create or update: a compare-at price is above the price it compares with. */
 function prices(field: string, input: { price?: string | null; compareAtPrice?: string | null }, currency: string, fallbackMinor?: number) {
@@ -94,12 +71,9 @@ function prices(field: string, input: { price?: string | null; compareAtPrice?: 
   return { priceMinor, compareAtPriceMinor };
 }
 
-async function applyProduct(tx: RequestContext, product: Product, input: ProductInput) {
-  if (input.name != null) product.name = requireText('name', input.name, 200);
-  if (input.description !== undefined) product.description = optionalText('description', input.description, 10_000) ?? null;
-  if (input.images != null) product.images = imagesOf(input.images);
-  if (input.taxRate != null) product.taxRate = taxRateOf(input.taxRate);
-  if (input.status != null) product.status = oneOf('status', input.status, PRODUCT_STATUSES);
+/** The product's own fields, then the ones that must be the company's: its category, brand and collections. */
+async function applyProduct(tx: RequestContext, product: Product, input: ProductChanges) {
+  applyChanges(product, input, { set: ['name', 'images', 'taxRate', 'status'], clearable: ['description'] });
   if (input.categoryId !== undefined) product.categoryId = input.categoryId === null ? null : await requireOwn(tx, 'commerce.product_category', 'categoryId', input.categoryId, 'a product category');
   if (input.brandId !== undefined) product.brandId = input.brandId === null ? null : await requireOwn(tx, 'commerce.brand', 'brandId', input.brandId, 'a brand');
   if (input.collectionIds != null) {
@@ -113,13 +87,10 @@ async function applyProduct(tx: RequestContext, product: Product, input: Product
  * Creates a product with its variants. Without `variants`, one default variant takes the
  * product's price, SKU, stock and inventory tracking; with them, the first is the default.
  */
-export async function createProduct(ctx: RequestContext, input: ProductInput, currency: string) {
-  const name = requireText('name', input.name, 200);
+export async function createProduct(ctx: RequestContext, input: NewProduct) {
+  const { currency } = await tenantSettings(ctx);
+  const { name } = input;
   const variants = input.variants?.length ? input.variants : null;
-  if (variants && variants.length > MAX_VARIANTS) throw badInput('variants', `may hold at most ${MAX_VARIANTS} variants`);
-  const given = variants?.findIndex((v) => v.id != null) ?? -1;
-  if (given >= 0) throw badInput(`variants[${given}].id`, 'is for update_product: a new product has no variants yet');
-  if (input.removeVariantIds != null) throw badInput('removeVariantIds', 'is for update_product');
   if (!variants && input.price == null) throw badInput('price', 'is required');
   const base = prices('', input, currency);
   return ctx.transaction(async (tx) => {
@@ -132,15 +103,15 @@ export async function createProduct(ctx: RequestContext, input: ProductInput, cu
       return tx.em.create(ProductVariant, {
         id: newId(),
         productId: product.id,
-        name: variants ? (optionalText(`${field}name`, v.name, 100) ?? null) : null,
-        sku: skuOf(`${field}sku`, v.sku),
+        name: variants ? (v.name ?? null) : null,
+        sku: v.sku ?? null,
         priceMinor: own.priceMinor,
         compareAtPriceMinor: own.compareAtPriceMinor ?? (variants ? base.compareAtPriceMinor : null),
         currency,
-        stock: v.stock == null ? 0 : wholeNumber(`${field}stock`, v.stock, 0, MAX_STOCK),
+        stock: v.stock ?? 0,
         trackInventory: v.trackInventory ?? input.trackInventory ?? v.stock != null,
         isDefault: i === 0,
-        options: variants ? optionsOf(`${field}options`, v.options) : {},
+        options: variants ? (v.options ?? {}) : {},
         position: i,
       });
     });
@@ -156,8 +127,7 @@ export async function createProduct(ctx: RequestContext, input: ProductInput, cu
  * default variant, `variants` and `removeVariantIds` the others (changeVariants); stock changes
  * only through adjustStock (it keeps a history).
  */
-export async function updateProduct(ctx: RequestContext, productId: string, input: ProductInput) {
-  if (!isUuid(productId)) throw badInput('productId', 'must be a product id');
+export async function updateProduct(ctx: RequestContext, productId: string, input: ProductChanges) {
   return ctx.transaction(async (tx) => {
     const product = await tx.em.findOne(Product, { id: productId });
     if (!product) throw notFound('Product');
@@ -170,7 +140,7 @@ export async function updateProduct(ctx: RequestContext, productId: string, inpu
       variant.priceMinor = p.priceMinor!;
       if (input.compareAtPrice !== undefined) variant.compareAtPriceMinor = p.compareAtPriceMinor;
       if (variant.compareAtPriceMinor != null && variant.compareAtPriceMinor <= variant.priceMinor) throw badInput('compareAtPrice', 'must be above the price');
-      if (input.sku !== undefined) variant.sku = skuOf('sku', input.sku);
+      if (input.sku !== undefined) variant.sku = input.sku;
       if (input.trackInventory != null) variant.trackInventory = input.trackInventory;
     }
     return product;
@@ -182,7 +152,7 @@ export async function updateProduct(ctx: RequestContext, productId: string, inpu
  * fields given), one without is added after the others; removed ones go (never the last). When
  * the default variant is removed, the first one left becomes the default.
  */
-async function changeVariants(tx: RequestContext, productId: string, changes: VariantInput[], removeIds: string[]) {
+async function changeVariants(tx: RequestContext, productId: string, changes: VariantChanges[], removeIds: string[]) {
   const existing = await tx.em.find(ProductVariant, { productId }, { orderBy: { position: 'asc' } });
   const byId = new Map(existing.map((v) => [v.id, v]));
   removeIds.forEach((id, i) => {
@@ -202,15 +172,15 @@ async function changeVariants(tx: RequestContext, productId: string, changes: Va
       tx.em.create(ProductVariant, {
         id: newId(),
         productId,
-        name: optionalText(`${field}name`, v.name, 100) ?? null,
-        sku: skuOf(`${field}sku`, v.sku),
+        name: v.name ?? null,
+        sku: v.sku ?? null,
         priceMinor: own.priceMinor,
         compareAtPriceMinor: own.compareAtPriceMinor,
         currency,
-        stock: v.stock == null ? 0 : wholeNumber(`${field}stock`, v.stock, 0, MAX_STOCK),
+        stock: v.stock ?? 0,
         trackInventory: v.trackInventory ?? v.stock != null,
         isDefault: false,
-        options: optionsOf(`${field}options`, v.options),
+        options: v.options ?? {},
         position: position++,
       });
       return;
@@ -222,10 +192,7 @@ async function changeVariants(tx: RequestContext, productId: string, changes: Va
     variant.priceMinor = own.priceMinor!;
     if (v.compareAtPrice !== undefined) variant.compareAtPriceMinor = own.compareAtPriceMinor;
     if (variant.compareAtPriceMinor != null && variant.compareAtPriceMinor <= variant.priceMinor) throw badInput(`${field}compareAtPrice`, 'must be above the price');
-    if (v.name !== undefined) variant.name = optionalText(`${field}name`, v.name, 100) ?? null;
-    if (v.sku !== undefined) variant.sku = skuOf(`${field}sku`, v.sku);
-    if (v.trackInventory != null) variant.trackInventory = v.trackInventory;
-    if (v.options != null) variant.options = optionsOf(`${field}options`, v.options);
+    applyChanges(variant, v, { set: ['trackInventory', 'options'], clearable: ['name', 'sku'] });
   });
   if (!removing.size) return;
   for (const id of removing) tx.em.remove(byId.get(id)!);
@@ -238,17 +205,16 @@ async function changeVariants(tx: RequestContext, productId: string, changes: Va
 }
 
 /** A product to read; NOT_FOUND when absent or another company's (or not active, with `activeOnly`). */
-export async function getProduct(ctx: RequestContext, where: { id?: unknown; slug?: unknown }, options: { activeOnly?: boolean } = {}): Promise<ProductRow> {
-  if (where.id !== undefined && !isUuid(where.id)) throw badInput('productId', 'must be a product id');
-  if (where.slug !== undefined && (typeof where.slug !== 'string' || !where.slug)) throw badInput('slug', 'is required');
+export async function getProduct(ctx: RequestContext, where: { id: string } | { slug: string }, options: { activeOnly?: boolean } = {}): Promise<ProductRow> {
   let select = ctx.query.selectFrom('commerce.product').selectAll();
-  select = where.id !== undefined ? select.where('id', '=', where.id as string) : select.where('slug', '=', where.slug as string);
+  select = 'id' in where ? select.where('id', '=', where.id) : select.where('slug', '=', where.slug);
   if (options.activeOnly) select = select.where('status', '=', 'active');
   const product = await ctx.first(select);
   if (!product) throw notFound('Product');
   return product;
 }
 
+/** A product list's page and filters, the ids checked by the edge (resolvers/product.inputs.ts). */
 export interface ProductListArgs {
   search?: string | null;
   status?: ProductStatus | null;
@@ -264,15 +230,10 @@ export async function listProducts(ctx: RequestContext, args: ProductListArgs, o
   const req = pageRequest(args);
   let select = ctx.query.selectFrom('commerce.product').selectAll().orderBy('createdAt', 'desc').orderBy('id');
   if (options.activeOnly) select = select.where('status', '=', 'active');
-  else if (args.status != null) select = select.where('status', '=', oneOf('status', args.status, PRODUCT_STATUSES));
-  for (const field of ['categoryId', 'brandId'] as const) {
-    const id = args[field];
-    if (id == null) continue;
-    if (!isUuid(id)) throw badInput(field, 'must be an id');
-    select = select.where(field, '=', id);
-  }
+  else if (args.status != null) select = select.where('status', '=', args.status);
+  if (args.categoryId != null) select = select.where('categoryId', '=', args.categoryId);
+  if (args.brandId != null) select = select.where('brandId', '=', args.brandId);
   if (args.collectionId != null) {
-    if (!isUuid(args.collectionId)) throw badInput('collectionId', 'must be an id');
     const links = await ctx.all(ctx.query.selectFrom('commerce.collection_product').select('productId').where('collectionId', '=', args.collectionId));
     select = select.where('id', '=', anyOf(links.map((l) => l.productId)));
   }
@@ -286,3 +247,7 @@ export async function variantsOfProducts(ctx: RequestContext, productIds: readon
   const rows = await ctx.all(ctx.query.selectFrom('commerce.product_variant').selectAll().where('productId', '=', anyOf(productIds)).orderBy('position').orderBy('id'));
   return perKey(productIds, rows, (r) => r.productId);
 }
+
+/** A product's variants, batched per response (the default one first). */
+export const variantsOf = (ctx: RequestContext, productId: string) =>
+  ctx.loader('commerce.productVariants', (ids: readonly string[]) => variantsOfProducts(ctx, ids)).load(productId);

@@ -9,15 +9,13 @@
 import type { RequestContext } from '../../kernel/context.ts';
 import { sweepDue } from '../../kernel/sweeps.ts';
 import { badInput, conflict, notFound } from '../../kernel/errors.ts';
-import { isUuid, newId } from '../../kernel/ids.ts';
+import { newId } from '../../kernel/ids.ts';
 import type { RegistrationCreated } from '../../content/events.ts';
 import { Payment } from '../entities/payment.ts';
 import { choosePaymentMethod } from './payment-methods.ts';
 import { cancelOpenPayments, openProviderPayment, syncPayment } from './payments.ts';
 import { catchUpOnEvent } from '../../kernel/projections.ts';
 import { shopSettings } from './settings.ts';
-// The handler commerce's queue runs for content's event (a cycle of two modules, used at call time only).
-import { commerceSubscriptions } from '../subscriptions.ts';
 
 export const REGISTRATION_WINDOW_QUEUE = 'commerce.registration-window';
 
@@ -46,26 +44,23 @@ export async function recordRegistration(tx: RequestContext, facts: Registration
   if (fresh.length && facts.status === 'PENDING_PAYMENT') tx.runAt(REGISTRATION_WINDOW_QUEUE, due, { companyId: tx.companyId, registrationId: facts.registrationId });
 }
 
+/** How a registration is paid, as the edge checked it (resolvers/registration-payment.inputs.ts): both optional. */
+export interface RegistrationPaymentChoice {
+  /** One of the provider methods of paymentMethods(); the first when left out. */
+  paymentMethodId?: string | null;
+  returnUrl?: string | null;
+}
+
 /**
  * `POST /event-registrations/{id}/payment-intent`: the payment of a PENDING_PAYMENT registration's
  * amount through a provider. An open intent of the registration is given back rather than a second
  * one; a registration already paid is 409.
  */
-export async function registrationPaymentIntent(ctx: RequestContext, registrationId: unknown, input: { paymentMethodId?: string | null; returnUrl?: string | null }) {
-  if (!isUuid(registrationId)) throw badInput('id', 'must be a registration id');
+export async function registrationPaymentIntent(ctx: RequestContext, registrationId: string, input: RegistrationPaymentChoice) {
   const method = choosePaymentMethod(ctx, input.paymentMethodId);
   if (method.kind !== 'PROVIDER') throw badInput('paymentMethodId', 'must be a provider payment method (a registration is paid online)');
-  let returnUrl: string | null = null;
-  if (input.returnUrl) {
-    try {
-      const url = new URL(input.returnUrl);
-      if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error();
-      returnUrl = url.toString();
-    } catch {
-      throw badInput('returnUrl', 'must be an http(s) URL');
-    }
-  }
-  const registration = await payableRegistration(ctx, registrationId.toLowerCase());
+  const returnUrl = input.returnUrl ?? null;
+  const registration = await payableRegistration(ctx, registrationId);
   if (!registration) throw notFound('Registration');
   const payments = await ctx.all(ctx.query.selectFrom('commerce.payment').selectAll().where('registrationId', '=', registration.registrationId).orderBy('createdAt', 'desc'));
   if (payments.some((p) => p.status === 'succeeded')) throw conflict('This registration is paid', { field: 'id' });
@@ -114,7 +109,7 @@ const payableRegistrationRow = (ctx: RequestContext, registrationId: string) => 
 async function payableRegistration(ctx: RequestContext, registrationId: string) {
   const known = await payableRegistrationRow(ctx, registrationId);
   if (known) return known;
-  const caughtUp = await catchUpOnEvent(ctx, 'commerce', 'content.registration.created', { registrationId }, commerceSubscriptions['content.registration.created']!);
+  const caughtUp = await catchUpOnEvent(ctx, 'commerce', 'content.registration.created', { registrationId }, (tx, event) => recordRegistration(tx, event.payload));
   return caughtUp ? payableRegistrationRow(ctx, registrationId) : null;
 }
 

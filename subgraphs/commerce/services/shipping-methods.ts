@@ -1,36 +1,32 @@
 import type { RequestContext } from '../../kernel/context.ts';
 import { badInput, notFound } from '../../kernel/errors.ts';
-import { isUuid, newId } from '../../kernel/ids.ts';
+import { newId } from '../../kernel/ids.ts';
+import { applyChanges } from '../../kernel/inputs.ts';
 import { likePattern, pageRequest, type ListQuery } from '../../kernel/pagination.ts';
 import { parseAmount } from '../../kernel/money.ts';
 import type { RowOf } from '../../kernel/tables.ts';
 import { tenantSettings } from '../../kernel/tenant.ts';
-import { oneOf, requireText } from '../../kernel/validation.ts';
-import { SHIPPING_KINDS, ShippingMethod, type ShippingKind } from '../entities/shipping-method.ts';
+import { ShippingMethod, type ShippingKind } from '../entities/shipping-method.ts';
 
 export type ShippingMethodRow = RowOf<'commerce.shipping_method'>;
 
-export interface ShippingMethodInput {
+/** A shipping method's fields as the edge checked them (resolvers/shipping-method.inputs.ts); on a change, absent means unchanged. */
+export interface ShippingMethodChanges {
   name?: string | null;
   kind?: ShippingKind | null;
+  /** In major units of the company currency ("4.90"). */
   price?: string | null;
+  /** FREE_ABOVE: the order subtotal from which shipping is free; null clears it. */
   freeAbove?: string | null;
   needsAddress?: boolean | null;
   active?: boolean | null;
   position?: number | null;
 }
 
-function apply(method: ShippingMethod, input: ShippingMethodInput, currency: string) {
-  if (input.name != null) method.name = requireText('name', input.name, 120);
-  if (input.kind != null) method.kind = oneOf('kind', input.kind, SHIPPING_KINDS);
+function apply(method: ShippingMethod, input: ShippingMethodChanges, currency: string) {
+  applyChanges(method, input, { set: ['name', 'kind', 'needsAddress', 'active', 'position'] });
   if (input.price != null) method.priceMinor = parseAmount('price', input.price, currency);
   if (input.freeAbove !== undefined) method.freeAboveMinor = input.freeAbove == null ? null : parseAmount('freeAbove', input.freeAbove, currency);
-  if (input.needsAddress != null) method.needsAddress = input.needsAddress;
-  if (input.active != null) method.active = input.active;
-  if (input.position != null) {
-    if (!Number.isInteger(input.position) || input.position < 0 || input.position > 10000) throw badInput('position', 'must be 0 to 10000');
-    method.position = input.position;
-  }
   // Pickup costs nothing and needs no address; a free-above rate needs its threshold.
   if (method.kind === 'LOCAL_PICKUP') {
     if (input.price != null && method.priceMinor !== 0) throw badInput('price', 'must be 0 for LOCAL_PICKUP');
@@ -42,9 +38,8 @@ function apply(method: ShippingMethod, input: ShippingMethodInput, currency: str
   if (method.kind === 'FLAT_RATE') method.freeAboveMinor = null;
 }
 
-export async function createShippingMethod(ctx: RequestContext, input: ShippingMethodInput) {
-  const name = requireText('name', input.name, 120);
-  const kind = oneOf('kind', input.kind, SHIPPING_KINDS);
+export async function createShippingMethod(ctx: RequestContext, input: ShippingMethodChanges & { name: string; kind: ShippingKind }) {
+  const { name, kind } = input;
   if (kind !== 'LOCAL_PICKUP' && input.price == null) throw badInput('price', `is required for ${kind}`);
   const { currency } = await tenantSettings(ctx);
   return ctx.transaction(async (tx) => {
@@ -64,8 +59,7 @@ export async function createShippingMethod(ctx: RequestContext, input: ShippingM
   });
 }
 
-export async function updateShippingMethod(ctx: RequestContext, id: unknown, input: ShippingMethodInput) {
-  if (!isUuid(id)) throw badInput('shippingMethodId', 'must be a shipping method id');
+export async function updateShippingMethod(ctx: RequestContext, id: string, input: ShippingMethodChanges) {
   return ctx.transaction(async (tx) => {
     const method = await tx.em.findOne(ShippingMethod, { id });
     if (!method) throw notFound('Shipping method');

@@ -32,8 +32,6 @@ export const BLOCK_SHAPES: Record<string, string> = {
 };
 for (const type of BLOCK_TYPES) if (!BLOCK_SHAPES[type]) throw new Error(`content: block type ${type} has no entry in BLOCK_SHAPES`);
 
-export type BlockType = (typeof BLOCK_TYPES)[number];
-
 /** The block types, each described by the data it holds. */
 export const BlockTypeEnum = stateEnum<string>('BlockType', 'The type of a content block; each value says what its data holds.', Object.fromEntries(BLOCK_TYPES.map((t) => [t, `data ${BLOCK_SHAPES[t]}`])));
 

@@ -2,7 +2,9 @@ import { Arg, Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import { Requires } from '../../kernel/access.ts';
 import type { RequestContext } from '../../kernel/context.ts';
 import { ListArgs } from '../../kernel/pagination.ts';
+import { parse } from '../../kernel/schemas.ts';
 import * as categories from '../services/categories.ts';
+import { NewCategory } from './category.inputs.ts';
 import { ContentCategoryNode, ContentCategoryPage, CreateContentCategoryInput } from './category.types.ts';
 
 /** Content categories: listed for storefronts, created by the merchant. */
@@ -19,6 +21,6 @@ export class ContentCategoryResolver {
   @Requires('merchant')
   @Mutation(() => ContentCategoryNode)
   async createContentCategory(@Ctx() ctx: RequestContext, @Arg('input', () => CreateContentCategoryInput, { description: 'The category to create.' }) input: CreateContentCategoryInput) {
-    return categories.createCategory(ctx, input);
+    return categories.createCategory(ctx, parse(NewCategory, input));
   }
 }

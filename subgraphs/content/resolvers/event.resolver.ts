@@ -3,9 +3,11 @@ import { Requires } from '../../kernel/access.ts';
 import type { RequestContext } from '../../kernel/context.ts';
 import { Money, toMoney } from '../../kernel/money.ts';
 import { ListArgs } from '../../kernel/pagination.ts';
+import { parse } from '../../kernel/schemas.ts';
 import type { RowOf } from '../../kernel/tables.ts';
 import type { EventState } from '../entities/event.ts';
 import * as events from '../services/events.ts';
+import { EventKey, EventUpdate, NewEvent, NewRegistration, RegistrationId } from './event.inputs.ts';
 import {
   EventInput,
   EventNode,
@@ -29,19 +31,19 @@ export class EventResolver {
   @Requires('optionalCustomer')
   @Query(() => EventNode, { description: 'A published event by slug (or id).' })
   async event(@Ctx() ctx: RequestContext, @Arg('slug', () => String, { description: "The event's slug." }) slug: string) {
-    return events.getEvent(ctx, slug, 'slug', true);
+    return events.getEvent(ctx, parse(EventKey, slug, 'slug'), true);
   }
 
   @Requires('optionalCustomer')
   @Mutation(() => EventRegistrationNode, { description: 'Registers attendees: CONFIRMED for a free event, PENDING_PAYMENT for a paid one; 409 when sold out.' })
   async registerForEvent(@Ctx() ctx: RequestContext, @Arg('input', () => EventRegistrationInput, { description: 'Who registers.' }) input: EventRegistrationInput) {
-    return events.register(ctx, input);
+    return events.register(ctx, parse(NewRegistration, input));
   }
 
   @Requires('optionalCustomer')
   @Query(() => RegistrationAccessNode, { description: 'Whether a registration grants entry, and why not.' })
   async eventRegistrationAccess(@Ctx() ctx: RequestContext, @Arg('id', () => ID, { description: "The registration's id." }) id: string) {
-    return events.access(ctx, id);
+    return events.access(ctx, parse(RegistrationId, id, 'id'));
   }
 
   @Requires('merchant')
@@ -57,19 +59,19 @@ export class EventResolver {
   @Requires('merchant')
   @Mutation(() => EventNode, { description: 'Creates an event (a draft unless status says published).' })
   async createEvent(@Ctx() ctx: RequestContext, @Arg('input', () => EventInput, { description: 'The event to create.' }) input: EventInput) {
-    return events.createEvent(ctx, input);
+    return events.createEvent(ctx, parse(NewEvent, input));
   }
 
   @Requires('merchant')
   @Mutation(() => EventNode)
   async updateEvent(@Ctx() ctx: RequestContext, @Arg('eventId', () => ID, { description: "The event's id." }) eventId: string, @Arg('input', () => EventInput, { description: 'The fields to change; fields left out keep their value.' }) input: EventInput) {
-    return events.updateEvent(ctx, eventId, input);
+    return events.updateEvent(ctx, parse(EventKey, eventId, 'eventId'), parse(EventUpdate, input));
   }
 
   @Requires('merchant')
   @Query(() => EventRegistrationPage, { description: 'Registrations of an event.' })
   async eventRegistrations(@Ctx() ctx: RequestContext, @Arg('eventId', () => ID, { description: "The event's id." }) eventId: string, @Args(() => ListArgs) args: ListArgs) {
-    return events.listRegistrations(ctx, eventId, args);
+    return events.listRegistrations(ctx, parse(EventKey, eventId, 'eventId'), args);
   }
 
   @FieldResolver(() => Money, { description: 'Price per place; 0 for a free event.' })
@@ -84,14 +86,12 @@ export class EventResolver {
 
   @FieldResolver(() => Int, { nullable: true, description: 'Places left; null for no limit.' })
   async placesLeft(@Ctx() ctx: RequestContext, @Root() event: RowOf<'content.event'>) {
-    if (event.capacity == null) return null;
-    const taken = await ctx.loader('content.seatsTaken', (ids: readonly string[]) => events.seatsTaken(ctx, ids)).load(event.id);
-    return Math.max(0, event.capacity - taken);
+    return events.placesLeft(ctx, event);
   }
 
   @FieldResolver(() => Boolean, { nullable: true, description: 'Whether the signed-in customer is registered (null without a customer token).' })
   async registered(@Ctx() ctx: RequestContext, @Root() event: RowOf<'content.event'>) {
-    return ctx.loader('content.registered', (ids: readonly string[]) => events.registeredFlags(ctx, ids)).load(event.id);
+    return events.isRegistered(ctx, event.id);
   }
 }
 

@@ -2,7 +2,9 @@ import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import { Requires } from '../../kernel/access.ts';
 import type { RequestContext } from '../../kernel/context.ts';
 import { ListArgs } from '../../kernel/pagination.ts';
+import { parse } from '../../kernel/schemas.ts';
 import * as pages from '../services/pages.ts';
+import { NewPage, PageId, PageSlug, PageUpdate } from './page.inputs.ts';
 import { PageInput, PageList, PageNode } from './page.types.ts';
 
 /** Pages. Storefronts read published pages only. */
@@ -18,7 +20,7 @@ export class PageResolver {
   @Requires('public')
   @Query(() => PageNode, { description: 'A published page.' })
   async cmsPage(@Ctx() ctx: RequestContext, @Arg('slug', () => String, { description: "The page's slug." }) slug: string) {
-    return pages.findPage(ctx, slug, true);
+    return pages.findPage(ctx, parse(PageSlug, slug, 'slug'), true);
   }
 
   // Merchant.
@@ -31,12 +33,12 @@ export class PageResolver {
   @Requires('merchant')
   @Mutation(() => PageNode, { description: 'Creates a page (a draft unless status says published).' })
   async createPage(@Ctx() ctx: RequestContext, @Arg('input', () => PageInput, { description: 'The page to create.' }) input: PageInput) {
-    return pages.createPage(ctx, input);
+    return pages.createPage(ctx, parse(NewPage, input));
   }
 
   @Requires('merchant')
   @Mutation(() => PageNode)
   async updatePage(@Ctx() ctx: RequestContext, @Arg('pageId', () => ID, { description: "The page's id." }) pageId: string, @Arg('input', () => PageInput, { description: 'The fields to change; fields left out keep their value.' }) input: PageInput) {
-    return pages.updatePage(ctx, pageId, input);
+    return pages.updatePage(ctx, parse(PageId, pageId, 'pageId'), parse(PageUpdate, input));
   }
 }

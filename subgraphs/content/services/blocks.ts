@@ -1,91 +1,74 @@
+/**
+ * What each block type's data holds. The edge checks the blocks an input gives
+ * (resolvers/block.inputs.ts); a service checks data against a stored block's type (a replaced
+ * block keeps its type unless given one). Unknown keys are dropped, so stored data is always clean.
+ */
+import { z } from 'zod';
 import { badInput } from '../../kernel/errors.ts';
 import { isUuid, newId } from '../../kernel/ids.ts';
+import { parse } from '../../kernel/schemas.ts';
 import type { Block } from '../entities/block.ts';
 
 type Data = Record<string, unknown>;
-type Check = (data: Data, at: string) => Data;
 
-const text = (data: Data, key: string, at: string, max = 20000): string => {
-  const v = data[key];
-  if (typeof v !== 'string' || !v.trim()) throw badInput(`${at}.${key}`, 'is required text');
-  if (v.length > max) throw badInput(`${at}.${key}`, `must be at most ${max} characters`);
-  return v;
-};
-const optionalText = (data: Data, key: string, at: string): string | undefined => (data[key] == null || data[key] === '' ? undefined : text(data, key, at));
-const url = (data: Data, key: string, at: string): string => {
-  const v = text(data, key, at, 2000);
-  if (!/^(https?:\/\/|\/)/.test(v)) throw badInput(`${at}.${key}`, 'must be an http(s) URL or a path starting with /');
-  return v;
-};
-const list = <T>(data: Data, key: string, at: string, item: (v: unknown, at: string) => T): T[] => {
-  const v = data[key];
-  if (!Array.isArray(v) || !v.length) throw badInput(`${at}.${key}`, 'must be a non-empty list');
-  return v.map((x, i) => item(x, `${at}.${key}[${i}]`));
-};
-const object = (v: unknown, at: string): Data => {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw badInput(at, 'must be an object');
-  return v as Data;
-};
+/** Text as a block holds it: not blank, kept as written. */
+const text = (max = 20000) =>
+  z
+    .string({ error: 'is required text' })
+    .refine((v) => v.trim() !== '', 'is required text')
+    .max(max, `must be at most ${max} characters`);
+/** Optional text: absent, null or empty is left out. */
+const optionalText = () => z.preprocess((v) => (v === '' || v === null ? undefined : v), text().optional());
+const url = () => text(2000).refine((v) => /^(https?:\/\/|\/)/.test(v), 'must be an http(s) URL or a path starting with /');
+const list = <T extends z.ZodType>(item: T) => z.array(item, { error: 'must be a non-empty list' }).min(1, 'must be a non-empty list');
+const object = <S extends z.ZodRawShape>(shape: S) => z.object(shape, { error: 'must be an object' });
+const uuid = (message: string) => z.string({ error: message }).refine(isUuid, message);
 
-/** What each block type's data must hold. Unknown keys are dropped, so stored data is always clean. */
-const BLOCKS: Record<string, Check> = {
-  paragraph: (d, at) => ({ text: text(d, 'text', at) }),
-  heading: (d, at) => {
-    const level = d.level ?? 2;
-    if (!Number.isInteger(level) || (level as number) < 1 || (level as number) > 6) throw badInput(`${at}.level`, 'must be 1 to 6');
-    return { text: text(d, 'text', at, 300), level };
-  },
-  image: (d, at) => ({ url: url(d, 'url', at), alt: text(d, 'alt', at, 500), ...(optionalText(d, 'caption', at) ? { caption: d.caption } : {}) }),
-  list: (d, at) => {
-    const style = d.style ?? 'unordered';
-    if (style !== 'ordered' && style !== 'unordered') throw badInput(`${at}.style`, 'must be ordered or unordered');
-    return { style, items: list(d, 'items', at, (v, a) => text({ v }, 'v', a)) };
-  },
-  quote: (d, at) => ({ text: text(d, 'text', at), ...(optionalText(d, 'cite', at) ? { cite: d.cite } : {}) }),
-  code: (d, at) => ({ code: text(d, 'code', at, 50000), ...(optionalText(d, 'language', at) ? { language: d.language } : {}) }),
-  divider: () => ({}),
-  embed: (d, at) => ({ url: url(d, 'url', at), ...(optionalText(d, 'caption', at) ? { caption: d.caption } : {}) }),
-  file: (d, at) => ({ url: url(d, 'url', at), name: optionalText(d, 'name', at) ?? null }),
-  faq: (d, at) => ({ items: list(d, 'items', at, (v, a) => ({ question: text(object(v, a), 'question', a), answer: text(object(v, a), 'answer', a) })) }),
-  callout: (d, at) => {
-    const tone = d.tone ?? 'info';
-    if (!['info', 'success', 'warning', 'danger'].includes(tone as string)) throw badInput(`${at}.tone`, 'must be info, success, warning or danger');
-    return { text: text(d, 'text', at), tone };
-  },
-  gallery: (d, at) => ({ images: list(d, 'images', at, (v, a) => ({ url: url(object(v, a), 'url', a), alt: text(object(v, a), 'alt', a, 500) })) }),
-  cta: (d, at) => ({ text: text(d, 'text', at, 300), url: url(d, 'url', at) }),
-  accordion: (d, at) => ({ items: list(d, 'items', at, (v, a) => ({ title: text(object(v, a), 'title', a, 300), content: text(object(v, a), 'content', a) })) }),
-  product: (d, at) => {
-    if (!isUuid(d.productId)) throw badInput(`${at}.productId`, 'must be a product id');
-    return { productId: d.productId };
-  },
-  button: (d, at) => ({ text: text(d, 'text', at, 300), url: url(d, 'url', at) }),
-  video: (d, at) => ({ url: url(d, 'url', at), ...(optionalText(d, 'caption', at) ? { caption: d.caption } : {}) }),
-  form: (d, at) => {
-    if (!isUuid(d.surveyId)) throw badInput(`${at}.surveyId`, 'must be the id of the survey the form shows');
-    return { surveyId: d.surveyId };
-  },
-};
+/** A block's data: the shape's keys, those left out not kept. */
+const data = <S extends z.ZodRawShape>(shape: S) =>
+  object(shape).transform((d): Data => Object.fromEntries(Object.entries(d).filter(([, v]) => v !== undefined)));
 
-export const BLOCK_TYPES = Object.keys(BLOCKS);
+const BLOCK_DATA = {
+  paragraph: data({ text: text() }),
+  heading: data({ text: text(300), level: z.preprocess((v) => v ?? 2, z.int('must be 1 to 6').min(1, 'must be 1 to 6').max(6, 'must be 1 to 6')) }),
+  image: data({ url: url(), alt: text(500), caption: optionalText() }),
+  list: data({ style: z.preprocess((v) => v ?? 'unordered', z.enum(['ordered', 'unordered'], 'must be ordered or unordered')), items: list(text()) }),
+  quote: data({ text: text(), cite: optionalText() }),
+  code: data({ code: text(50000), language: optionalText() }),
+  divider: data({}),
+  embed: data({ url: url(), caption: optionalText() }),
+  file: data({ url: url(), name: optionalText().transform((v) => v ?? null) }),
+  faq: data({ items: list(object({ question: text(), answer: text() })) }),
+  callout: data({
+    text: text(),
+    tone: z.preprocess((v) => v ?? 'info', z.enum(['info', 'success', 'warning', 'danger'], 'must be info, success, warning or danger')),
+  }),
+  gallery: data({ images: list(object({ url: url(), alt: text(500) })) }),
+  cta: data({ text: text(300), url: url() }),
+  accordion: data({ items: list(object({ title: text(300), content: text() })) }),
+  product: data({ productId: uuid('must be a product id') }),
+  button: data({ text: text(300), url: url() }),
+  video: data({ url: url(), caption: optionalText() }),
+  form: data({ surveyId: uuid('must be the id of the survey the form shows') }),
+} satisfies Record<string, z.ZodType<Data>>;
 
-/** Validates one block; errors name `typeField` or a path under `dataField` (e.g. props.level). */
-export function blockData(type: unknown, data: unknown, typeField: string, dataField: string): { type: string; data: Data } {
-  if (typeof type !== 'string' || !Object.hasOwn(BLOCKS, type)) throw badInput(typeField, `must be one of ${BLOCK_TYPES.join(', ')}`);
-  return { type, data: BLOCKS[type](object(data ?? {}, dataField), dataField) };
+export type BlockType = keyof typeof BLOCK_DATA;
+export const BLOCK_TYPES = Object.keys(BLOCK_DATA) as [BlockType, ...BlockType[]];
+
+/** A block's type and its checked data, before it has an id. */
+export interface BlockContent {
+  type: BlockType;
+  data: Data;
 }
 
-/**
- * New blocks from input: each `{ type, data }` (or `props`, the append form's name) validated,
- * given an id and version 1.
- */
-export function newBlocks(input: unknown, field = 'blocks'): Block[] {
-  if (input == null) return [];
-  if (!Array.isArray(input)) throw badInput(field, 'must be a list of blocks');
-  if (input.length > 500) throw badInput(field, 'at most 500 blocks');
-  return input.map((raw, i) => {
-    const b = object(raw, `${field}[${i}]`);
-    const { type, data } = blockData(b.type, b.data ?? b.props, `${field}[${i}].type`, `${field}[${i}].${b.data === undefined && b.props !== undefined ? 'props' : 'data'}`);
-    return { id: newId(), version: 1, type, data };
-  });
+/** The data schema of a block type. */
+export const blockDataOf = (type: BlockType): z.ZodType<Data> => BLOCK_DATA[type];
+
+/** Data checked against a type (a stored block's, which may be one no longer offered); problems are named under `field` (props.level). */
+export function blockData(type: string, value: Data | null | undefined, field: string): BlockContent {
+  if (!Object.hasOwn(BLOCK_DATA, type)) throw badInput('type', `must be one of ${BLOCK_TYPES.join(', ')}`);
+  return { type: type as BlockType, data: parse(BLOCK_DATA[type as BlockType], value ?? {}, field) };
 }
+
+/** A new block: its own id, version 1. */
+export const newBlock = ({ type, data }: BlockContent): Block => ({ id: newId(), version: 1, type, data });

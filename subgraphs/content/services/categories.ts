@@ -3,12 +3,17 @@ import type { RequestContext } from '../../kernel/context.ts';
 import { newId } from '../../kernel/ids.ts';
 import { likePattern, pageRequest } from '../../kernel/pagination.ts';
 import { chooseSlug } from '../../kernel/slugs.ts';
-import { requireText } from '../../kernel/validation.ts';
 import { ContentCategory } from '../entities/category.ts';
 import { flushWithSlug } from './slugs.ts';
 
-export async function createCategory(ctx: RequestContext, input: { name?: string; slug?: string | null }) {
-  const name = requireText('name', input.name, 100);
+/** A new category as the edge checked it (resolvers/category.inputs.ts); the slug is made from the name when not given. */
+export interface CategoryFields {
+  name: string;
+  slug?: string | null;
+}
+
+export async function createCategory(ctx: RequestContext, input: CategoryFields) {
+  const { name } = input;
   return ctx.transaction(async (tx) => {
     const slug = await chooseSlug(tx, 'content.category', { explicit: input.slug, text: name, fallback: 'untitled' });
     const category = tx.em.create(ContentCategory, { id: newId(), name, slug });

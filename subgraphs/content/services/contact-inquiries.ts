@@ -1,24 +1,28 @@
 /** Contact inquiries: store one (rate-limited, the business is told) and list them. */
 import type { RequestContext } from '../../kernel/context.ts';
-import { badInput } from '../../kernel/errors.ts';
 import { newId } from '../../kernel/ids.ts';
 import { enqueueMessage } from '../../kernel/outbox/index.ts';
 import { enforceWindowLimit } from '../../kernel/rate-limit.ts';
 import { likePattern, pageRequest } from '../../kernel/pagination.ts';
 import { tenantSettings } from '../../kernel/tenant.ts';
-import { normalizeEmail, normalizePhone, requireText } from '../../kernel/validation.ts';
 import { ContactInquiry } from '../entities/contact-inquiry.ts';
 
 const WINDOW_MS = 60 * 60 * 1000;
 const MAX_PER_WINDOW = 5;
 
+/** An inquiry as the edge checked it (resolvers/contact-inquiry.inputs.ts): an email, a phone or both to answer to. */
+export interface Inquiry {
+  name: string;
+  message: string;
+  email?: string;
+  phone?: string;
+}
+
 /** Stores a contact inquiry and tells the company; at most 5 per address per hour. */
-export async function submitInquiry(ctx: RequestContext, input: { name?: string; email?: string | null; phone?: string | null; message?: string }) {
-  const name = requireText('name', input.name, 200);
-  const message = requireText('message', input.message, 5000);
-  const email = input.email ? normalizeEmail('email', input.email) : null;
-  const phone = input.phone ? normalizePhone('phone', input.phone) : null;
-  if (!email && !phone) throw badInput('email', 'an email or a phone is required so the business can answer');
+export async function submitInquiry(ctx: RequestContext, input: Inquiry) {
+  const { name, message } = input;
+  const email = input.email ?? null;
+  const phone = input.phone ?? null;
   const addresses = [email, phone].filter((a): a is string => !!a).sort();
   // Read before the transaction: the company's settings come from the kernel's cache or connection.
   const settings = await tenantSettings(ctx);

@@ -1,6 +1,7 @@
 import type { RequestContext } from '../../kernel/context.ts';
 import { badInput, notFound, reasonError } from '../../kernel/errors.ts';
-import { isUuid, newId } from '../../kernel/ids.ts';
+import { newId } from '../../kernel/ids.ts';
+import { applyChanges } from '../../kernel/inputs.ts';
 import { parseAmount } from '../../kernel/money.ts';
 import { enqueueMessage } from '../../kernel/outbox/index.ts';
 import { likePattern, pageRequest } from '../../kernel/pagination.ts';
@@ -8,36 +9,37 @@ import { anyOf } from '../../kernel/query.ts';
 import { chooseSlug } from '../../kernel/slugs.ts';
 import type { RowOf } from '../../kernel/tables.ts';
 import { tenantSettings } from '../../kernel/tenant.ts';
-import { checkInstant } from '../../kernel/time.ts';
-import { normalizeEmail, normalizePhone, normalizeSlug, optionalText, requireText } from '../../kernel/validation.ts';
 import { Event, EventRegistration, type EventState } from '../entities/event.ts';
-import { flushWithSlug } from './slugs.ts';
+import { flushWithSlug, type IdOrSlug } from './slugs.ts';
 import { eventStates } from './states.ts';
 
-export interface EventInput {
+/** An event's fields as the edge checked them (resolvers/event.inputs.ts); on a change, absent means unchanged. */
+export interface EventChanges {
   title?: string | null;
   slug?: string | null;
   description?: string | null;
   startsAt?: Date | null;
   endsAt?: Date | null;
   venue?: string | null;
+  /** Places in all; null for no limit. */
   capacity?: number | null;
+  /** Per place, in major units of the company currency ("25.00"). */
   price?: string | null;
   status?: EventState | null;
 }
 
-async function apply(ctx: RequestContext, event: Event, input: EventInput, currency: string) {
-  if (input.title != null) event.title = requireText('title', input.title, 300);
+/** A new event: a title and when it takes place. */
+export interface EventFields extends EventChanges {
+  title: string;
+  startsAt: Date;
+  endsAt: Date;
+}
+
+/** The given fields, then the rules across fields and the price in the event's currency. */
+async function apply(ctx: RequestContext, event: Event, input: EventChanges, currency: string) {
+  applyChanges(event, input, { set: ['title', 'startsAt', 'endsAt'], clearable: ['description', 'venue', 'capacity'] });
   if (input.slug != null) event.slug = await chooseSlug(ctx, 'content.event', { explicit: input.slug, text: event.title, fallback: 'untitled', exceptId: event.id });
-  if (input.description !== undefined) event.description = optionalText('description', input.description, 20000) ?? null;
-  if (input.venue !== undefined) event.venue = optionalText('venue', input.venue, 300) ?? null;
-  if (input.startsAt != null) event.startsAt = checkInstant('startsAt', input.startsAt);
-  if (input.endsAt != null) event.endsAt = checkInstant('endsAt', input.endsAt);
   if (event.endsAt.getTime() <= event.startsAt.getTime()) throw badInput('endsAt', 'must be after startsAt');
-  if (input.capacity !== undefined) {
-    if (input.capacity !== null && (!Number.isInteger(input.capacity) || input.capacity < 1 || input.capacity > 100000)) throw badInput('capacity', 'must be 1 to 100000, or null for no limit');
-    event.capacity = input.capacity;
-  }
   if (input.price != null) event.priceMinor = parseAmount('price', input.price, currency);
   if (input.status != null && input.status !== event.status) {
     eventStates.assert(event.status, input.status);
@@ -45,13 +47,10 @@ async function apply(ctx: RequestContext, event: Event, input: EventInput, curre
   }
 }
 
-export async function createEvent(ctx: RequestContext, input: EventInput) {
-  const title = requireText('title', input.title, 300);
-  if (!input.startsAt) throw badInput('startsAt', 'is required');
-  if (!input.endsAt) throw badInput('endsAt', 'is required');
+export async function createEvent(ctx: RequestContext, input: EventFields) {
+  const { title, startsAt, endsAt } = input;
   // Read before the transaction: the company's settings come from the kernel's cache or connection.
   const { currency } = await tenantSettings(ctx);
-  const { startsAt, endsAt } = input;
   return ctx.transaction(async (tx) => {
     const event = tx.em.create(Event, {
       id: newId(),
@@ -70,26 +69,19 @@ export async function createEvent(ctx: RequestContext, input: EventInput) {
   });
 }
 
-export async function updateEvent(ctx: RequestContext, eventId: unknown, input: EventInput) {
-  const where = eventKey(eventId, 'eventId');
+export async function updateEvent(ctx: RequestContext, eventId: IdOrSlug, input: EventChanges) {
   return ctx.transaction(async (tx) => {
-    const event = await tx.em.findOne(Event, where);
+    const event = await tx.em.findOne(Event, eventId);
     if (!event) throw notFound('Event');
     await apply(tx, event, input, event.currency);
     return event;
   });
 }
 
-/** An event by id or slug; storefronts see published (and cancelled, to say so) events only. */
-function eventKey(idOrSlug: unknown, field: string): { id: string } | { slug: string } {
-  const key = requireText(field, idOrSlug, 200);
-  return isUuid(key) ? { id: key } : { slug: normalizeSlug(key) };
-}
-
 export type EventRow = RowOf<'content.event'>;
 
-export async function getEvent(ctx: RequestContext, idOrSlug: unknown, field: string, publicOnly: boolean): Promise<EventRow> {
-  const key = eventKey(idOrSlug, field);
+/** An event by id or slug; storefronts see published (and cancelled, to say so) events only. */
+export async function getEvent(ctx: RequestContext, key: IdOrSlug, publicOnly: boolean): Promise<EventRow> {
   let select = ctx.query.selectFrom('content.event').selectAll();
   select = 'id' in key ? select.where('id', '=', key.id) : select.where('slug', '=', key.slug);
   if (publicOnly) select = select.where('status', '=', anyOf(['published', 'cancelled']));
@@ -137,12 +129,26 @@ export async function registeredFlags(ctx: RequestContext, eventIds: readonly st
   return eventIds.map((id) => mine.some((r) => r.eventId === id));
 }
 
-export interface RegistrationInput {
-  eventId?: string;
-  name?: string;
-  email?: string | null;
-  phone?: string | null;
-  quantity?: number | null;
+/** Places left of an event (null for no limit), its seats counted with the other events of the request. */
+export async function placesLeft(ctx: RequestContext, event: EventRow): Promise<number | null> {
+  if (event.capacity == null) return null;
+  const taken = await ctx.loader('content.seatsTaken', (ids: readonly string[]) => seatsTaken(ctx, ids)).load(event.id);
+  return Math.max(0, event.capacity - taken);
+}
+
+/** Whether the signed-in customer is registered for an event, asked with the other events of the request. */
+export function isRegistered(ctx: RequestContext, eventId: string): Promise<boolean | null> {
+  return ctx.loader('content.registered', (ids: readonly string[]) => registeredFlags(ctx, ids)).load(eventId);
+}
+
+/** A registration as the edge checked it (resolvers/event.inputs.ts). */
+export interface Registration {
+  eventId: IdOrSlug;
+  name: string;
+  email?: string;
+  phone?: string;
+  /** Places, 1 to 50. */
+  quantity: number;
 }
 
 /**
@@ -150,15 +156,14 @@ export interface RegistrationInput {
  * registrations never sell more than the capacity. Free events confirm at once; paid ones wait
  * for payment.
  */
-export async function register(ctx: RequestContext, input: RegistrationInput) {
-  const { id: eventId } = await getEvent(ctx, input.eventId, 'eventId', true);
-  const name = requireText('name', input.name, 200);
-  const email = input.email ? normalizeEmail('email', input.email) : null;
-  const phone = input.phone ? normalizePhone('phone', input.phone) : null;
+export async function register(ctx: RequestContext, input: Registration) {
+  const { id: eventId } = await getEvent(ctx, input.eventId, true);
+  const { name, quantity } = input;
+  const email = input.email ?? null;
+  const phone = input.phone ?? null;
   const p = ctx.principal;
+  // A signed-in customer's registration is theirs without an address; anyone else's needs one to be confirmed to.
   if (!email && !phone && p.kind !== 'customer') throw badInput('email', 'an email or a phone is needed to send the confirmation');
-  const quantity = input.quantity ?? 1;
-  if (!Number.isInteger(quantity) || quantity < 1 || quantity > 50) throw badInput('quantity', 'must be 1 to 50');
   const { name: companyName } = await tenantSettings(ctx);
   return ctx.transaction(async (tx) => {
     // Status, end and capacity are read under the row lock, so concurrent changes are seen.
@@ -215,8 +220,7 @@ export async function register(ctx: RequestContext, input: RegistrationInput) {
 }
 
 /** Whether a registration lets its holder in, and why not. */
-export async function access(ctx: RequestContext, registrationId: unknown) {
-  if (!isUuid(registrationId)) throw badInput('id', 'must be a registration id');
+export async function access(ctx: RequestContext, registrationId: string) {
   const registration = await ctx.first(ctx.query.selectFrom('content.event_registration').selectAll().where('id', '=', registrationId));
   if (!registration) throw notFound('Registration');
   const found = await ctx.first(ctx.query.selectFrom('content.event').selectAll().where('id', '=', registration.eventId));
@@ -237,8 +241,8 @@ export async function access(ctx: RequestContext, registrationId: unknown) {
   return { registrationId: registration.id, granted: reason === null, reason, quantity: registration.quantity, status: registration.status, event };
 }
 
-export async function listRegistrations(ctx: RequestContext, eventId: unknown, args: { page?: number | null; limit?: number | null; search?: string | null }) {
-  const event = await getEvent(ctx, eventId, 'eventId', false);
+export async function listRegistrations(ctx: RequestContext, eventId: IdOrSlug, args: { page?: number | null; limit?: number | null; search?: string | null }) {
+  const event = await getEvent(ctx, eventId, false);
   const req = pageRequest(args);
   let select = ctx.query.selectFrom('content.event_registration').selectAll().where('eventId', '=', event.id).orderBy('createdAt').orderBy('id');
   const search = req.search && likePattern(req.search);

@@ -1,31 +1,36 @@
 /** Pages: create, update, find and list. */
 import type { RequestContext } from '../../kernel/context.ts';
-import { badInput, notFound } from '../../kernel/errors.ts';
-import { isUuid, newId } from '../../kernel/ids.ts';
+import { notFound } from '../../kernel/errors.ts';
+import { newId } from '../../kernel/ids.ts';
+import { applyChanges } from '../../kernel/inputs.ts';
 import { likePattern, pageRequest } from '../../kernel/pagination.ts';
 import { chooseSlug } from '../../kernel/slugs.ts';
-import { normalizeSlug, optionalText, requireText } from '../../kernel/validation.ts';
 import type { PublishState } from '../entities/block.ts';
 import { Page } from '../entities/page.ts';
-import { newBlocks } from './blocks.ts';
+import { newBlock, type BlockContent } from './blocks.ts';
 import { flushWithSlug } from './slugs.ts';
 import { publishStates } from './states.ts';
 
-export interface PageInput {
+/** A page's fields as the edge checked them (resolvers/page.inputs.ts); on a change, absent means unchanged. */
+export interface PageChanges {
   title?: string | null;
   slug?: string | null;
-  blocks?: unknown;
+  /** The whole content, in order (replaces the blocks). */
+  blocks?: BlockContent[] | null;
   status?: PublishState | null;
   seoTitle?: string | null;
   seoDescription?: string | null;
 }
 
-async function apply(ctx: RequestContext, page: Page, input: PageInput) {
-  if (input.title != null) page.title = requireText('title', input.title, 300);
+/** A new page: a title at least. */
+export interface PageFields extends PageChanges {
+  title: string;
+}
+
+async function apply(ctx: RequestContext, page: Page, input: PageChanges) {
+  applyChanges(page, input, { set: ['title'], clearable: ['seoTitle', 'seoDescription'] });
   if (input.slug != null) page.slug = await chooseSlug(ctx, 'content.page', { explicit: input.slug, text: page.title, fallback: 'untitled', exceptId: page.id });
-  if (input.blocks != null) page.blocks = newBlocks(input.blocks);
-  if (input.seoTitle !== undefined) page.seoTitle = optionalText('seoTitle', input.seoTitle, 200) ?? null;
-  if (input.seoDescription !== undefined) page.seoDescription = optionalText('seoDescription', input.seoDescription, 500) ?? null;
+  if (input.blocks != null) page.blocks = input.blocks.map(newBlock);
   if (input.status != null && input.status !== page.status) {
     publishStates.assert(page.status, input.status);
     if (input.status === 'published') page.publishedAt = ctx.now();
@@ -33,8 +38,8 @@ async function apply(ctx: RequestContext, page: Page, input: PageInput) {
   }
 }
 
-export async function createPage(ctx: RequestContext, input: PageInput) {
-  const title = requireText('title', input.title, 300);
+export async function createPage(ctx: RequestContext, input: PageFields) {
+  const { title } = input;
   return ctx.transaction(async (tx) => {
     const page = tx.em.create(Page, { id: newId(), title, slug: await chooseSlug(tx, 'content.page', { explicit: input.slug, text: title, fallback: 'untitled' }), status: 'draft', blocks: [] });
     await apply(tx, page, { ...input, slug: undefined });
@@ -43,8 +48,7 @@ export async function createPage(ctx: RequestContext, input: PageInput) {
   });
 }
 
-export async function updatePage(ctx: RequestContext, pageId: unknown, input: PageInput) {
-  if (!isUuid(pageId)) throw badInput('pageId', 'must be a page id');
+export async function updatePage(ctx: RequestContext, pageId: string, input: PageChanges) {
   return ctx.transaction(async (tx) => {
     const page = await tx.em.findOne(Page, { id: pageId });
     if (!page) throw notFound('Page');
@@ -61,8 +65,9 @@ export async function listPages(ctx: RequestContext, args: { page?: number | nul
   return ctx.page(select, req);
 }
 
-export async function findPage(ctx: RequestContext, slug: unknown, publishedOnly: boolean) {
-  let select = ctx.query.selectFrom('content.page').selectAll().where('slug', '=', normalizeSlug(requireText('slug', slug, 200)));
+/** A page by its slug (as slugify stores it); storefronts see published pages only. */
+export async function findPage(ctx: RequestContext, slug: string, publishedOnly: boolean) {
+  let select = ctx.query.selectFrom('content.page').selectAll().where('slug', '=', slug);
   if (publishedOnly) select = select.where('status', '=', 'published');
   const page = await ctx.first(select);
   if (!page) throw notFound('Page');

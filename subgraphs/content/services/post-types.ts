@@ -3,12 +3,10 @@ import { sql } from 'kysely';
 import { perKey } from '../../kernel/batches.ts';
 import type { RequestContext } from '../../kernel/context.ts';
 import { badInput, conflict, notFound } from '../../kernel/errors.ts';
-import { isUuid, newId } from '../../kernel/ids.ts';
-import { oneOf, requireText } from '../../kernel/validation.ts';
+import { newId } from '../../kernel/ids.ts';
 import { anyOf } from '../../kernel/query.ts';
 import type { RowOf } from '../../kernel/tables.ts';
-import { FIELD_TYPES, PostType, PostTypeField } from '../entities/post-type.ts';
-import { RESERVED_KEYS } from './slugs.ts';
+import { PostType, PostTypeField, type FieldType } from '../entities/post-type.ts';
 
 export const DEFAULT_TYPE = { key: 'post', label: 'Post' };
 
@@ -28,12 +26,27 @@ export async function defaultPostType(ctx: RequestContext): Promise<PostTypeRow>
   });
 }
 
-export async function createPostType(ctx: RequestContext, input: { key?: string; label?: string }) {
-  const key = requireText('key', input.key, 40);
-  if (!/^[a-z][a-z0-9_]*$/.test(key)) throw badInput('key', 'must be lower-case letters, digits or _ starting with a letter');
+/** A post type as the edge checked it (resolvers/post-type.inputs.ts). */
+export interface PostTypeFields {
+  key: string;
+  label: string;
+}
+
+/** A custom field of a post type as the edge checked it; a select field comes with its options. */
+export interface PostTypeFieldFields {
+  postTypeId: string;
+  key: string;
+  label: string;
+  fieldType: FieldType;
+  required?: boolean | null;
+  options?: string[] | null;
+}
+
+export async function createPostType(ctx: RequestContext, input: PostTypeFields) {
+  const { key, label } = input;
   return ctx.transaction(async (tx) => {
     if (key === DEFAULT_TYPE.key || (await tx.first(tx.query.selectFrom('content.post_type').select('id').where('key', '=', key)))) throw conflict(`The post type "${key}" exists`, { field: 'key' });
-    return tx.em.create(PostType, { id: newId(), key, label: requireText('label', input.label, 100) });
+    return tx.em.create(PostType, { id: newId(), key, label });
   });
 }
 
@@ -42,28 +55,27 @@ export async function listPostTypes(ctx: RequestContext) {
   return ctx.all(ctx.query.selectFrom('content.post_type').selectAll().orderBy('createdAt').orderBy('id'));
 }
 
-export async function createPostTypeField(ctx: RequestContext, input: { postTypeId?: string; key?: string; label?: string; fieldType?: string; required?: boolean | null; options?: string[] | null }) {
-  const postTypeId = input.postTypeId;
-  if (!isUuid(postTypeId)) throw badInput('postTypeId', 'must be a post type id');
+export async function createPostTypeField(ctx: RequestContext, input: PostTypeFieldFields) {
+  const { postTypeId, key, label, fieldType, options } = input;
   return ctx.transaction(async (tx) => {
     const type = await tx.first(tx.query.selectFrom('content.post_type').select(['id', 'key']).where('id', '=', postTypeId));
     if (!type) throw notFound('Post type');
-    const key = requireText('key', input.key, 40);
-    if (!/^[a-zA-Z][a-zA-Z0-9_]*$/.test(key) || RESERVED_KEYS.has(key)) throw badInput('key', 'must be letters, digits or _ starting with a letter (not a reserved name)');
-    const fieldType = oneOf('fieldType', input.fieldType, FIELD_TYPES);
-    const options = input.options?.map((o, i) => requireText(`options[${i}]`, o, 100));
-    if (input.fieldType === 'select' && !options?.length) throw badInput('options', 'a select field needs options');
     if (await tx.first(tx.query.selectFrom('content.post_type_field').select('id').where('postTypeId', '=', type.id).where('key', '=', key))) throw conflict(`The field "${key}" exists on ${type.key}`, { field: 'key' });
     return tx.em.create(PostTypeField, {
       id: newId(),
       postTypeId: type.id,
       key,
-      label: requireText('label', input.label, 100),
+      label,
       fieldType,
       required: !!input.required,
       options: options ?? null,
     });
   });
+}
+
+/** A post type's fields, read with the other types' of the request. */
+export function fieldsOf(ctx: RequestContext, typeId: string) {
+  return ctx.loader('content.typeFields', (ids: readonly string[]) => fieldsOfTypes(ctx, ids)).load(typeId);
 }
 
 export async function fieldsOfTypes(ctx: RequestContext, typeIds: readonly string[]) {
@@ -72,9 +84,9 @@ export async function fieldsOfTypes(ctx: RequestContext, typeIds: readonly strin
 }
 
 /** A post type by key; none, empty or `post` is the default type. */
-export async function resolveType(ctx: RequestContext, key: unknown): Promise<PostTypeRow> {
+export async function resolveType(ctx: RequestContext, key: string | null | undefined): Promise<PostTypeRow> {
   if (key == null || key === '' || key === DEFAULT_TYPE.key) return defaultPostType(ctx);
-  const type = await ctx.first(ctx.query.selectFrom('content.post_type').selectAll().where('key', '=', String(key)));
+  const type = await ctx.first(ctx.query.selectFrom('content.post_type').selectAll().where('key', '=', key));
   if (!type) throw badInput('type', `is not a post type of this company (create it with create_post_type)`);
   return type;
 }

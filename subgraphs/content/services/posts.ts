@@ -2,17 +2,17 @@
 import { LockMode } from '@mikro-orm/core';
 import type { RequestContext } from '../../kernel/context.ts';
 import { badInput, notFound } from '../../kernel/errors.ts';
-import { isUuid, newId } from '../../kernel/ids.ts';
+import { newId } from '../../kernel/ids.ts';
+import { applyChanges } from '../../kernel/inputs.ts';
 import { requireOwn } from '../../kernel/ownership.ts';
 import { likePattern, pageRequest } from '../../kernel/pagination.ts';
 import { chooseSlug } from '../../kernel/slugs.ts';
 import type { RowOf } from '../../kernel/tables.ts';
 import { parseDate } from '../../kernel/time.ts';
-import { normalizeSlug, optionalText, requireText } from '../../kernel/validation.ts';
 import type { Block, PublishState } from '../entities/block.ts';
 import { Post } from '../entities/post.ts';
-import { blockData, newBlocks } from './blocks.ts';
-import { fieldsOfTypes, resolveType } from './post-types.ts';
+import { blockData, newBlock, type BlockContent, type BlockType } from './blocks.ts';
+import { DEFAULT_TYPE, fieldsOfTypes, resolveType } from './post-types.ts';
 import { flushWithSlug } from './slugs.ts';
 import { publishStates } from './states.ts';
 
@@ -46,25 +46,42 @@ function validateFields(defs: RowOf<'content.post_type_field'>[], values: Record
   return out;
 }
 
-const checkCategory = (ctx: RequestContext, categoryId: unknown) =>
+const checkCategory = (ctx: RequestContext, categoryId: string | null | undefined) =>
   categoryId == null ? null : requireOwn(ctx, 'content.category', 'categoryId', categoryId, 'a content category');
 
-export interface PostInput {
+/** A post's fields as the edge checked them (resolvers/post.inputs.ts); on a change, absent means unchanged. */
+export interface PostChanges {
+  /** The post type key (a new post only; default "post"). */
   type?: string | null;
   title?: string | null;
   slug?: string | null;
-  blocks?: unknown;
+  /** The whole content, in order (replaces the blocks). */
+  blocks?: BlockContent[] | null;
+  /** Checked here: a content category of this company. */
   categoryId?: string | null;
+  /** Checked here, against the post type's fields; on a change, null removes a value. */
   fields?: Record<string, unknown> | null;
   excerpt?: string | null;
   status?: PublishState | null;
 }
 
+/** A new post: a title at least. */
+export interface PostFields extends PostChanges {
+  title: string;
+}
+
+/** Which posts a merchant lists (besides page and search). */
+export interface PostFilter {
+  status?: PublishState | null;
+  categoryId?: string | null;
+  type?: string | null;
+}
+
 /** A new post is a draft unless asked otherwise; its slug comes from the title when not given. */
-export async function createPost(ctx: RequestContext, input: PostInput) {
+export async function createPost(ctx: RequestContext, input: PostFields) {
+  const { title } = input;
   return ctx.transaction(async (tx) => {
     const type = await resolveType(tx, input.type);
-    const title = requireText('title', input.title, 300);
     const [defs] = await fieldsOfTypes(tx, [type.id]);
     const fields = validateFields(defs, input.fields ?? {});
     const categoryId = await checkCategory(tx, input.categoryId);
@@ -78,8 +95,8 @@ export async function createPost(ctx: RequestContext, input: PostInput) {
       status,
       categoryId,
       fields,
-      blocks: newBlocks(input.blocks),
-      excerpt: optionalText('excerpt', input.excerpt, 1000) ?? null,
+      blocks: (input.blocks ?? []).map(newBlock),
+      excerpt: input.excerpt ?? null,
       publishedAt: status === 'published' ? tx.now() : null,
     });
     await flushWithSlug(tx, 'content.post', post, { explicit: input.slug, title });
@@ -87,13 +104,12 @@ export async function createPost(ctx: RequestContext, input: PostInput) {
   });
 }
 
-export async function updatePost(ctx: RequestContext, postId: unknown, input: PostInput) {
+export async function updatePost(ctx: RequestContext, postId: string, input: PostChanges) {
   return editPost(ctx, postId, async (post, tx) => {
-    if (input.title != null) post.title = requireText('title', input.title, 300);
+    applyChanges(post, input, { set: ['title'], clearable: ['excerpt'] });
     if (input.slug != null) post.slug = await chooseSlug(tx, 'content.post', { explicit: input.slug, text: post.title, fallback: 'untitled', exceptId: post.id });
     if (input.categoryId !== undefined) post.categoryId = await checkCategory(tx, input.categoryId);
-    if (input.excerpt !== undefined) post.excerpt = optionalText('excerpt', input.excerpt, 1000) ?? null;
-    if (input.blocks != null) post.blocks = newBlocks(input.blocks);
+    if (input.blocks != null) post.blocks = input.blocks.map(newBlock);
     if (input.fields != null) {
       const [defs] = await fieldsOfTypes(tx, [post.postTypeId]);
       post.fields = validateFields(defs, input.fields, post.fields);
@@ -110,8 +126,7 @@ export async function updatePost(ctx: RequestContext, postId: unknown, input: Po
  * Block edits read and write the post under a row lock, so concurrent edits of one post apply one
  * after the other instead of losing each other's blocks.
  */
-async function editPost(ctx: RequestContext, postId: unknown, change: (post: Post, tx: RequestContext) => Promise<void> | void): Promise<PostRow> {
-  if (!isUuid(postId)) throw badInput('postId', 'must be a post id');
+async function editPost(ctx: RequestContext, postId: string, change: (post: Post, tx: RequestContext) => Promise<void> | void): Promise<PostRow> {
   await ctx.transaction(async (tx) => {
     const post = await tx.em.findOne(Post, { id: postId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
     if (!post) throw notFound('Post');
@@ -122,16 +137,14 @@ async function editPost(ctx: RequestContext, postId: unknown, change: (post: Pos
   return post;
 }
 
-export async function appendBlock(ctx: RequestContext, postId: unknown, type: unknown, props: unknown) {
+export async function appendBlock(ctx: RequestContext, postId: string, block: BlockContent) {
   return editPost(ctx, postId, (post) => {
-    const { type: t, data } = blockData(type, props ?? {}, 'type', 'props');
-    post.blocks = [...post.blocks, { id: newId(), version: 1, type: t, data }];
+    post.blocks = [...post.blocks, newBlock(block)];
   });
 }
 
-export async function reorderBlocks(ctx: RequestContext, postId: unknown, blockIds: unknown) {
+export async function reorderBlocks(ctx: RequestContext, postId: string, blockIds: string[]) {
   return editPost(ctx, postId, (post) => {
-    if (!Array.isArray(blockIds)) throw badInput('blockIds', 'must list the block ids');
     const current = new Map(post.blocks.map((b) => [b.id, b]));
     const unique = new Set(blockIds);
     if (unique.size !== blockIds.length || blockIds.length !== post.blocks.length || !blockIds.every((id) => current.has(id))) {
@@ -141,23 +154,26 @@ export async function reorderBlocks(ctx: RequestContext, postId: unknown, blockI
   });
 }
 
-/** Replaces the block at `index` in place: same id, version + 1, new data (and type when given). */
-export async function replaceBlock(ctx: RequestContext, postId: unknown, index: unknown, type: unknown, props: unknown) {
+/**
+ * Replaces the block at `index` in place: same id, version + 1, new data (and type when given).
+ * The data is checked here, against the type the block will have.
+ */
+export async function replaceBlock(ctx: RequestContext, postId: string, index: number, type: BlockType | null | undefined, props: Record<string, unknown> | null | undefined) {
   return editPost(ctx, postId, (post) => {
-    if (!Number.isInteger(index) || (index as number) < 0 || (index as number) >= post.blocks.length) {
+    if (!Number.isInteger(index) || index < 0 || index >= post.blocks.length) {
       throw badInput('index', post.blocks.length ? `must be 0 to ${post.blocks.length - 1}` : 'the post has no blocks');
     }
-    const old = post.blocks[index as number];
-    const { type: t, data } = blockData(type ?? old.type, props ?? {}, 'type', 'props');
+    const old = post.blocks[index];
+    const { type: t, data } = blockData(type ?? old.type, props, 'props');
     const blocks: Block[] = [...post.blocks];
-    blocks[index as number] = { id: old.id, version: old.version + 1, type: t, data };
+    blocks[index] = { id: old.id, version: old.version + 1, type: t, data };
     post.blocks = blocks;
   });
 }
 
-export async function findPost(ctx: RequestContext, slug: unknown, publishedOnly: boolean) {
-  const value = normalizeSlug(requireText('slug', slug, 200));
-  let select = ctx.query.selectFrom('content.post').selectAll().where('slug', '=', value);
+/** A post by its slug (as slugify stores it); storefronts see published posts only. */
+export async function findPost(ctx: RequestContext, slug: string, publishedOnly: boolean) {
+  let select = ctx.query.selectFrom('content.post').selectAll().where('slug', '=', slug);
   if (publishedOnly) select = select.where('status', '=', 'published');
   const post = await ctx.first(select);
   if (!post) throw notFound('Post');
@@ -166,7 +182,7 @@ export async function findPost(ctx: RequestContext, slug: unknown, publishedOnly
 
 export async function listPosts(
   ctx: RequestContext,
-  args: { status?: PublishState | null; categoryId?: string | null; type?: string | null; search?: string | null; page?: number | null; limit?: number | null; offset?: number | null },
+  args: PostFilter & { search?: string | null; page?: number | null; limit?: number | null; offset?: number | null },
   publishedOnly: boolean,
 ) {
   // An offset, when given, is validated by the kernel and reports the page it falls in.
@@ -174,12 +190,20 @@ export async function listPosts(
   let select = ctx.query.selectFrom('content.post').selectAll().orderBy('publishedAt', 'desc').orderBy('createdAt', 'desc').orderBy('id', 'desc');
   if (publishedOnly) select = select.where('status', '=', 'published');
   else if (args.status) select = select.where('status', '=', args.status);
-  if (args.categoryId) {
-    if (!isUuid(args.categoryId)) throw badInput('categoryId', 'must be a category id');
-    select = select.where('categoryId', '=', args.categoryId);
-  }
+  if (args.categoryId) select = select.where('categoryId', '=', args.categoryId);
   if (args.type) select = select.where('postTypeId', '=', (await resolveType(ctx, args.type)).id);
   const search = req.search && likePattern(req.search);
   if (search) select = select.where((e) => e.or([e('title', 'ilike', search), e('excerpt', 'ilike', search)]));
   return ctx.page(select, req);
+}
+
+/** The key of a post's type, found with the other posts' of the request. */
+export async function postTypeKey(ctx: RequestContext, post: PostRow): Promise<string> {
+  const type = await ctx.find('content.post_type', post.postTypeId);
+  return type?.key ?? DEFAULT_TYPE.key;
+}
+
+/** A post's category, found with the other posts' of the request. */
+export function postCategory(ctx: RequestContext, post: PostRow) {
+  return post.categoryId ? ctx.find('content.category', post.categoryId) : null;
 }

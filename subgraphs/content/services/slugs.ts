@@ -4,6 +4,9 @@ import { violatedConstraint } from '../../kernel/constraints.ts';
 import { freeSlug } from '../../kernel/slugs.ts';
 import { SLUG_CONSTRAINTS } from '../constraints.ts';
 
+/** A titled row named by its id or by its slug (events and surveys are found either way). */
+export type IdOrSlug = { id: string } | { slug: string };
+
 /** Keys that would collide with JavaScript object internals in stored JSON. */
 export const RESERVED_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 

@@ -1,7 +1,7 @@
 /** The moves content's states may make, declared once; every service that changes a state asserts the move. */
 import { stateMachine } from '../../kernel/states.ts';
 import type { PublishState } from '../entities/block.ts';
-import type { EventState, RegistrationState } from '../entities/event.ts';
+import type { EventState } from '../entities/event.ts';
 import type { SurveyState } from '../entities/survey.ts';
 
 /** Posts and pages: published and taken back to draft as often as the merchant likes. */
@@ -19,16 +19,6 @@ export const eventStates = stateMachine<EventState>('event', {
   draft: ['published'],
   published: ['draft', 'cancelled'],
   cancelled: [],
-});
-
-/**
- * Registrations: a free one is CONFIRMED at once, a paid one waits in PENDING_PAYMENT until paid
- * (CONFIRMED); either can be cancelled, and a cancelled one is final.
- */
-export const registrationStates = stateMachine<RegistrationState>('registration', {
-  PENDING_PAYMENT: ['CONFIRMED', 'CANCELLED'],
-  CONFIRMED: ['CANCELLED'],
-  CANCELLED: [],
 });
 
 /** Surveys: a draft is opened (published); an open survey is closed or taken back to draft; a closed one can be reopened. */

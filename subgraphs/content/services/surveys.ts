@@ -1,6 +1,7 @@
 import type { RequestContext } from '../../kernel/context.ts';
 import { AppError, badInput, conflict, notFound } from '../../kernel/errors.ts';
-import { isUuid, newId } from '../../kernel/ids.ts';
+import { newId } from '../../kernel/ids.ts';
+import { applyChanges } from '../../kernel/inputs.ts';
 import { enqueueMessage } from '../../kernel/outbox/index.ts';
 import { pageRequest } from '../../kernel/pagination.ts';
 import { anyOf, queryAcrossTenants } from '../../kernel/query.ts';
@@ -9,43 +10,43 @@ import type { RowOf } from '../../kernel/tables.ts';
 import { tenantSettings } from '../../kernel/tenant.ts';
 import { parseDate } from '../../kernel/time.ts';
 import { randomToken, sha256 } from '../../kernel/tokens.ts';
-import { normalizeEmail, normalizeSlug, oneOf, optionalText, requireText } from '../../kernel/validation.ts';
-import { QUESTION_TYPES, Survey, SurveyInvitation, SurveyResponse, type Question, type QuestionType, type SurveyState } from '../entities/survey.ts';
+import { email, parse } from '../../kernel/schemas.ts';
+import { Survey, SurveyInvitation, SurveyResponse, type Question, type SurveyState } from '../entities/survey.ts';
 import { customers } from './customers.ts';
-import { flushWithSlug, RESERVED_KEYS } from './slugs.ts';
+import { flushWithSlug, type IdOrSlug } from './slugs.ts';
 import { surveyStates } from './states.ts';
 
-export interface SurveyInput {
+/** A survey's fields as the edge checked them (resolvers/survey.inputs.ts); on a change, absent means unchanged. */
+export interface SurveyChanges {
   title?: string | null;
   slug?: string | null;
   description?: string | null;
   status?: SurveyState | null;
-  questions?: { id?: string | null; type?: string; label?: string; required?: boolean | null; options?: string[] | null }[] | null;
+  /** The questions in order, each id given or q1, q2… by position (replaces the list). */
+  questions?: Question[] | null;
 }
 
-function questionsOf(input: NonNullable<SurveyInput['questions']>): Question[] {
-  const ids = new Set<string>();
-  return input.map((q, i) => {
-    const at = `questions[${i}]`;
-    const id = q.id?.trim() || `q${i + 1}`;
-    if (!/^[A-Za-z0-9_-]{1,40}$/.test(id) || RESERVED_KEYS.has(id)) throw badInput(`${at}.id`, 'must be letters, digits, _ or - (not a reserved name)');
-    if (ids.has(id)) throw badInput(`${at}.id`, `"${id}" appears twice`);
-    ids.add(id);
-    oneOf(`${at}.type`, q.type, QUESTION_TYPES);
-    const choice = q.type === 'single_choice' || q.type === 'multi_choice';
-    const options = q.options?.map((o, j) => requireText(`${at}.options[${j}]`, o, 200));
-    if (choice && (!options || options.length < 2)) throw badInput(`${at}.options`, 'a choice question needs at least two options');
-    return { id, type: q.type as QuestionType, label: requireText(`${at}.label`, q.label, 500), required: !!q.required, ...(choice ? { options } : {}) };
-  });
+/** A new survey: a title at least. */
+export interface SurveyFields extends SurveyChanges {
+  title: string;
 }
 
-async function apply(ctx: RequestContext, survey: Survey, input: SurveyInput) {
-  if (input.title != null) survey.title = requireText('title', input.title, 300);
+/** Answers to a survey, checked against its questions here; a customerId in them is only a claim. */
+export interface Answers {
+  answers: Record<string, unknown>;
+  customerId?: string | null;
+  metadata?: Record<string, unknown> | null;
+}
+
+/** Whom an invitation is for: a customer of this company, or an email address. */
+export type Recipient = { customerId: string; email: null } | { customerId: null; email: string };
+
+async function apply(ctx: RequestContext, survey: Survey, input: SurveyChanges) {
+  applyChanges(survey, input, { set: ['title'], clearable: ['description'] });
   if (input.slug != null) survey.slug = await chooseSlug(ctx, 'content.survey', { explicit: input.slug, text: survey.title, fallback: 'untitled', exceptId: survey.id });
-  if (input.description !== undefined) survey.description = optionalText('description', input.description, 5000) ?? null;
   if (input.questions != null) {
     if (await ctx.first(ctx.query.selectFrom('content.survey_response').select('id').where('surveyId', '=', survey.id))) throw conflict('The questions cannot change once responses exist; create a new survey');
-    survey.questions = questionsOf(input.questions);
+    survey.questions = input.questions;
   }
   if (input.status != null) {
     if (input.status !== survey.status) surveyStates.assert(survey.status, input.status);
@@ -54,8 +55,8 @@ async function apply(ctx: RequestContext, survey: Survey, input: SurveyInput) {
   }
 }
 
-export async function createSurvey(ctx: RequestContext, input: SurveyInput) {
-  const title = requireText('title', input.title, 300);
+export async function createSurvey(ctx: RequestContext, input: SurveyFields) {
+  const { title } = input;
   return ctx.transaction(async (tx) => {
     const survey = tx.em.create(Survey, { id: newId(), title, slug: await chooseSlug(tx, 'content.survey', { explicit: input.slug, text: title, fallback: 'untitled' }), status: 'draft', questions: [] });
     await apply(tx, survey, { ...input, slug: undefined });
@@ -64,25 +65,19 @@ export async function createSurvey(ctx: RequestContext, input: SurveyInput) {
   });
 }
 
-export async function updateSurvey(ctx: RequestContext, surveyId: unknown, input: SurveyInput) {
-  const where = surveyKey(surveyId, 'surveyId');
+export async function updateSurvey(ctx: RequestContext, surveyId: IdOrSlug, input: SurveyChanges) {
   return ctx.transaction(async (tx) => {
-    const survey = await tx.em.findOne(Survey, where);
+    const survey = await tx.em.findOne(Survey, surveyId);
     if (!survey) throw notFound('Survey');
     await apply(tx, survey, input);
     return survey;
   });
 }
 
-function surveyKey(idOrSlug: unknown, field: string): { id: string } | { slug: string } {
-  const key = requireText(field, idOrSlug, 200);
-  return isUuid(key) ? { id: key } : { slug: normalizeSlug(key) };
-}
-
 export type SurveyRow = RowOf<'content.survey'>;
 
-export async function getSurvey(ctx: RequestContext, idOrSlug: unknown, field: string, publishedOnly: boolean): Promise<SurveyRow> {
-  const key = surveyKey(idOrSlug, field);
+/** A survey by id or slug; storefronts see published surveys only. */
+export async function getSurvey(ctx: RequestContext, key: IdOrSlug, publishedOnly: boolean): Promise<SurveyRow> {
   let select = ctx.query.selectFrom('content.survey').selectAll();
   select = 'id' in key ? select.where('id', '=', key.id) : select.where('slug', '=', key.slug);
   if (publishedOnly) select = select.where('status', '=', 'published');
@@ -95,17 +90,15 @@ export async function getSurvey(ctx: RequestContext, idOrSlug: unknown, field: s
  * One magic link per recipient (a customer id of this company or an email). The tokens are
  * returned once; emailed recipients also get their link through the outbox.
  */
-export async function createInvitations(ctx: RequestContext, surveyId: unknown, recipients: string[]) {
-  const survey = await getSurvey(ctx, surveyId, 'surveyId', false);
+export async function createInvitations(ctx: RequestContext, surveyId: IdOrSlug, recipients: Recipient[]) {
+  const survey = await getSurvey(ctx, surveyId, false);
   if (survey.status !== 'published') throw new AppError('CONFLICT', 'Publish the survey before inviting people', { status: survey.status });
-  if (!recipients?.length || recipients.length > 500) throw badInput('recipients', 'must list 1 to 500 customer ids or emails');
-  const parsed = recipients.map((r, i) => (isUuid(r) ? { customerId: r, email: null } : { customerId: null, email: normalizeEmail(`recipients[${i}]`, r) }));
   // Customer ids must be this company's customers (content's projection of them, kept from members' events).
-  const unknown = await customers.strangers(ctx, parsed.flatMap((r) => (r.customerId ? [r.customerId] : [])));
+  const unknown = await customers.strangers(ctx, recipients.flatMap((r) => (r.customerId ? [r.customerId] : [])));
   if (unknown.length) throw badInput('recipients', `${unknown.join(', ')} ${unknown.length === 1 ? 'is not a customer' : 'are not customers'} of this company`, { customerIds: unknown });
   // Read before the transaction: the company's settings come from the kernel's cache or connection.
   const { name: companyName } = await tenantSettings(ctx);
-  const issued = parsed.map((r) => ({ ...r, id: newId(), token: randomToken(24) }));
+  const issued = recipients.map((r) => ({ ...r, id: newId(), token: randomToken(24) }));
   await ctx.transaction(async (tx) => {
     for (const r of issued) {
       tx.em.create(SurveyInvitation, { id: r.id, surveyId: survey.id, tokenHash: sha256(r.token), customerId: r.customerId, email: r.email });
@@ -127,10 +120,9 @@ export async function createInvitations(ctx: RequestContext, surveyId: unknown, 
  * A magic token's invitation, found across tenants (the token names its company), with a context
  * scoped to that company for everything that follows. Unpublished surveys stay hidden.
  */
-export async function invitationByToken(ctx: RequestContext, token: unknown) {
-  const value = requireText('token', token, 200);
+export async function invitationByToken(ctx: RequestContext, token: string) {
   // Across tenants, and saying so: the token is the caller's only credential, and names its company.
-  const invitation = await ctx.first(queryAcrossTenants(ctx.em).query.selectFrom('content.survey_invitation').selectAll().where('tokenHash', '=', sha256(value)));
+  const invitation = await ctx.first(queryAcrossTenants(ctx.em).query.selectFrom('content.survey_invitation').selectAll().where('tokenHash', '=', sha256(token)));
   if (!invitation) throw notFound('Invitation');
   const scoped = ctx.scopedTo(invitation.companyId);
   const survey = await scoped.first(scoped.query.selectFrom('content.survey').selectAll().where('id', '=', invitation.surveyId).where('status', '=', anyOf(['published', 'closed'])));
@@ -162,7 +154,7 @@ function validateAnswers(survey: SurveyRow, answers: Record<string, unknown>): R
         if (!Number.isInteger(v) || (v as number) < 1 || (v as number) > 5) throw fail('must be a rating from 1 to 5');
         break;
       case 'email':
-        normalizeEmail(at, v);
+        parse(email(), v, at);
         break;
       case 'date':
         parseDate(at, v);
@@ -179,11 +171,22 @@ function validateAnswers(survey: SurveyRow, answers: Record<string, unknown>): R
   return out;
 }
 
-export const alreadyAnswered = () => conflict('This invitation has already been answered');
+const alreadyAnswered = () => conflict('This invitation has already been answered');
 
-export async function respond(ctx: RequestContext, survey: SurveyRow, input: { answers?: Record<string, unknown> | null; customerId?: string | null; metadata?: Record<string, unknown> | null }, invitation?: RowOf<'content.survey_invitation'>) {
+/** Answers a published survey (by id or slug). */
+export async function respondToSurvey(ctx: RequestContext, surveyId: IdOrSlug, input: Answers) {
+  return respond(ctx, await getSurvey(ctx, surveyId, true), input);
+}
+
+/** Answers through a magic invitation token; one response per token. */
+export async function respondToInvitation(ctx: RequestContext, token: string, input: Answers) {
+  const { invitation, survey, ctx: scoped } = await invitationByToken(ctx, token);
+  if (invitation.respondedAt) throw alreadyAnswered();
+  return respond(scoped, survey, input, invitation);
+}
+
+async function respond(ctx: RequestContext, survey: SurveyRow, input: Answers, invitation?: RowOf<'content.survey_invitation'>) {
   if (survey.status !== 'published') throw new AppError('CONFLICT', 'This survey is not open for responses', { status: survey.status });
-  if (!input.answers || typeof input.answers !== 'object') throw badInput('answers', 'is required: an object of question ids to answers');
   const answers = validateAnswers(survey, input.answers);
   const p = ctx.principal;
   // A signed-in customer answers as themself and an invitation for its recipient; a customerId in
@@ -201,8 +204,8 @@ export async function respond(ctx: RequestContext, survey: SurveyRow, input: { a
 }
 
 /** Responses with per-question aggregates: counts per option, average rating and number. */
-export async function responsesOf(ctx: RequestContext, surveyId: unknown, args: { page?: number | null; limit?: number | null }) {
-  const survey = await getSurvey(ctx, surveyId, 'surveyId', false);
+export async function responsesOf(ctx: RequestContext, surveyId: IdOrSlug, args: { page?: number | null; limit?: number | null }) {
+  const survey = await getSurvey(ctx, surveyId, false);
   const req = pageRequest(args);
   const ofSurvey = ctx.query.selectFrom('content.survey_response').where('surveyId', '=', survey.id);
   const responses = await ctx.page(ofSurvey.selectAll().orderBy('createdAt', 'desc').orderBy('id', 'desc'), req);

@@ -1,9 +1,10 @@
 import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
 import type { Db } from 'pg-boss';
-import type { Pool } from 'pg';
+import type { Pool, QueryResult } from 'pg';
 import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { Database } from '../database.ts';
+import type { Tables } from '../tables.ts';
 
 /**
  * pg-boss's statements go through the ORM's own connection, never a path of their own:
@@ -15,7 +16,7 @@ import type { Database } from '../database.ts';
  * maintenance blocks): PGlite runs those with `exec` while the lock is held; PostgreSQL with the
  * ORM's pool, whose simple protocol accepts them.
  */
-export function transactionDb(trx: Transaction<any>): Db {
+export function transactionDb(trx: Transaction<Tables>): Db {
   return {
     async executeSql(text, values) {
       const result = await trx.executeQuery(CompiledQuery.raw(text, values ?? []));
@@ -34,14 +35,14 @@ export async function connectionDb(db: Database, sessionSettings: Record<string,
     if (missing.length) throw new Error(`Session settings must be given when the database opens: ${missing.join('; ')}`);
   };
   const connection = db.orm.em.getConnection();
-  const kysely = connection.getClient() as Kysely<any>;
+  const kysely = connection.getClient() as Kysely<Tables>;
   if (db.kind === 'pglite') {
     const pglite = (await connection.getNativeClient()) as unknown as PGlite;
     return {
       async executeSql(text, values) {
         // Holding a Kysely connection is holding the ORM's lock on the one PGlite session.
         return kysely.connection().execute(async () => {
-          if (values?.length) return { rows: (await pglite.query(text, values)).rows as any[] };
+          if (values?.length) return { rows: (await pglite.query(text, values)).rows };
           return { rows: (await pglite.exec(text)).flatMap((r) => r.rows ?? []) };
         });
       },
@@ -50,7 +51,8 @@ export async function connectionDb(db: Database, sessionSettings: Record<string,
   }
   const pool = (await connection.getNativeClient()) as unknown as Pool;
   const run = async (text: string, values?: unknown[]) => {
-    const result: any = await pool.query({ text, values, types: pgTypes } as any);
+    // Several statements in one text answer with one result each.
+    const result: QueryResult | QueryResult[] = await pool.query({ text, values, types: pgTypes });
     return { rows: Array.isArray(result) ? result.flatMap((r) => r.rows ?? []) : result.rows };
   };
   return {

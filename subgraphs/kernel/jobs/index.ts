@@ -2,9 +2,10 @@ import { PgBoss, type ClockTimer, type Db, type JobWithMetadata, type Queue, typ
 import type { Transaction } from 'kysely';
 import type { Clock } from '../clock.ts';
 import { RequestContext } from '../context.ts';
-import type { DomainEvent, JobDefinition, Subscriptions } from '../events.ts';
+import type { DomainEvent, EventHandler, EventName, JobDefinition, Subscriptions } from '../events.ts';
 import type { SubgraphModule } from '../module.ts';
 import type { Runtime } from '../runtime.ts';
+import type { Tables } from '../tables.ts';
 import { deliverMessage } from '../outbox/index.ts';
 import { connectionDb, transactionDb } from './adapter.ts';
 import { purgeKernelTables } from './purge.ts';
@@ -31,7 +32,7 @@ const BACKSTOP_SECONDS = 30;
 
 interface Handler {
   poll: { pollingIntervalSeconds: number; batchSize: number };
-  handle: (job: JobWithMetadata<any>) => Promise<void>;
+  handle: (job: JobWithMetadata<unknown>) => Promise<void>;
   /** Set once the queue's pg-boss worker is starting (Jobs.wake). */
   started: Promise<void> | undefined;
   /** The pg-boss worker's id, once it has started. */
@@ -116,7 +117,7 @@ export class Jobs {
 
     if (options.deliverMessages) {
       await jobs.queue(MESSAGE_QUEUE);
-      jobs.work(MESSAGE_QUEUE, poll, (job) => deliverMessage(runtime, job));
+      jobs.work(MESSAGE_QUEUE, poll, (job) => deliverMessage(runtime, job as JobWithMetadata<{ id: string }>));
       await jobs.queue(PURGE_QUEUE);
       jobs.work(PURGE_QUEUE, poll, () => purgeKernelTables(runtime));
       await jobs.scheduleAtStart(PURGE_QUEUE, '17 * * * *');
@@ -126,7 +127,7 @@ export class Jobs {
         const name = subscriberQueue(module.name, event);
         await jobs.queue(name);
         await jobs.subscribe(event, name);
-        jobs.work(name, poll, (job) => handleEvent(runtime, name, job.data as DomainEvent, handler as any));
+        jobs.work(name, poll, (job) => handleEvent(runtime, name, job.data as DomainEvent, handler as EventHandler<EventName>));
       }
       for (const [name, definition] of Object.entries(module.jobs ?? {}) as [string, JobDefinition][]) {
         await jobs.queue(name);
@@ -214,7 +215,7 @@ export class Jobs {
    * statements (~0.1 s of an embedded start on PGlite) to find, nearly always, nothing; the watch
    * asks for every queue in one.
    */
-  private work(name: string, poll: { pollingIntervalSeconds: number; batchSize: number }, handle: (job: JobWithMetadata<any>) => Promise<void>) {
+  private work(name: string, poll: { pollingIntervalSeconds: number; batchSize: number }, handle: (job: JobWithMetadata<unknown>) => Promise<void>) {
     this.handlers.set(name, { poll, handle, started: undefined, worker: undefined });
   }
 
@@ -242,7 +243,7 @@ export class Jobs {
    * commits. Subscribers are read through it too: in the distributed topology the producer does
    * not know who subscribes.
    */
-  async write(trx: Transaction<any>, pending: PendingJob[]): Promise<string[]> {
+  async write(trx: Transaction<Tables>, pending: PendingJob[]): Promise<string[]> {
     if (!pending.length) return [];
     const db: Db = transactionDb(trx);
     const queues: string[] = [];

@@ -8,7 +8,7 @@ import type { Runtime } from '../runtime.ts';
 import { OutboxMessage, type Channel } from './entity.ts';
 import { transportsFor, type Transport } from './transports.ts';
 
-export { OutboxMessage, CHANNELS, type Channel } from './entity.ts';
+export { OutboxMessage, type Channel } from './entity.ts';
 
 /**
  * Queues a message with the transaction of the change that causes it: the message row (kept for
@@ -36,11 +36,11 @@ export async function deliverMessage(runtime: Runtime, job: JobWithMetadata<{ id
   if (!byChannel) transports.set(runtime, (byChannel = transportsFor(runtime.config)));
   try {
     await byChannel[row.channel as Channel].send({ channel: row.channel as Channel, to: row.recipient, subject: row.subject, body: row.body });
-  } catch (error: any) {
+  } catch (error) {
     const last = job.retryCount >= job.retryLimit;
     await q
       .updateTable(messages)
-      .set((eb) => ({ status: last ? 'failed' : 'pending', attempts: eb('attempts', '+', 1), lastError: String(error?.message ?? error) }))
+      .set((eb) => ({ status: last ? 'failed' : 'pending', attempts: eb('attempts', '+', 1), lastError: String((error as { message?: unknown } | null | undefined)?.message ?? error) }))
       .where('id', '=', row.id)
       .execute();
     throw error;

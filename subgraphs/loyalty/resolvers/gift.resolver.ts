@@ -2,65 +2,47 @@ import { Arg, Args, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql
 import { Requires } from '../../kernel/access.ts';
 import type { RequestContext } from '../../kernel/context.ts';
 import { ListArgs } from '../../kernel/pagination.ts';
-import { anyOf } from '../../kernel/query.ts';
-import type { GiftOffer, Redemption } from '../entities/gift.ts';
+import { parse } from '../../kernel/schemas.ts';
+import type { OfferView, RedemptionView } from '../services/gift-views.ts';
 import * as gifts from '../services/gifts.ts';
-import { listTiers, type TierRow } from '../services/tiers.ts';
+import { ClaimsToIssueInput, GiftClaimInput, GiftOfferId, GiftOfferUpdate, NewGiftOffer, RedeemQuantity, RedemptionCode, RedemptionFilter, RedemptionId } from './gift.inputs.ts';
 import { ClaimInput, GiftClaimTokenNode, GiftOfferInput, GiftOfferListArgs, GiftOfferNode, GiftOfferPage, RedeemInput, RedemptionListArgs, RedemptionNode, RedemptionPage } from './gift.types.ts';
 import { tierNode } from './loyalty.resolver.ts';
 
-/** Offers as nodes, with their tier (one read of the tiers) and, for a customer, whether they can redeem each. */
-async function offerNodes(ctx: RequestContext, offers: readonly GiftOffer[]): Promise<GiftOfferNode[]> {
-  const p = ctx.principal;
-  const [tiers, reasons] = await Promise.all([
-    offers.some((o) => o.minTierId) ? listTiers(ctx) : Promise.resolve([] as TierRow[]),
-    p.kind === 'customer' ? gifts.availability(ctx, p.customerId, offers) : Promise.resolve(null),
-  ]);
-  return offers.map((o, i) => ({
-    id: o.id,
-    title: o.title,
-    description: o.description ?? null,
-    imageUrl: o.imageUrl ?? null,
-    pointsCost: o.pointsCost,
-    stock: o.stock ?? null,
-    limitPerCustomer: o.limitPerCustomer ?? null,
-    startsAt: o.startsAt ?? null,
-    endsAt: o.endsAt ?? null,
-    minTierId: o.minTierId ?? null,
-    minTier: tierNode(tiers.find((t) => t.id === o.minTierId) ?? null),
-    status: o.status,
-    redeemable: reasons ? reasons[i].reason === null : null,
-    unavailableReason: reasons ? reasons[i].reason : null,
-    pointsShort: reasons ? reasons[i].pointsShort : null,
-    createdAt: o.createdAt,
-    updatedAt: o.updatedAt,
-  }));
-}
+const offerNode = ({ offer: o, minTier, availability }: OfferView): GiftOfferNode => ({
+  id: o.id,
+  title: o.title,
+  description: o.description ?? null,
+  imageUrl: o.imageUrl ?? null,
+  pointsCost: o.pointsCost,
+  stock: o.stock ?? null,
+  limitPerCustomer: o.limitPerCustomer ?? null,
+  startsAt: o.startsAt ?? null,
+  endsAt: o.endsAt ?? null,
+  minTierId: o.minTierId ?? null,
+  minTier: tierNode(minTier),
+  status: o.status,
+  redeemable: availability ? availability.reason === null : null,
+  unavailableReason: availability ? availability.reason : null,
+  pointsShort: availability ? availability.pointsShort : null,
+  createdAt: o.createdAt,
+  updatedAt: o.updatedAt,
+});
 
-/** Redemptions as nodes, with their gift's title and the balance their debit left (one read each). */
-async function redemptionNodes(ctx: RequestContext, rows: readonly Redemption[]): Promise<RedemptionNode[]> {
-  const ids = rows.map((r) => r.id);
-  const [offers, debits] = rows.length
-    ? await Promise.all([
-        ctx.all(ctx.query.selectFrom('loyalty.gift_offer').select(['id', 'title']).where('id', '=', anyOf([...new Set(rows.map((r) => r.offerId))]))),
-        ctx.all(ctx.query.selectFrom('loyalty.ledger_entry').select(['sourceId', 'balanceAfter']).where('type', '=', 'REDEEM').where('sourceId', '=', anyOf(ids))),
-      ])
-    : [[], []];
-  return rows.map((r) => ({
-    id: r.id,
-    offerId: r.offerId,
-    title: offers.find((o) => o.id === r.offerId)?.title ?? '',
-    customerId: r.customerId ?? null,
-    quantity: r.quantity,
-    points: r.points,
-    balanceAfter: debits.find((d) => d.sourceId === r.id)?.balanceAfter ?? null,
-    code: r.code,
-    status: r.status,
-    createdAt: r.createdAt,
-    usedAt: r.usedAt ?? null,
-    cancelledAt: r.cancelledAt ?? null,
-  }));
-}
+const redemptionNode = ({ redemption: r, title, balanceAfter }: RedemptionView): RedemptionNode => ({
+  id: r.id,
+  offerId: r.offerId,
+  title,
+  customerId: r.customerId ?? null,
+  quantity: r.quantity,
+  points: r.points,
+  balanceAfter,
+  code: r.code,
+  status: r.status,
+  createdAt: r.createdAt,
+  usedAt: r.usedAt ?? null,
+  cancelledAt: r.cancelledAt ?? null,
+});
 
 /** Gift offers, redemptions and claims: the storefront's routes and the merchant's tools. */
 @Resolver(() => GiftOfferNode)
@@ -69,40 +51,40 @@ export class GiftResolver {
   @Query(() => GiftOfferPage, { description: 'The gifts offered now, cheapest first; with a customer token each says whether they can redeem it.' })
   async shopGiftOffers(@Ctx() ctx: RequestContext, @Args(() => ListArgs) args: ListArgs) {
     const page = await gifts.openOffers(ctx, args);
-    return { ...page, items: await offerNodes(ctx, page.items) };
+    return { ...page, items: page.items.map(offerNode) };
   }
 
   @Requires('optionalCustomer')
   @Query(() => GiftOfferNode, { description: 'One gift offered now.' })
   async shopGiftOffer(@Ctx() ctx: RequestContext, @Arg('id', () => ID, { description: 'The gift offer.' }) id: string) {
-    return (await offerNodes(ctx, [await gifts.openOffer(ctx, id)]))[0];
+    return offerNode(await gifts.openOffer(ctx, parse(GiftOfferId, id, 'id')));
   }
 
   @Requires('customer')
   @Query(() => RedemptionPage, { description: "The signed-in customer's gifts, newest first." })
   async myRedemptions(@Ctx() ctx: RequestContext, @Args(() => ListArgs) args: ListArgs) {
     const page = await gifts.myRedemptions(ctx, args);
-    return { ...page, items: await redemptionNodes(ctx, page.items) };
+    return { ...page, items: page.items.map(redemptionNode) };
   }
 
   @Requires('merchant')
   @Query(() => GiftOfferPage, { description: "The company's gift offers, newest first, in any state." })
   async giftOffers(@Ctx() ctx: RequestContext, @Args(() => GiftOfferListArgs) args: GiftOfferListArgs) {
     const page = await gifts.listOffers(ctx, args);
-    return { ...page, items: await offerNodes(ctx, page.items) };
+    return { ...page, items: page.items.map(offerNode) };
   }
 
   @Requires('merchant')
   @Query(() => RedemptionPage, { description: 'Gifts given, newest first.' })
   async redemptions(@Ctx() ctx: RequestContext, @Args(() => RedemptionListArgs) args: RedemptionListArgs) {
-    const page = await gifts.listRedemptions(ctx, args);
-    return { ...page, items: await redemptionNodes(ctx, page.items) };
+    const page = await gifts.listRedemptions(ctx, parse(RedemptionFilter, args));
+    return { ...page, items: page.items.map(redemptionNode) };
   }
 
   @Requires('merchant')
   @Mutation(() => GiftOfferNode, { description: 'Creates a gift offer (a draft unless status is active).' })
   async createGiftOffer(@Ctx() ctx: RequestContext, @Arg('input', () => GiftOfferInput, { description: 'The gift to offer.' }) input: GiftOfferInput) {
-    return (await offerNodes(ctx, [await gifts.createOffer(ctx, input)]))[0];
+    return offerNode(await gifts.createOffer(ctx, parse(NewGiftOffer, input)));
   }
 
   @Requires('merchant')
@@ -112,7 +94,7 @@ export class GiftResolver {
     @Arg('offerId', () => ID, { description: 'The gift offer to change.' }) offerId: string,
     @Arg('input', () => GiftOfferInput, { description: 'The fields to change.' }) input: GiftOfferInput,
   ) {
-    return (await offerNodes(ctx, [await gifts.updateOffer(ctx, offerId, input)]))[0];
+    return offerNode(await gifts.updateOffer(ctx, parse(GiftOfferId, offerId, 'offerId'), parse(GiftOfferUpdate, input)));
   }
 
   @Requires('customer')
@@ -122,13 +104,13 @@ export class GiftResolver {
     @Arg('id', () => ID, { description: 'The gift offer.' }) id: string,
     @Arg('input', () => RedeemInput, { nullable: true, description: 'How many (default 1).' }) input?: RedeemInput,
   ) {
-    return (await redemptionNodes(ctx, [await gifts.redeem(ctx, id, input?.quantity)]))[0];
+    return redemptionNode(await gifts.redeem(ctx, parse(GiftOfferId, id, 'id'), parse(RedeemQuantity, input?.quantity, 'quantity')));
   }
 
   @Requires('optionalCustomer')
   @Mutation(() => RedemptionNode, { description: 'Claims a gift free: with a claim token (a customer token attaches it to the customer), or a gift costing no points as the signed-in customer.' })
   async claimGift(@Ctx() ctx: RequestContext, @Arg('input', () => ClaimInput, { description: 'The claim token, or the free gift.' }) input: ClaimInput) {
-    return (await redemptionNodes(ctx, [await gifts.claim(ctx, input)]))[0];
+    return redemptionNode(await gifts.claim(ctx, parse(GiftClaimInput, input)));
   }
 
   @Requires('merchant')
@@ -139,18 +121,18 @@ export class GiftResolver {
     @Arg('count', () => Int, { nullable: true, description: 'How many tokens (or give recipients). Between 1 and 500.' }) count?: number,
     @Arg('recipients', () => [String], { nullable: true, description: 'One token per recipient (an email, phone or customer id), at most 500.' }) recipients?: string[],
   ) {
-    return gifts.issueClaims(ctx, { offerId, count, recipients });
+    return gifts.issueClaims(ctx, parse(ClaimsToIssueInput, { offerId, count, recipients }));
   }
 
   @Requires('merchant')
   @Mutation(() => RedemptionNode, { description: 'Records that a gift was handed over, by the code the customer shows (409 when used or cancelled).' })
   async markRedemptionUsed(@Ctx() ctx: RequestContext, @Arg('code', () => String, { description: 'The redemption code shown at the counter (any case).' }) code: string) {
-    return (await redemptionNodes(ctx, [await gifts.markUsed(ctx, code)]))[0];
+    return redemptionNode(await gifts.markUsed(ctx, parse(RedemptionCode, code, 'code')));
   }
 
   @Requires('merchant')
   @Mutation(() => RedemptionNode, { description: 'Takes back an issued gift: its points and stock return (409 when used or cancelled).' })
   async cancelRedemption(@Ctx() ctx: RequestContext, @Arg('redemptionId', () => ID, { description: 'The redemption.' }) redemptionId: string) {
-    return (await redemptionNodes(ctx, [await gifts.cancelRedemption(ctx, redemptionId)]))[0];
+    return redemptionNode(await gifts.cancelRedemption(ctx, parse(RedemptionId, redemptionId, 'redemptionId')));
   }
 }

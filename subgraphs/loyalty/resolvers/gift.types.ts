@@ -4,7 +4,7 @@ import { PageArgs, PageOf } from '../../kernel/pagination.ts';
 import { DateTime } from '../../kernel/scalars.ts';
 import { stateEnum } from '../../kernel/states.ts';
 import type { GiftStatus, RedemptionStatus } from '../entities/gift.ts';
-import type { UnavailableReason } from '../services/gifts.ts';
+import type { UnavailableReason } from '../services/gift-views.ts';
 import { MembershipTierNode } from './loyalty.types.ts';
 
 export const GiftStatusEnum = stateEnum<GiftStatus>('GiftStatus', 'Whether a gift is offered.', {

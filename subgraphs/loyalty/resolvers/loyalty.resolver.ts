@@ -2,11 +2,13 @@ import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root
 import { Requires } from '../../kernel/access.ts';
 import type { RequestContext } from '../../kernel/context.ts';
 import { ListArgs } from '../../kernel/pagination.ts';
+import { parse } from '../../kernel/schemas.ts';
 import type { RowOf } from '../../kernel/tables.ts';
 import type { MembershipTier } from '../entities/tier.ts';
 import * as accounts from '../services/accounts.ts';
 import * as rules from '../services/rules.ts';
 import * as tiers from '../services/tiers.ts';
+import { CustomerId, NewTier, PointsAdjustmentInput, RulesUpdate, TierId, TierUpdate } from './loyalty.inputs.ts';
 import { CustomerLoyaltyNode, CustomerRef, LedgerEntryNode, LoyaltyNode, LoyaltyRulesInput, LoyaltyRulesNode, MembershipTierInput, MembershipTierNode, MembershipTierPage } from './loyalty.types.ts';
 
 export const tierNode = (t: MembershipTier | null): MembershipTierNode | null =>
@@ -52,21 +54,20 @@ export class LoyaltyResolver {
     @Arg('page', () => Int, { nullable: true, description: 'Ledger page number, at least 1 (default 1).' }) page?: number,
     @Arg('limit', () => Int, { nullable: true, description: 'Ledger entries per page, between 1 and 100 (default 20).' }) limit?: number,
   ): Promise<CustomerLoyaltyNode> {
-    const id = await accounts.requireCustomer(ctx, customerId);
-    const [[standing], ledger] = await Promise.all([accounts.standings(ctx, [id]), accounts.ledgerPage(ctx, id, { page, limit })]);
-    return { customerId: id, ...loyaltyNode(standing), ledger: { ...ledger, items: ledger.items.map(entryNode) } };
+    const { standing, ledger } = await accounts.customerLoyalty(ctx, parse(CustomerId, customerId, 'customerId'), { page, limit });
+    return { customerId: standing.customerId, ...loyaltyNode(standing), ledger: { ...ledger, items: ledger.items.map(entryNode) } };
   }
 
   @Requires('merchant')
   @Mutation(() => LoyaltyRulesNode, { description: 'Sets how customers earn points; fields left out keep their value.' })
   async setLoyaltyRules(@Ctx() ctx: RequestContext, @Arg('input', () => LoyaltyRulesInput, { description: 'The rules to change.' }) input: LoyaltyRulesInput) {
-    return rules.setRules(ctx, input);
+    return rules.setRules(ctx, parse(RulesUpdate, input));
   }
 
   @Requires('merchant')
   @Mutation(() => MembershipTierNode, { description: 'Creates a membership tier (409 CONFLICT naming name or threshold when the company has one).' })
   async createMembershipTier(@Ctx() ctx: RequestContext, @Arg('input', () => MembershipTierInput, { description: 'The tier to create.' }) input: MembershipTierInput) {
-    return tierNode(await tiers.createTier(ctx, input));
+    return tierNode(await tiers.createTier(ctx, parse(NewTier, input)));
   }
 
   @Requires('merchant')
@@ -76,7 +77,7 @@ export class LoyaltyResolver {
     @Arg('tierId', () => ID, { description: 'The tier to change.' }) tierId: string,
     @Arg('input', () => MembershipTierInput, { description: 'The fields to change.' }) input: MembershipTierInput,
   ) {
-    return tierNode(await tiers.updateTier(ctx, tierId, input));
+    return tierNode(await tiers.updateTier(ctx, parse(TierId, tierId, 'tierId'), parse(TierUpdate, input)));
   }
 
   @Requires('merchant')
@@ -87,8 +88,7 @@ export class LoyaltyResolver {
     @Arg('points', () => Int, { description: 'Points to add (positive) or take (negative), not 0. Between -10000000 and 10000000.' }) points: number,
     @Arg('reason', () => String, { description: 'Why, kept in the ledger (e.g. "Birthday gift").' }) reason: string,
   ) {
-    const written = await accounts.adjustPoints(ctx, { customerId, points, reason });
-    return entryNode((await ctx.first(ctx.query.selectFrom('loyalty.ledger_entry').selectAll().where('id', '=', written.entryId)))!);
+    return entryNode(await accounts.adjustPoints(ctx, parse(PointsAdjustmentInput, { customerId, points, reason })));
   }
 }
 
@@ -97,8 +97,6 @@ export class LoyaltyResolver {
 export class CustomerLoyaltyResolver {
   @FieldResolver(() => LoyaltyNode, { description: "The customer's points and tier (merchants, or the customer themself)." })
   async loyalty(@Ctx() ctx: RequestContext, @Root() customer: CustomerRef) {
-    accounts.mayRead(ctx, customer.id);
-    const standing = await ctx.loader('loyalty.standing', (ids: readonly string[]) => accounts.standings(ctx, ids)).load(customer.id);
-    return loyaltyNode(standing);
+    return loyaltyNode(await accounts.standingOf(ctx, customer.id));
   }
 }

@@ -1,10 +1,10 @@
 /** A customer's points as merchants and the customer see them; the merchant's adjustment. */
 import type { RequestContext } from '../../kernel/context.ts';
 import { badInput, forbidden } from '../../kernel/errors.ts';
-import { isUuid, newId } from '../../kernel/ids.ts';
+import { newId } from '../../kernel/ids.ts';
 import { pageRequest } from '../../kernel/pagination.ts';
 import { anyOf } from '../../kernel/query.ts';
-import { requireText } from '../../kernel/validation.ts';
+import type { RowOf } from '../../kernel/tables.ts';
 import { customers } from './customers.ts';
 import { credit, debit } from './ledger.ts';
 import { listTiers, tierFor, type TierRow } from './tiers.ts';
@@ -64,29 +64,45 @@ export async function standings(ctx: RequestContext, customerIds: readonly strin
 }
 
 /** A customer's own standing, or a merchant's view of any of theirs. */
-export function mayRead(ctx: RequestContext, customerId: string): void {
+function mayRead(ctx: RequestContext, customerId: string): void {
   const p = ctx.principal;
   if (p.kind === 'merchant' || (p.kind === 'customer' && p.customerId === customerId)) return;
   throw forbidden("Only the merchant or the customer may see a customer's points");
 }
 
-export async function requireCustomer(ctx: RequestContext, customerId: unknown): Promise<string> {
-  if (!isUuid(customerId)) throw badInput('customerId', 'must be a customer id');
+/** One customer's standing, to the merchant or the customer themself; those a request asks for are read together. */
+export async function standingOf(ctx: RequestContext, customerId: string): Promise<Standing> {
+  mayRead(ctx, customerId);
+  return ctx.loader('loyalty.standing', (ids: readonly string[]) => standings(ctx, ids)).load(customerId);
+}
+
+async function requireCustomer(ctx: RequestContext, customerId: string): Promise<void> {
   if (!(await customers.find(ctx, customerId))) throw badInput('customerId', 'is not a customer of this company');
-  return customerId.toLowerCase();
 }
 
 /** A page of a customer's ledger, newest first. */
-export function ledgerPage(ctx: RequestContext, customerId: string, args: { page?: number | null; limit?: number | null }) {
+function ledgerPage(ctx: RequestContext, customerId: string, args: { page?: number | null; limit?: number | null }) {
   return ctx.page(ctx.query.selectFrom('loyalty.ledger_entry').selectAll().where('customerId', '=', customerId).orderBy('createdAt', 'desc').orderBy('id', 'desc'), pageRequest(args));
 }
 
-/** adjust_points: a positive or negative correction by the merchant; never below a zero balance. */
-export async function adjustPoints(ctx: RequestContext, input: { customerId: unknown; points: number; reason: unknown }) {
-  const customerId = await requireCustomer(ctx, input.customerId);
-  if (!Number.isInteger(input.points) || input.points === 0 || Math.abs(input.points) > 10_000_000) throw badInput('points', 'must be a whole number of points, not 0, between -10000000 and 10000000');
-  const reason = requireText('reason', input.reason, 500);
-  const change = { customerId, points: Math.abs(input.points), reason, sourceType: 'merchant' as const, sourceId: null, key: `adjust:${newId()}` };
+/** A customer's standing and a page of their ledger (the merchant's view). */
+export async function customerLoyalty(ctx: RequestContext, customerId: string, ledger: { page?: number | null; limit?: number | null }) {
+  await requireCustomer(ctx, customerId);
+  const [[standing], entries] = await Promise.all([standings(ctx, [customerId]), ledgerPage(ctx, customerId, ledger)]);
+  return { standing, ledger: entries };
+}
+
+/** A merchant's correction as the edge checked it (resolvers/loyalty.inputs.ts): points to add, or to take when negative, never 0. */
+export interface PointsAdjustment {
+  customerId: string;
+  points: number;
+  reason: string;
+}
+
+/** adjust_points: a positive or negative correction by the merchant; never below a zero balance. Answers the entry written. */
+export async function adjustPoints(ctx: RequestContext, input: PointsAdjustment): Promise<RowOf<'loyalty.ledger_entry'>> {
+  await requireCustomer(ctx, input.customerId);
+  const change = { customerId: input.customerId, points: Math.abs(input.points), reason: input.reason, sourceType: 'merchant' as const, sourceId: null, key: `adjust:${newId()}` };
   const written = await ctx.transaction((tx) => (input.points > 0 ? credit(tx, 'ADJUST', change, null) : debit(tx, 'ADJUST', change)));
-  return written!;
+  return (await ctx.first(ctx.query.selectFrom('loyalty.ledger_entry').selectAll().where('id', '=', written!.entryId)))!;
 }

@@ -7,25 +7,23 @@
 import { LockMode } from '@mikro-orm/core';
 import type { RequestContext } from '../../kernel/context.ts';
 import { badInput, conflict, notFound, reasonError } from '../../kernel/errors.ts';
-import { isUuid, newId } from '../../kernel/ids.ts';
-import { applyInput, field, type InputFields } from '../../kernel/inputs.ts';
-import { likePattern, pageRequest, type ListQuery } from '../../kernel/pagination.ts';
-import { anyOf } from '../../kernel/query.ts';
+import { newId } from '../../kernel/ids.ts';
+import { applyChanges } from '../../kernel/inputs.ts';
+import { likePattern, pageRequest, type ListQuery, type Page } from '../../kernel/pagination.ts';
 import type { RowOf } from '../../kernel/tables.ts';
-import { checkInstant } from '../../kernel/time.ts';
 import { randomToken, sha256 } from '../../kernel/tokens.ts';
-import { oneOf, optionalText, requireText } from '../../kernel/validation.ts';
-import { GIFT_STATUSES, GiftClaim, GiftOffer, Redemption, type GiftStatus, type RedemptionStatus } from '../entities/gift.ts';
+import { GiftClaim, GiftOffer, Redemption, type GiftStatus, type RedemptionStatus } from '../entities/gift.ts';
 import { standings } from './accounts.ts';
+import { offerViews, redemptionViews, type OfferView, type RedemptionView } from './gift-views.ts';
 import { credit, debit } from './ledger.ts';
 
 export type OfferRow = RowOf<'loyalty.gift_offer'>;
-export type RedemptionRow = RowOf<'loyalty.redemption'>;
 
 export const MAX_QUANTITY = 10;
 const CLAIM_DAYS = 30;
 
-export interface OfferInput {
+/** An offer's fields as the edge checked them (resolvers/gift.inputs.ts); on a change, absent means unchanged and null clears an optional one. */
+export interface OfferChanges {
   title?: string | null;
   description?: string | null;
   imageUrl?: string | null;
@@ -34,62 +32,47 @@ export interface OfferInput {
   limitPerCustomer?: number | null;
   startsAt?: Date | null;
   endsAt?: Date | null;
-  minTierId?: string | null;
   status?: GiftStatus | null;
+  minTierId?: string | null;
 }
 
-const whole = (field: string, value: number, min: number, max: number) => {
-  if (!Number.isInteger(value) || value < min || value > max) throw badInput(field, `must be a whole number from ${min} to ${max}`);
-  return value;
-};
+const offerView = async (ctx: RequestContext, offer: GiftOffer): Promise<OfferView> => (await offerViews(ctx, [offer]))[0];
+const redemptionView = async (ctx: RequestContext, redemption: Redemption): Promise<RedemptionView> => (await redemptionViews(ctx, [redemption]))[0];
+const viewPage = async <T, V>(page: Page<T>, view: (items: T[]) => Promise<V[]>): Promise<Page<V>> => ({ ...page, items: await view(page.items) });
 
-const OFFER_FIELDS: InputFields<GiftOffer, OfferInput> = {
-  title: field.required((f, v) => requireText(f, v, 200)),
-  description: field.clearable((f, v) => optionalText(f, v, 5000) ?? null),
-  imageUrl: field.clearable((f, v) => {
-    const url = optionalText(f, v, 2000) ?? null;
-    if (url && !/^https?:\/\/\S+$/i.test(url)) throw badInput(f, 'must be an http(s) URL');
-    return url;
-  }),
-  pointsCost: field.required((f, v) => whole(f, v as number, 0, 10_000_000)),
-  stock: field.clearable((f, v) => whole(f, v, 0, 10_000_000)),
-  limitPerCustomer: field.clearable((f, v) => whole(f, v, 1, 1000)),
-  startsAt: field.clearable(checkInstant),
-  endsAt: field.clearable(checkInstant),
-  status: field.optional((f, v) => oneOf(f, v, GIFT_STATUSES)),
-};
-
-async function apply(tx: RequestContext, offer: GiftOffer, input: OfferInput, creating: boolean) {
-  applyInput(offer, input, creating, OFFER_FIELDS);
+/** The given fields, then the rules across fields and the tier (which must be one of the company's). */
+async function apply(tx: RequestContext, offer: GiftOffer, input: OfferChanges) {
+  applyChanges(offer, input, { set: ['title', 'pointsCost', 'status'], clearable: ['description', 'imageUrl', 'stock', 'limitPerCustomer', 'startsAt', 'endsAt'] });
   if (offer.startsAt && offer.endsAt && offer.endsAt.getTime() <= offer.startsAt.getTime()) throw badInput('endsAt', 'must be after startsAt');
   if (input.minTierId !== undefined) {
-    if (input.minTierId !== null && (!isUuid(input.minTierId) || !(await tx.first(tx.query.selectFrom('loyalty.membership_tier').select('id').where('id', '=', input.minTierId))))) throw badInput('minTierId', 'is not a membership tier of this company');
+    if (input.minTierId !== null && !(await tx.first(tx.query.selectFrom('loyalty.membership_tier').select('id').where('id', '=', input.minTierId)))) throw badInput('minTierId', 'is not a membership tier of this company');
     offer.minTierId = input.minTierId;
   }
 }
 
-export async function createOffer(ctx: RequestContext, input: OfferInput): Promise<GiftOffer> {
-  return ctx.transaction(async (tx) => {
+export async function createOffer(ctx: RequestContext, input: OfferChanges): Promise<OfferView> {
+  const offer = await ctx.transaction(async (tx) => {
     const offer = tx.em.create(GiftOffer, { id: newId(), title: '', pointsCost: 0, status: 'draft', description: null, imageUrl: null, stock: null, limitPerCustomer: null, startsAt: null, endsAt: null, minTierId: null });
-    await apply(tx, offer, input, true);
+    await apply(tx, offer, input);
     return offer;
   });
+  return offerView(ctx, offer);
 }
 
-export async function updateOffer(ctx: RequestContext, offerId: unknown, input: OfferInput): Promise<GiftOffer> {
-  if (!isUuid(offerId)) throw badInput('offerId', 'must be a gift offer id');
-  return ctx.transaction(async (tx) => {
+export async function updateOffer(ctx: RequestContext, offerId: string, input: OfferChanges): Promise<OfferView> {
+  const offer = await ctx.transaction(async (tx) => {
     const offer = await tx.em.findOne(GiftOffer, { id: offerId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
     if (!offer) throw notFound('Gift offer');
-    await apply(tx, offer, input, false);
+    await apply(tx, offer, input);
     return offer;
   });
+  return offerView(ctx, offer);
 }
 
-export function listOffers(ctx: RequestContext, args: { status?: GiftStatus | null; page?: number | null; limit?: number | null; offset?: number | null }) {
+export async function listOffers(ctx: RequestContext, args: { status?: GiftStatus | null; page?: number | null; limit?: number | null; offset?: number | null }): Promise<Page<OfferView>> {
   let select = ctx.query.selectFrom('loyalty.gift_offer').selectAll().orderBy('createdAt', 'desc').orderBy('id', 'desc');
   if (args.status) select = select.where('status', '=', args.status);
-  return ctx.page(select, pageRequest(args));
+  return viewPage(await ctx.page(select, pageRequest(args)), (items) => offerViews(ctx, items));
 }
 
 /** Whether an offer is open now (active and within its dates). */
@@ -97,7 +80,7 @@ const isOpen = (offer: Pick<OfferRow, 'status' | 'startsAt' | 'endsAt'>, now: Da
   offer.status === 'active' && (!offer.startsAt || offer.startsAt.getTime() <= now.getTime()) && (!offer.endsAt || offer.endsAt.getTime() > now.getTime());
 
 /** The storefront's offers: a page of the open ones (isOpen, as a condition), cheapest first, searched by title. */
-export function openOffers(ctx: RequestContext, args: ListQuery) {
+export async function openOffers(ctx: RequestContext, args: ListQuery): Promise<Page<OfferView>> {
   const req = pageRequest(args);
   const now = ctx.now();
   let select = ctx.query
@@ -109,44 +92,18 @@ export function openOffers(ctx: RequestContext, args: ListQuery) {
     .orderBy('pointsCost')
     .orderBy('id');
   if (req.search) select = select.where('title', 'ilike', likePattern(req.search));
-  return ctx.page(select, req);
+  return viewPage(await ctx.page(select, req), (items) => offerViews(ctx, items));
 }
 
-export async function openOffer(ctx: RequestContext, offerId: unknown): Promise<OfferRow> {
-  if (!isUuid(offerId)) throw badInput('id', 'must be a gift offer id');
+async function findOpenOffer(ctx: RequestContext, offerId: string): Promise<OfferRow | null> {
   const offer = await ctx.first(ctx.query.selectFrom('loyalty.gift_offer').selectAll().where('id', '=', offerId));
-  if (!offer || !isOpen(offer, ctx.now())) throw notFound('Gift offer');
-  return offer;
+  return offer && isOpen(offer, ctx.now()) ? offer : null;
 }
 
-export type UnavailableReason = 'INSUFFICIENT_POINTS' | 'TIER_REQUIRED' | 'LIMIT_REACHED' | 'OUT_OF_STOCK';
-
-/** For a signed-in customer: whether each offer can be redeemed now, why not, and the points still needed. */
-export async function availability(ctx: RequestContext, customerId: string, offers: readonly GiftOffer[]): Promise<{ reason: UnavailableReason | null; pointsShort: number }[]> {
-  if (!offers.length) return [];
-  const [[standing], taken, tiers] = await Promise.all([
-    standings(ctx, [customerId]),
-    ctx.all(
-      ctx.query
-        .selectFrom('loyalty.redemption')
-        .select((eb) => ['offerId', eb.fn.sum<string | number>('quantity').as('n')])
-        .where('customerId', '=', customerId)
-        .where('status', '<>', 'CANCELLED')
-        .where('offerId', '=', anyOf(offers.map((o) => o.id)))
-        .groupBy('offerId'),
-    ),
-    ctx.all(ctx.query.selectFrom('loyalty.membership_tier').selectAll()),
-  ]);
-  const reasonFor = (o: GiftOffer): UnavailableReason | null => {
-    if (o.stock === 0) return 'OUT_OF_STOCK';
-    const used = Number(taken.find((t) => t.offerId === o.id)?.n ?? 0);
-    if (o.limitPerCustomer != null && used >= o.limitPerCustomer) return 'LIMIT_REACHED';
-    const minimum = o.minTierId ? tiers.find((t) => t.id === o.minTierId) : null;
-    if (minimum && standing.lifetimeEarned < minimum.threshold) return 'TIER_REQUIRED';
-    if (standing.balance < o.pointsCost) return 'INSUFFICIENT_POINTS';
-    return null;
-  };
-  return offers.map((o) => ({ reason: reasonFor(o), pointsShort: Math.max(0, o.pointsCost - standing.balance) }));
+export async function openOffer(ctx: RequestContext, offerId: string): Promise<OfferView> {
+  const offer = await findOpenOffer(ctx, offerId);
+  if (!offer) throw notFound('Gift offer');
+  return offerView(ctx, offer);
 }
 
 /** A code to show at the counter: 8 characters without look-alikes. */
@@ -197,24 +154,26 @@ async function give(tx: RequestContext, offerId: string, customerId: string | nu
   return tx.em.create(Redemption, { id, offerId, customerId, quantity, points, code: counterCode(), status: 'ISSUED', claimId: options.claimId ?? null, createdAt: tx.now(), usedAt: null, cancelledAt: null });
 }
 
-/** `POST /gifts/offers/{id}/redeem`: the signed-in customer spends points on a gift. */
-export async function redeem(ctx: RequestContext, offerId: unknown, quantity: number | null | undefined): Promise<Redemption> {
+/** `POST /gifts/offers/{id}/redeem`: the signed-in customer spends points on a gift (one unless `quantity` says). */
+export async function redeem(ctx: RequestContext, offerId: string, quantity: number | null | undefined): Promise<RedemptionView> {
   const customerId = ctx.customer.customerId;
-  if (!isUuid(offerId)) throw badInput('id', 'must be a gift offer id');
-  const q = quantity ?? 1;
-  whole('quantity', q, 1, MAX_QUANTITY);
-  return ctx.transaction((tx) => give(tx, offerId, customerId, q, { free: false }));
+  const redemption = await ctx.transaction((tx) => give(tx, offerId, customerId, quantity ?? 1, { free: false }));
+  return redemptionView(ctx, redemption);
+}
+
+/** Claims to issue as the edge checked them (resolvers/gift.inputs.ts): one per recipient, or without recipients `count` (then required). */
+export interface ClaimsToIssue {
+  offerId: string;
+  recipients?: string[] | null;
+  count?: number | null;
 }
 
 /** `issue_gift_claims`: single-use claim tokens for links and campaigns (returned once; only hashes are kept). */
-export async function issueClaims(ctx: RequestContext, input: { offerId: unknown; count?: number | null; recipients?: string[] | null }) {
-  if (!isUuid(input.offerId)) throw badInput('offerId', 'must be a gift offer id');
-  const recipients = input.recipients?.length ? input.recipients.map((r, i) => requireText(`recipients[${i}]`, r, 200)) : null;
-  if (recipients && recipients.length > 500) throw badInput('recipients', 'may hold at most 500');
-  if (!recipients && input.count == null) throw badInput('count', 'or recipients is required');
-  const count = recipients ? recipients.length : whole('count', input.count!, 1, 500);
+export async function issueClaims(ctx: RequestContext, input: ClaimsToIssue) {
+  const recipients = input.recipients?.length ? input.recipients : null;
+  const count = recipients ? recipients.length : input.count!;
   return ctx.transaction(async (tx) => {
-    const offer = await tx.first(tx.query.selectFrom('loyalty.gift_offer').select('id').where('id', '=', input.offerId as string));
+    const offer = await tx.first(tx.query.selectFrom('loyalty.gift_offer').select('id').where('id', '=', input.offerId));
     if (!offer) throw notFound('Gift offer');
     const expiresAt = new Date(tx.now().getTime() + CLAIM_DAYS * 86_400_000);
     return Array.from({ length: count }, (_, i) => {
@@ -225,15 +184,25 @@ export async function issueClaims(ctx: RequestContext, input: { offerId: unknown
   });
 }
 
+/** What to claim, as the edge checked it (resolvers/gift.inputs.ts): a claim token, or else a free gift's id. */
+export interface GiftClaimRequest {
+  claimToken?: string | null;
+  offerId?: string | null;
+}
+
 /**
  * `POST /gifts/claim`: a claim token (valid without signing in; a customer token attaches the gift
  * to the customer), or an offer that costs no points for the signed-in customer.
  */
-export async function claim(ctx: RequestContext, input: { claimToken?: string | null; offerId?: string | null }): Promise<Redemption> {
+export async function claim(ctx: RequestContext, input: GiftClaimRequest): Promise<RedemptionView> {
+  return redemptionView(ctx, await claimed(ctx, input));
+}
+
+async function claimed(ctx: RequestContext, input: GiftClaimRequest): Promise<Redemption> {
   const p = ctx.principal;
   const customerId = p.kind === 'customer' ? p.customerId : null;
   if (input.claimToken) {
-    const hash = sha256(String(input.claimToken));
+    const hash = sha256(input.claimToken);
     return ctx.transaction(async (tx) => {
       const found = await tx.query.selectFrom('loyalty.gift_claim').select(['id', 'offerId', 'expiresAt', 'claimedAt']).where('tokenHash', '=', hash).forUpdate().executeTakeFirst();
       if (!found) throw notFound('Gift claim');
@@ -245,8 +214,7 @@ export async function claim(ctx: RequestContext, input: { claimToken?: string | 
   }
   if (!input.offerId) throw badInput('claimToken', 'or offerId is required');
   if (!customerId) throw badInput('offerId', 'needs a signed-in customer (or give claimToken)');
-  if (!isUuid(input.offerId)) throw badInput('offerId', 'must be a gift offer id');
-  const offer = await openOffer(ctx, input.offerId).catch(() => null);
+  const offer = await findOpenOffer(ctx, input.offerId);
   if (!offer) throw notFound('Gift offer');
   if (offer.pointsCost > 0) throw badInput('offerId', 'costs points: redeem it instead');
   return ctx.transaction((tx) => give(tx, offer.id, customerId, 1, { free: true }));
@@ -255,39 +223,44 @@ export async function claim(ctx: RequestContext, input: { claimToken?: string | 
 /** Redemptions, newest first. */
 const redemptions = (ctx: RequestContext) => ctx.query.selectFrom('loyalty.redemption').selectAll().orderBy('createdAt', 'desc').orderBy('id', 'desc');
 
-export function myRedemptions(ctx: RequestContext, args: { page?: number | null; limit?: number | null }) {
-  return ctx.page(redemptions(ctx).where('customerId', '=', ctx.customer.customerId), pageRequest(args));
+export async function myRedemptions(ctx: RequestContext, args: { page?: number | null; limit?: number | null }): Promise<Page<RedemptionView>> {
+  return viewPage(await ctx.page(redemptions(ctx).where('customerId', '=', ctx.customer.customerId), pageRequest(args)), (items) => redemptionViews(ctx, items));
 }
 
-export function listRedemptions(ctx: RequestContext, args: { status?: RedemptionStatus | null; customerId?: string | null; offerId?: string | null; page?: number | null; limit?: number | null; offset?: number | null }) {
+/** The merchant's filters as the edge checked them (resolvers/gift.inputs.ts), with the page asked for. */
+export interface RedemptionQuery {
+  status?: RedemptionStatus | null;
+  customerId?: string | null;
+  offerId?: string | null;
+  page?: number | null;
+  limit?: number | null;
+  offset?: number | null;
+}
+
+export async function listRedemptions(ctx: RequestContext, args: RedemptionQuery): Promise<Page<RedemptionView>> {
   let select = redemptions(ctx);
   if (args.status) select = select.where('status', '=', args.status);
-  for (const field of ['customerId', 'offerId'] as const) {
-    const id = args[field];
-    if (id == null) continue;
-    if (!isUuid(id)) throw badInput(field, 'must be an id');
-    select = select.where(field, '=', id);
-  }
-  return ctx.page(select, pageRequest(args));
+  if (args.customerId != null) select = select.where('customerId', '=', args.customerId);
+  if (args.offerId != null) select = select.where('offerId', '=', args.offerId);
+  return viewPage(await ctx.page(select, pageRequest(args)), (items) => redemptionViews(ctx, items));
 }
 
 /** `mark_redemption_used`: the gift was handed over at the counter (by its code). */
-export async function markUsed(ctx: RequestContext, code: unknown): Promise<Redemption> {
-  const text = requireText('code', code, 20).trim().toUpperCase();
-  return ctx.transaction(async (tx) => {
-    const redemption = await tx.em.findOne(Redemption, { code: text }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+export async function markUsed(ctx: RequestContext, code: string): Promise<RedemptionView> {
+  const used = await ctx.transaction(async (tx) => {
+    const redemption = await tx.em.findOne(Redemption, { code }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
     if (!redemption) throw notFound('Redemption');
     if (redemption.status !== 'ISSUED') throw conflict(`This gift is ${redemption.status === 'USED' ? 'already used' : 'cancelled'}`, { field: 'code', status: redemption.status });
     redemption.status = 'USED';
     redemption.usedAt = tx.now();
     return redemption;
   });
+  return redemptionView(ctx, used);
 }
 
 /** `cancel_redemption`: an issued gift taken back; its points and stock return. */
-export async function cancelRedemption(ctx: RequestContext, redemptionId: unknown): Promise<Redemption> {
-  if (!isUuid(redemptionId)) throw badInput('redemptionId', 'must be a redemption id');
-  return ctx.transaction(async (tx) => {
+export async function cancelRedemption(ctx: RequestContext, redemptionId: string): Promise<RedemptionView> {
+  const cancelled = await ctx.transaction(async (tx) => {
     const redemption = await tx.em.findOne(Redemption, { id: redemptionId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
     if (!redemption) throw notFound('Redemption');
     if (redemption.status !== 'ISSUED') throw conflict(`This gift is ${redemption.status === 'USED' ? 'already used' : 'cancelled'}`, { field: 'redemptionId', status: redemption.status });
@@ -304,4 +277,5 @@ export async function cancelRedemption(ctx: RequestContext, redemptionId: unknow
     }
     return redemption;
   });
+  return redemptionView(ctx, cancelled);
 }

@@ -1,6 +1,6 @@
 /** A company's earn rules: read with their defaults, changed by set_loyalty_rules. */
 import type { RequestContext } from '../../kernel/context.ts';
-import { badInput } from '../../kernel/errors.ts';
+import { applyChanges } from '../../kernel/inputs.ts';
 
 export interface Rules {
   /** Points per major currency unit of a paid order ("1" = a point per euro). */
@@ -23,25 +23,20 @@ export async function rulesOf(ctx: RequestContext): Promise<Rules> {
     : DEFAULT_RULES;
 }
 
-function rate(field: string, value: string): string {
-  const text = String(value).trim();
-  if (!/^\d{1,6}(\.\d{1,2})?$/.test(text)) throw badInput(field, 'must be a number of points from 0 to 999999.99, e.g. "1" or "0.5"');
-  return Number(text).toFixed(2);
+/** Changes to the rules as the edge checked them (resolvers/loyalty.inputs.ts), rates with two decimals ("0.50"); absent means unchanged. */
+export interface RulesChanges {
+  pointsPerCurrencyUnit?: string | null;
+  pointsPerBooking?: number | null;
+  bookingPointsPerCurrencyUnit?: string | null;
+  /** 0 makes points never expire. */
+  expiryDays?: number | null;
 }
 
-/** Changes the fields given; the others keep their value. `expiryDays: 0` makes points never expire. */
-export async function setRules(ctx: RequestContext, input: { pointsPerCurrencyUnit?: string | null; pointsPerBooking?: number | null; bookingPointsPerCurrencyUnit?: string | null; expiryDays?: number | null }): Promise<Rules> {
+/** Changes the fields given; the others keep their value. */
+export async function setRules(ctx: RequestContext, input: RulesChanges): Promise<Rules> {
   const next = { ...(await rulesOf(ctx)) };
-  if (input.pointsPerCurrencyUnit != null) next.pointsPerCurrencyUnit = rate('pointsPerCurrencyUnit', input.pointsPerCurrencyUnit);
-  if (input.bookingPointsPerCurrencyUnit != null) next.bookingPointsPerCurrencyUnit = rate('bookingPointsPerCurrencyUnit', input.bookingPointsPerCurrencyUnit);
-  if (input.pointsPerBooking != null) {
-    if (!Number.isInteger(input.pointsPerBooking) || input.pointsPerBooking < 0 || input.pointsPerBooking > 1_000_000) throw badInput('pointsPerBooking', 'must be a whole number from 0 to 1000000');
-    next.pointsPerBooking = input.pointsPerBooking;
-  }
-  if (input.expiryDays != null) {
-    if (!Number.isInteger(input.expiryDays) || input.expiryDays < 0 || input.expiryDays > 3650) throw badInput('expiryDays', 'must be 1 to 3650 days, or 0 for points that never expire');
-    next.expiryDays = input.expiryDays === 0 ? null : input.expiryDays;
-  }
+  applyChanges(next, input, { set: ['pointsPerCurrencyUnit', 'bookingPointsPerCurrencyUnit', 'pointsPerBooking'] });
+  if (input.expiryDays != null) next.expiryDays = input.expiryDays === 0 ? null : input.expiryDays;
   await ctx.transaction(async (tx) => {
     await tx.query
       .insertInto('loyalty.rules')

@@ -1,8 +1,10 @@
 import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import { Requires } from '../../kernel/access.ts';
 import type { RequestContext } from '../../kernel/context.ts';
+import { parse } from '../../kernel/schemas.ts';
 import * as auth from '../services/customers.ts';
 import { LoginChannelInfo, RegistrationForm } from './company.types.ts';
+import { CustomerContact, CustomerId, NewRegistration, OtpRequest, OtpVerification } from './customer.inputs.ts';
 import {
   CustomerNode,
   CustomerRegistration,
@@ -48,20 +50,20 @@ export class CustomerResolver {
   @Requires('public')
   @Mutation(() => OtpRequestResult, { description: 'Sends a 6-digit sign-in code by email, SMS or WhatsApp.' })
   async requestCustomerOtp(@Ctx() ctx: RequestContext, @Arg('input', () => OtpRequestInput, { description: 'Where to send the code: a phone number or an email address.' }) input: OtpRequestInput) {
-    return auth.requestOtp(ctx, input);
+    return auth.requestOtp(ctx, parse(OtpRequest, input));
   }
 
   @Requires('public')
   @Mutation(() => CustomerSession, { description: 'Exchanges a sign-in code for a customer token; an unknown address becomes a customer.' })
   async verifyCustomerOtp(@Ctx() ctx: RequestContext, @Arg('input', () => OtpVerifyInput, { description: 'The phone number or email the code was sent to, and the code.' }) input: OtpVerifyInput) {
-    const result = await auth.verifyOtp(ctx, input);
+    const result = await auth.verifyOtp(ctx, parse(OtpVerification, input));
     return { ...result, customer: customerNode(result.customer) };
   }
 
   @Requires('public')
   @Mutation(() => CustomerRegistration, { description: 'Registers a member and signs them in.' })
   async registerCustomer(@Ctx() ctx: RequestContext, @Arg('input', () => RegisterCustomerInput, { description: "The customer's details." }) input: RegisterCustomerInput) {
-    const result = await auth.registerCustomer(ctx, input);
+    const result = await auth.registerCustomer(ctx, parse(NewRegistration, input));
     return { ...result, member: customerNode(result.member) };
   }
 
@@ -75,13 +77,13 @@ export class CustomerResolver {
   @Requires('merchant')
   @Mutation(() => DeletedCustomer, { description: "Erases a customer's record (name, email, phone, answers) and ends their sessions; bookings and responses keep only the id." })
   async deleteCustomer(@Ctx() ctx: RequestContext, @Arg('customerId', () => ID, { description: 'The customer to erase.' }) customerId: string) {
-    return auth.deleteCustomer(ctx, customerId);
+    return auth.deleteCustomer(ctx, parse(CustomerId, customerId, 'customerId'));
   }
 
   @Requires('merchant')
   @Mutation(() => CustomerSession, { description: "Signs a customer in on the merchant's word and returns their token (the legacy member-token adapter)." })
   async issueCustomerToken(@Ctx() ctx: RequestContext, @Arg('customerId', () => ID, { description: 'The customer to sign in.' }) customerId: string) {
-    const result = await auth.issueCustomerToken(ctx, customerId);
+    const result = await auth.issueCustomerToken(ctx, parse(CustomerId, customerId, 'customerId'));
     return { ...result, customer: customerNode(result.customer) };
   }
 
@@ -92,7 +94,7 @@ export class CustomerResolver {
     @Arg('email', () => String, { nullable: true, description: 'An email address, matched exactly (case-insensitively).' }) email?: string,
     @Arg('phone', () => String, { nullable: true, description: 'A phone number in international format, matched exactly.' }) phone?: string,
   ) {
-    return (await auth.findCustomers(ctx, { email, phone })).map(customerNode);
+    return (await auth.findCustomers(ctx, parse(CustomerContact, { email, phone }))).map(customerNode);
   }
 
   @Requires('customer')

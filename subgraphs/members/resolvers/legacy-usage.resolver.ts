@@ -1,7 +1,7 @@
 import { Ctx, Query, Resolver } from 'type-graphql';
 import { Requires } from '../../kernel/access.ts';
 import type { RequestContext } from '../../kernel/context.ts';
-import { listLegacyUsage } from '../services/legacy-usage.ts';
+import { legacyUsage } from '../services/legacy-usage.ts';
 import { LegacyUsageNode } from './legacy-usage.types.ts';
 
 /** The merchant's view of their legacy route calls, to decide a sunset on data. */
@@ -9,9 +9,8 @@ import { LegacyUsageNode } from './legacy-usage.types.ts';
 export class LegacyUsageResolver {
   @Requires('merchant')
   @Query(() => LegacyUsageNode, { description: "The company's calls of the legacy /connect/v1 routes per route, and their deprecation and sunset dates." })
-  async legacyUsage(@Ctx() ctx: RequestContext) {
-    const rows = await listLegacyUsage(ctx);
-    const { deprecatedAt, sunsetAt } = ctx.config.legacy;
-    return { routes: rows.map((r) => ({ route: r.route, calls: Number(r.calls), firstCalledAt: r.firstCalledAt, lastCalledAt: r.lastCalledAt })), deprecatedAt, sunsetAt };
+  async legacyUsage(@Ctx() ctx: RequestContext): Promise<LegacyUsageNode> {
+    const usage = await legacyUsage(ctx);
+    return { ...usage, routes: usage.routes.map((r) => ({ route: r.route, calls: Number(r.calls), firstCalledAt: r.firstCalledAt, lastCalledAt: r.lastCalledAt })) };
   }
 }

@@ -1,17 +1,41 @@
 /** Customers: sign-in by one-time code, registration, the signed-in customer and their token's lifecycle. */
 import type { RequestContext } from '../../kernel/context.ts';
 import { badInput, notFound, reasonError, unauthenticated } from '../../kernel/errors.ts';
-import { isUuid, newId } from '../../kernel/ids.ts';
+import { newId } from '../../kernel/ids.ts';
 import { enqueueMessage } from '../../kernel/outbox/index.ts';
 import { otpCode, sha256 } from '../../kernel/tokens.ts';
-import { normalizeEmail, normalizePhone, optionalText, requireText } from '../../kernel/validation.ts';
 import type { RowOf } from '../../kernel/tables.ts';
 import { Customer } from '../entities/customer.ts';
 import { OtpChallenge } from '../entities/otp-challenge.ts';
 import { customerFacts } from '../events.ts';
 import { getCompany } from './companies.ts';
-import { enforceGuessLimit, enforceRequestLimit, OTP_TTL_MS, OTP_WINDOW_MS, requireCode, spendSignInAttempt } from './otp-policy.ts';
+import { enforceGuessLimit, enforceRequestLimit, OTP_TTL_MS, OTP_WINDOW_MS, spendSignInAttempt } from './otp-policy.ts';
 import { issueSession, revokeCustomerSessions, revokeSession, type IssuedSession } from './sessions.ts';
+
+/** Where a sign-in code goes, normalised by the edge (resolvers/customer.inputs.ts): an email, or else a phone. */
+export interface SignInAddress {
+  email?: string;
+  phone?: string;
+}
+
+/** An address and the 6-digit code sent to it. */
+export interface SignInCode extends SignInAddress {
+  code: string;
+}
+
+/** A member registering on the storefront; the edge normalised email and phone. */
+export interface Registration {
+  name: string;
+  lastName?: string;
+  email?: string;
+  phone?: string;
+  source?: string;
+  /** Answers to the company's form fields beyond name, lastName, email and phone. */
+  attributes?: Record<string, unknown> | null;
+}
+
+/** The one address a merchant looks a customer up by, matched exactly. */
+export type CustomerLookup = { email: string; phone?: undefined } | { phone: string; email?: undefined };
 
 type Address = { channel: 'email' | 'sms' | 'whatsapp'; address: string; field: 'email' | 'phone' };
 
@@ -19,16 +43,13 @@ type Address = { channel: 'email' | 'sms' | 'whatsapp'; address: string; field: 
  * The address a code goes to: an email for email sign-in, a phone for SMS or WhatsApp (the
  * company's phone channel). When neither is given, the error names the company's login channel.
  */
-function addressOf(company: RowOf<'members.company'>, input: { email?: string | null; phone?: string | null }): Address {
-  if (input.email) return { channel: 'email', address: normalizeEmail('email', input.email), field: 'email' };
-  if (input.phone) {
-    const channel = company.loginChannel === 'whatsapp' ? 'whatsapp' : 'sms';
-    return { channel, address: normalizePhone('phone', input.phone), field: 'phone' };
-  }
+function addressOf(company: RowOf<'members.company'>, input: SignInAddress): Address {
+  if (input.email) return { channel: 'email', address: input.email, field: 'email' };
+  if (input.phone) return { channel: company.loginChannel === 'whatsapp' ? 'whatsapp' : 'sms', address: input.phone, field: 'phone' };
   throw badInput(company.loginChannel === 'email' ? 'email' : 'phone', 'is required to send a code');
 }
 
-export async function requestOtp(ctx: RequestContext, input: { email?: string | null; phone?: string | null }) {
+export async function requestOtp(ctx: RequestContext, input: SignInAddress) {
   const company = await getCompany(ctx);
   const target = addressOf(company, input);
   const code = otpCode();
@@ -69,10 +90,9 @@ export async function requestOtp(ctx: RequestContext, input: { email?: string | 
  */
 const codeRefused = () => reasonError('INVALID_CODE', 'The code is invalid or has expired; request a new one');
 
-export async function verifyOtp(ctx: RequestContext, input: { email?: string | null; phone?: string | null; code?: string | null }) {
+export async function verifyOtp(ctx: RequestContext, input: SignInCode) {
   const company = await getCompany(ctx);
   const target = addressOf(company, input);
-  const code = requireCode(input.code);
   // The hourly limit first, whatever the address's codes: its answer does not depend on them either.
   await enforceGuessLimit(() =>
     ctx.all(
@@ -83,7 +103,7 @@ export async function verifyOtp(ctx: RequestContext, input: { email?: string | n
         .where('createdAt', '>', new Date(ctx.now().getTime() - 3600_000)),
     ),
   );
-  const challengeId = await spendSignInAttempt(ctx, target.address, code);
+  const challengeId = await spendSignInAttempt(ctx, target.address, input.code);
   if (!challengeId) throw codeRefused();
   const result = await ctx.transaction(async (tx) => {
     const now = tx.now();
@@ -111,23 +131,10 @@ export async function verifyOtp(ctx: RequestContext, input: { email?: string | n
   return result;
 }
 
-export interface RegistrationInput {
-  name?: string | null;
-  lastName?: string | null;
-  phone?: string | null;
-  email?: string | null;
-  source?: string | null;
-  attributes?: Record<string, unknown> | null;
-}
-
-export async function registerCustomer(ctx: RequestContext, input: RegistrationInput) {
+export async function registerCustomer(ctx: RequestContext, input: Registration) {
   const company = await getCompany(ctx);
-  const name = requireText('name', input.name, 100);
-  const lastName = optionalText('lastName', input.lastName, 100);
-  const email = input.email ? normalizeEmail('email', input.email) : undefined;
-  const phone = input.phone ? normalizePhone('phone', input.phone) : undefined;
+  const { name, lastName, email, phone, source } = input;
   if (!email && !phone) throw badInput(company.loginChannel === 'email' ? 'email' : 'phone', 'an email or a phone is required to sign in later');
-  const source = optionalText('source', input.source, 100);
   const attributes = input.attributes ?? {};
   const given: Record<string, unknown> = { name, lastName, email, phone, ...attributes };
   for (const field of company.registrationFields) {
@@ -183,8 +190,7 @@ export async function logout(ctx: RequestContext) {
  * on), and `members.customer.deleted` tells the other subgraphs (content drops its projection).
  * Another company's id is NOT_FOUND.
  */
-export async function deleteCustomer(ctx: RequestContext, customerId: unknown) {
-  if (!isUuid(customerId)) throw badInput('customerId', 'must be a customer id');
+export async function deleteCustomer(ctx: RequestContext, customerId: string) {
   return ctx.transaction(async (tx) => {
     const customer = await tx.em.findOne(Customer, { id: customerId });
     if (!customer) throw notFound('Customer');
@@ -215,8 +221,7 @@ function sessionView(session: IssuedSession) {
  * A customer session opened on the merchant's word (the legacy member-token adapter): the merchant
  * already knows who the member is. Another company's customer is NOT_FOUND.
  */
-export async function issueCustomerToken(ctx: RequestContext, customerId: unknown) {
-  if (!isUuid(customerId)) throw badInput('customerId', 'must be a customer id');
+export async function issueCustomerToken(ctx: RequestContext, customerId: string) {
   return ctx.transaction(async (tx) => {
     const customer = await tx.first(tx.query.selectFrom('members.customer').selectAll().where('id', '=', customerId));
     if (!customer) throw notFound('Customer');
@@ -226,8 +231,17 @@ export async function issueCustomerToken(ctx: RequestContext, customerId: unknow
 }
 
 /** The company's customers with exactly this email or phone (the legacy member-search adapter): no partial matches. */
-export async function findCustomers(ctx: RequestContext, input: { email?: string | null; phone?: string | null }) {
-  if (!input.email && !input.phone) throw badInput('email', 'give an email or a phone');
+export async function findCustomers(ctx: RequestContext, input: CustomerLookup) {
   const select = ctx.query.selectFrom('members.customer').selectAll().orderBy('id').limit(10);
-  return ctx.all(input.email ? select.where('email', '=', normalizeEmail('email', input.email)) : select.where('phone', '=', normalizePhone('phone', input.phone!)));
+  return ctx.all(input.email != null ? select.where('email', '=', input.email) : select.where('phone', '=', input.phone));
+}
+
+/**
+ * A customer another subgraph refers to, for the router: merchants see their customers, a customer
+ * only themself; anyone else gets null. Batched with every other reference in the request.
+ */
+export async function referencedCustomer(ctx: RequestContext, customerId: string): Promise<RowOf<'members.customer'> | null> {
+  const p = ctx.principal;
+  if (p.kind !== 'merchant' && !(p.kind === 'customer' && p.customerId === customerId)) return null;
+  return ctx.find('members.customer', customerId);
 }

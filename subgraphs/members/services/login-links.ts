@@ -3,7 +3,6 @@ import type { RequestContext } from '../../kernel/context.ts';
 import { AppError } from '../../kernel/errors.ts';
 import { newId } from '../../kernel/ids.ts';
 import { randomToken, sha256 } from '../../kernel/tokens.ts';
-import { requireText } from '../../kernel/validation.ts';
 import { LoginLink } from '../entities/login-link.ts';
 import { issueSession } from './sessions.ts';
 
@@ -16,11 +15,10 @@ export function createLoginLink(tx: RequestContext, companyId: string, email: st
   return `${tx.config.publicUrl}/dashboard/login?token=${token}`;
 }
 
-export async function exchangeLoginLink(ctx: RequestContext, token: unknown) {
-  const value = requireText('token', token, 200);
+export async function exchangeLoginLink(ctx: RequestContext, token: string) {
   return ctx.transaction(async (tx) => {
     // Not a tenant table: the exchange has no company yet.
-    const link = await tx.first(tx.query.selectFrom('members.login_link').selectAll().where('tokenHash', '=', sha256(value)));
+    const link = await tx.first(tx.query.selectFrom('members.login_link').selectAll().where('tokenHash', '=', sha256(token)));
     if (!link || link.usedAt || link.expiresAt.getTime() <= tx.now().getTime()) throw new AppError('UNAUTHENTICATED', 'This sign-in link is invalid, used or expired');
     const { numUpdatedRows: used } = await tx.query.updateTable('members.login_link').set({ usedAt: tx.now() }).where('id', '=', link.id).where('usedAt', 'is', null).executeTakeFirst();
     if (Number(used) !== 1) throw new AppError('UNAUTHENTICATED', 'This sign-in link is invalid, used or expired');

@@ -1,5 +1,5 @@
 import type { RequestContext } from '../../kernel/context.ts';
-import { badInput, rateLimited } from '../../kernel/errors.ts';
+import { rateLimited } from '../../kernel/errors.ts';
 import { enforceWindowLimit, type WindowCount } from '../../kernel/rate-limit.ts';
 import { sha256, sameHash } from '../../kernel/tokens.ts';
 
@@ -8,11 +8,6 @@ export const OTP_TTL_MS = 10 * 60 * 1000;
 export const OTP_MAX_ATTEMPTS = 5;
 export const OTP_MAX_REQUESTS = 5;
 export const OTP_WINDOW_MS = 15 * 60 * 1000;
-
-export function requireCode(code: unknown): string {
-  if (typeof code !== 'string' || !/^\d{6}$/.test(code.trim())) throw badInput('code', 'must be the 6-digit code that was sent');
-  return code.trim();
-}
 
 /** Refuses a sixth code for one address within the window. Call inside the transaction that records it. */
 export function enforceRequestLimit(tx: RequestContext, lockKey: string, count: () => Promise<WindowCount[]>): Promise<void> {

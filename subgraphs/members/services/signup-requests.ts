@@ -1,22 +1,32 @@
 /** Organisation signup: a request emails a code; its verification creates the company, its first API key and a dashboard link. */
 import type { RequestContext } from '../../kernel/context.ts';
-import { badInput, conflict, notFound, reasonError } from '../../kernel/errors.ts';
-import { isUuid, newId } from '../../kernel/ids.ts';
+import { conflict, notFound, reasonError } from '../../kernel/errors.ts';
+import { newId } from '../../kernel/ids.ts';
 import { enqueueMessage } from '../../kernel/outbox/index.ts';
 import { otpCode, sha256 } from '../../kernel/tokens.ts';
-import { normalizeEmail, requireText } from '../../kernel/validation.ts';
 import { SignupRequest } from '../entities/signup-request.ts';
 import { mintApiKey } from './api-keys.ts';
-import { createCompany, validateCountry } from './companies.ts';
-import { enforceGuessLimit, enforceRequestLimit, OTP_TTL_MS, OTP_WINDOW_MS, requireCode, spendSignupAttempt } from './otp-policy.ts';
+import { createCompany } from './companies.ts';
+import { enforceGuessLimit, enforceRequestLimit, OTP_TTL_MS, OTP_WINDOW_MS, spendSignupAttempt } from './otp-policy.ts';
 import { createLoginLink } from './login-links.ts';
 
+/** An organisation to sign up, as the edge checked it (resolvers/signup-request.inputs.ts): email lower-cased, country upper-cased. */
+export interface NewSignup {
+  email: string;
+  organisationName: string;
+  industry: string;
+  country: string;
+}
+
+/** A signup request's id and the code emailed for it. */
+export interface SignupVerification {
+  requestId: string;
+  code: string;
+}
+
 /** Organisation signup, step 1: remember the request and email a code to the owner. */
-export async function requestSignup(ctx: RequestContext, input: { email?: string; organisationName?: string; industry?: string; country?: string }) {
-  const email = normalizeEmail('email', input.email);
-  const organisationName = requireText('organisationName', input.organisationName, 120);
-  const industry = requireText('industry', input.industry, 80);
-  const country = validateCountry(input.country);
+export async function requestSignup(ctx: RequestContext, input: NewSignup) {
+  const { email, organisationName, industry, country } = input;
   const code = otpCode();
   const now = ctx.now();
   const expiresAt = new Date(now.getTime() + OTP_TTL_MS);
@@ -48,9 +58,7 @@ export async function requestSignup(ctx: RequestContext, input: { email?: string
 }
 
 /** Step 2: the right code creates the company, its first API key and a one-time dashboard link. */
-export async function verifySignup(ctx: RequestContext, input: { requestId?: string; code?: string }) {
-  if (!isUuid(input.requestId)) throw badInput('requestId', 'must be the requestId returned by the signup request');
-  const code = requireCode(input.code);
+export async function verifySignup(ctx: RequestContext, input: SignupVerification) {
   const request = await ctx.first(ctx.query.selectFrom('members.signup_request').selectAll().where('id', '=', input.requestId));
   if (!request) throw notFound('Signup request');
   if (request.completedAt) throw conflict('This signup has already been verified');
@@ -64,7 +72,7 @@ export async function verifySignup(ctx: RequestContext, input: { requestId?: str
         .where('createdAt', '>', new Date(ctx.now().getTime() - 3600_000)),
     ),
   );
-  const attempt = await spendSignupAttempt(ctx, request.id, code);
+  const attempt = await spendSignupAttempt(ctx, request.id, input.code);
   if (attempt.result === 'exhausted') throw reasonError('ATTEMPTS_EXHAUSTED', 'Too many wrong attempts; start the signup again');
   if (attempt.result === 'wrong') throw reasonError('INVALID_CODE', 'The code is invalid', { attemptsRemaining: attempt.attemptsRemaining });
 
