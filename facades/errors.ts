@@ -19,7 +19,8 @@ export function toErrorBody(error: GraphQLErrorLike, fallbackStatus = 500): { st
   const message = error.message ?? 'Error';
   let code: ErrorCode;
   if (isErrorCode(ext.code)) code = ext.code;
-  else if (ext.http?.status === 400 || fallbackStatus === 400 || /^Variable "\$|cannot represent|POST body sent invalid JSON/.test(message)) code = 'BAD_USER_INPUT';
+  else if (ext.http?.status === 400 || fallbackStatus === 400 || /^Variable "\$|cannot represent|POST body sent invalid JSON/.test(message))
+    code = 'BAD_USER_INPUT';
   else code = 'INTERNAL';
   // What a client never sees: the HTTP hint, which subgraph answered, and what a development
   // server attaches to an unexpected error (Yoga's `originalError`, Apollo's `stacktrace`, with paths).
@@ -36,4 +37,3 @@ export function toErrorBody(error: GraphQLErrorLike, fallbackStatus = 500): { st
   } else if (code === 'BAD_USER_INPUT' && typeof details.field === 'string' && !message.startsWith(`${details.field}:`)) clean = `${details.field}: ${message}`;
   return { status: ERROR_STATUS[code], body: { code, message: clean, ...(Object.keys(details).length ? { details } : {}) } };
 }
-

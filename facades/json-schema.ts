@@ -57,7 +57,8 @@ export function orNull(schema: JsonSchema): JsonSchema {
 export const enumSchema = (type: GraphQLEnumType): JsonSchema => ({ type: 'string', enum: type.getValues().map((v) => v.name) });
 
 /** A schema with a description; beside a `$ref` nothing may stand (OpenAPI 3.0), so the reference goes in an `allOf`. */
-const withDescription = (schema: JsonSchema, description?: string | null) => (!description ? schema : schema.$ref ? { allOf: [schema], description } : { ...schema, description });
+const withDescription = (schema: JsonSchema, description?: string | null) =>
+  !description ? schema : schema.$ref ? { allOf: [schema], description } : { ...schema, description };
 
 /** An enum's description with what each of its values means (JSON Schema has no per-value descriptions). */
 function enumDescription(type: GraphQLEnumType, description?: string | null): string | undefined {
@@ -95,7 +96,10 @@ function nonNull(type: GraphQLInputType, description: string | null | undefined,
     if (required.length) schema.required = required;
     return withDescription(schema, description ?? type.description);
   }
-  return withDescription(INPUT_BOUNDS[type.name] ?? SCALARS[type.name] ?? { type: 'string' }, description ?? (SCALARS[type.name] ? undefined : type.description));
+  return withDescription(
+    INPUT_BOUNDS[type.name] ?? SCALARS[type.name] ?? { type: 'string' },
+    description ?? (SCALARS[type.name] ? undefined : type.description),
+  );
 }
 
 /**
@@ -152,7 +156,9 @@ export function canonicalEnums(schema: JsonSchema | undefined, value: unknown): 
   if (schema.items && Array.isArray(value)) return value.map((item) => canonicalEnums(schema.items as JsonSchema, item));
   if (schema.properties && typeof value === 'object' && !Array.isArray(value)) {
     const properties = schema.properties as Record<string, JsonSchema>;
-    return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, Object.hasOwn(properties, k) ? canonicalEnums(properties[k], v) : v]));
+    return Object.fromEntries(
+      Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, Object.hasOwn(properties, k) ? canonicalEnums(properties[k], v) : v]),
+    );
   }
   return value;
 }

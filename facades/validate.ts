@@ -87,9 +87,38 @@ function describeIssue(issue: Issue, value: unknown, schema: JsonSchema, whole: 
   const expected = schemaAt(schema, issue.path);
   if (issue.code === 'invalid_value') return { field, problem: `must be one of ${issue.values.map(String).join(', ')}` };
   if (issue.code === 'invalid_type') return { field, problem: `must be ${describeType(expected) ?? describeType({ type: issue.expected })}` };
-  if (issue.code === 'invalid_format') return { field, problem: expected?.format === 'date-time' ? 'must be an ISO-8601 date and time with offset' : expected?.format === 'date' ? 'must be a date (YYYY-MM-DD)' : `is not in the expected format${expected?.description ? ` (${expected.description})` : ''}` };
-  if (issue.code === 'too_big') return { field, problem: issue.origin === 'string' ? `must be at most ${issue.maximum} characters` : issue.origin === 'array' ? `must have at most ${issue.maximum} items` : `must be at most ${issue.maximum}` };
-  if (issue.code === 'too_small') return { field, problem: issue.origin === 'string' ? (Number(issue.minimum) <= 1 ? 'must not be empty' : `must be at least ${issue.minimum} characters`) : issue.origin === 'array' ? `must have at least ${issue.minimum} items` : `must be at least ${issue.minimum}` };
+  if (issue.code === 'invalid_format')
+    return {
+      field,
+      problem:
+        expected?.format === 'date-time'
+          ? 'must be an ISO-8601 date and time with offset'
+          : expected?.format === 'date'
+            ? 'must be a date (YYYY-MM-DD)'
+            : `is not in the expected format${expected?.description ? ` (${expected.description})` : ''}`,
+    };
+  if (issue.code === 'too_big')
+    return {
+      field,
+      problem:
+        issue.origin === 'string'
+          ? `must be at most ${issue.maximum} characters`
+          : issue.origin === 'array'
+            ? `must have at most ${issue.maximum} items`
+            : `must be at most ${issue.maximum}`,
+    };
+  if (issue.code === 'too_small')
+    return {
+      field,
+      problem:
+        issue.origin === 'string'
+          ? Number(issue.minimum) <= 1
+            ? 'must not be empty'
+            : `must be at least ${issue.minimum} characters`
+          : issue.origin === 'array'
+            ? `must have at least ${issue.minimum} items`
+            : `must be at least ${issue.minimum}`,
+    };
   return { field, problem: 'is not valid' };
 }
 
@@ -99,7 +128,10 @@ function schemaAt(schema: JsonSchema | undefined, path: readonly PropertyKey[]):
   for (const segment of path) {
     at = nonNull(at);
     if (!at) return undefined;
-    at = typeof segment === 'number' ? (at.items as JsonSchema | undefined) : ((at.properties as Record<string, JsonSchema> | undefined)?.[String(segment)] ?? undefined);
+    at =
+      typeof segment === 'number'
+        ? (at.items as JsonSchema | undefined)
+        : ((at.properties as Record<string, JsonSchema> | undefined)?.[String(segment)] ?? undefined);
   }
   return nonNull(at);
 }

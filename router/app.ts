@@ -13,7 +13,14 @@ import { serveBuiltToolRegistry } from '../facades/mcp/registry.ts';
 import { createRestFacade, serveBuiltRestSchema, type RestFacade } from '../facades/rest/facade.ts';
 import { createLegacyRoutes } from '../facades/rest/legacy.ts';
 import type { Config, QueryLimits } from '../subgraphs/kernel/config.ts';
-import { IDEMPOTENCY_CLAIM_HEADER, idempotencyScope, idempotentFetch, requestHash, type Answer, type IdempotencyRuntime } from '../subgraphs/kernel/idempotency.ts';
+import {
+  IDEMPOTENCY_CLAIM_HEADER,
+  idempotencyScope,
+  idempotentFetch,
+  requestHash,
+  type Answer,
+  type IdempotencyRuntime,
+} from '../subgraphs/kernel/idempotency.ts';
 import { serveBuiltSubgraphs } from '../subgraphs/kernel/federation.ts';
 import { recentMessages } from '../subgraphs/kernel/outbox/index.ts';
 import { serveBuiltSupergraph, subgraphUrl, supergraphOf } from './compose.ts';
@@ -66,7 +73,11 @@ export async function createApp(
   const platform = await startPlatform(config, modules, { pglite: options.pglite });
   const subgraphs = [];
   for (const m of MODULES) {
-    subgraphs.push({ name: m.name, schema: platform.schemas.get(m.name) ?? (await m.buildSchema()), url: options.subgraphUrls?.[m.name] ?? subgraphUrl(m.name, SUBGRAPH_PORTS[m.name]) });
+    subgraphs.push({
+      name: m.name,
+      schema: platform.schemas.get(m.name) ?? (await m.buildSchema()),
+      url: options.subgraphUrls?.[m.name] ?? subgraphUrl(m.name, SUBGRAPH_PORTS[m.name]),
+    });
   }
   const supergraphSdl = await supergraphOf(subgraphs);
   const gateway = createGateway(
@@ -92,7 +103,12 @@ export async function createApp(
   });
   const idempotentGraphql = idempotentGateway(gateway, platform.runtime, config.queryLimits);
   const cors = createCors(config, platform.runtime.db);
-  const subgraphRoutes = moduleRoutes(MODULES, topology === 'embedded' ? { kind: 'embedded', runtime: platform.runtime } : { kind: 'http', urls: Object.fromEntries(subgraphs.map((s) => [s.name, s.url])) });
+  const subgraphRoutes = moduleRoutes(
+    MODULES,
+    topology === 'embedded'
+      ? { kind: 'embedded', runtime: platform.runtime }
+      : { kind: 'http', urls: Object.fromEntries(subgraphs.map((s) => [s.name, s.url])) },
+  );
   let ready = true;
 
   const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
@@ -105,7 +121,8 @@ export async function createApp(
       if (await cors(req, res)) return;
       const surface = surfaceOf(path);
       // Everything not an interface's own path is the REST facade's to answer (its 404 included).
-      if (!usableHost(req.headers.host)) return void refuse(req, res, surface ?? 'rest', 'BAD_USER_INPUT', 'Host: must be a host name, with its port if any', { field: 'Host' });
+      if (!usableHost(req.headers.host))
+        return void refuse(req, res, surface ?? 'rest', 'BAD_USER_INPUT', 'Host: must be a host name, with its port if any', { field: 'Host' });
       if (surface && (await readBody(req, res, surface, config.maxBodyBytes))) return;
       if (path === '/graphql') {
         // Only the facades say which interface a write came through (the audit log); never a client.
@@ -130,7 +147,11 @@ export async function createApp(
       if (await subgraphRoutes(req, res, path)) return;
       const doc = await docsRoute(path, config, req.headers['accept-encoding']);
       if (doc) {
-        res.writeHead(200, { 'content-type': doc.type, ...(doc.cache ? { 'cache-control': doc.cache, vary: 'accept-encoding' } : {}), ...(doc.encoding ? { 'content-encoding': doc.encoding } : {}) });
+        res.writeHead(200, {
+          'content-type': doc.type,
+          ...(doc.cache ? { 'cache-control': doc.cache, vary: 'accept-encoding' } : {}),
+          ...(doc.encoding ? { 'content-encoding': doc.encoding } : {}),
+        });
         return res.end(doc.body);
       }
       if (await legacy(req, res, path)) return;
@@ -175,11 +196,13 @@ function idempotentGateway(gateway: GatewayRuntime, runtime: IdempotencyRuntime,
     const { query, variables = null, operationName = null } = mutation;
     const key = request.headers.get('idempotency-key')!;
     const fingerprint = requestHash(query, variables, operationName);
-    return idempotentFetch(runtime, { scope: idempotencyScope(forwardedHeaders(request)), key, fingerprint, transient: failedInternally }, forward).catch((error) => {
-      const { status, body } = toErrorBody(error);
-      if (status >= 500) console.error('[graphql] idempotency', error);
-      return Response.json({ errors: [{ message: body.message, extensions: { code: body.code, ...body.details } }] }, { status });
-    });
+    return idempotentFetch(runtime, { scope: idempotencyScope(forwardedHeaders(request)), key, fingerprint, transient: failedInternally }, forward).catch(
+      (error) => {
+        const { status, body } = toErrorBody(error);
+        if (status >= 500) console.error('[graphql] idempotency', error);
+        return Response.json({ errors: [{ message: body.message, extensions: { code: body.code, ...body.details } }] }, { status });
+      },
+    );
   });
 }
 
@@ -197,7 +220,9 @@ function mutationRequest(text: string, maxTokens: number): { query: string; vari
   try {
     const body = JSON.parse(text);
     if (typeof body?.query !== 'string') return undefined;
-    const operations = parseWithinLimits(body.query, { maxTokens }).definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+    const operations = parseWithinLimits(body.query, { maxTokens }).definitions.filter(
+      (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
+    );
     const operation = body.operationName ? operations.find((o) => o.name?.value === body.operationName) : operations.length === 1 ? operations[0] : undefined;
     return operation?.operation === 'mutation' ? body : undefined;
   } catch {

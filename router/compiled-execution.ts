@@ -1,4 +1,12 @@
-import { execute, getOperationAST, getVariableValues, type DocumentNode, type ExecutionResult, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import {
+  execute,
+  getOperationAST,
+  getVariableValues,
+  type DocumentNode,
+  type ExecutionResult,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+} from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { leavesInputFieldsOut } from './left-out-fields.ts';
 
@@ -13,7 +21,12 @@ import { leavesInputFieldsOut } from './left-out-fields.ts';
  */
 export function compiledExecution(schema: GraphQLSchema) {
   const compiled = new WeakMap<DocumentNode, { query: CompiledQuery; operation: OperationDefinitionNode } | null>();
-  return (document: DocumentNode, variableValues: Record<string, unknown>, contextValue: unknown, operationName?: string): Promise<ExecutionResult> | ExecutionResult => {
+  return (
+    document: DocumentNode,
+    variableValues: Record<string, unknown>,
+    contextValue: unknown,
+    operationName?: string,
+  ): Promise<ExecutionResult> | ExecutionResult => {
     let entry = compiled.get(document);
     if (entry === undefined) {
       const query = compileQuery(schema, document, operationName);

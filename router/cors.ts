@@ -149,7 +149,9 @@ export function createCors(config: Config, db: Database): CorsHandler {
     if (!ok) {
       if (preflight || kind === 'mcp') {
         const message = 'This origin may not call the API; a storefront domain of the company, or one the platform lists (CORS_ORIGINS), may';
-        const body = JSON.stringify(kind === 'mcp' ? { jsonrpc: '2.0', error: { code: -32000, message }, id: null } : { success: false, error: { code: 'FORBIDDEN', message } });
+        const body = JSON.stringify(
+          kind === 'mcp' ? { jsonrpc: '2.0', error: { code: -32000, message }, id: null } : { success: false, error: { code: 'FORBIDDEN', message } },
+        );
         res.writeHead(403, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
         res.end(body);
         return true;

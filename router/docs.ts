@@ -22,7 +22,22 @@ const SECTIONS: { title: string; folder: string; only?: string[] }[] = [
   { title: 'More', folder: '.', only: ['performance.md'] },
 ];
 /** The pages' order within their section on the index page; a page not named here comes after these. */
-const ORDER = ['sign-in.md', 'merchant-signup.md', 'walk-throughs.md', 'booking.md', 'content.md', 'commerce.md', 'loyalty.md', 'campaigns.md', 'safe-writes.md', 'rest.md', 'mcp.md', 'sdk.md', 'errors.md', 'legacy.md'];
+const ORDER = [
+  'sign-in.md',
+  'merchant-signup.md',
+  'walk-throughs.md',
+  'booking.md',
+  'content.md',
+  'commerce.md',
+  'loyalty.md',
+  'campaigns.md',
+  'safe-writes.md',
+  'rest.md',
+  'mcp.md',
+  'sdk.md',
+  'errors.md',
+  'legacy.md',
+];
 
 interface Page {
   /** Under docs/. */
@@ -75,7 +90,8 @@ export interface DocAnswer {
 export async function docsRoute(path: string, config: Config, acceptEncoding?: string | string[]): Promise<DocAnswer | null> {
   const answer = await docsAnswer(path, config);
   // The scripts behind GraphiQL and the reference (9 MB and 4 MB) go gzipped when the browser takes it: about a quarter.
-  if (answer?.cache?.startsWith('public') && /\bgzip\b/.test(String(acceptEncoding ?? ''))) return { ...answer, body: await gzipped(path, answer.body), encoding: 'gzip' };
+  if (answer?.cache?.startsWith('public') && /\bgzip\b/.test(String(acceptEncoding ?? '')))
+    return { ...answer, body: await gzipped(path, answer.body), encoding: 'gzip' };
   return answer;
 }
 
@@ -106,7 +122,8 @@ async function docsAnswer(path: string, config: Config): Promise<DocAnswer | nul
   return { type: 'text/markdown; charset=utf-8', body: readFileSync(join(DOCS_DIR, page.file), 'utf8').replaceAll('{base_url}', config.publicUrl) };
 }
 
-const PAGE_STYLE = 'body{font:16px/1.5 system-ui,sans-serif;max-width:46rem;margin:3rem auto;padding:0 1rem;color:#1f2328}a{color:#0b57d0}code{background:#f3f4f6;padding:0 .25rem;border-radius:3px}li{margin:.3rem 0}';
+const PAGE_STYLE =
+  'body{font:16px/1.5 system-ui,sans-serif;max-width:46rem;margin:3rem auto;padding:0 1rem;color:#1f2328}a{color:#0b57d0}code{background:#f3f4f6;padding:0 .25rem;border-radius:3px}li{margin:.3rem 0}';
 
 /** What a person finds at the root: every way in, one link each, and every served page by section. */
 function homePage(): string {

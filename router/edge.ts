@@ -95,7 +95,15 @@ export async function readBody(req: IncomingMessage, res: ServerResponse, surfac
   if (!streamed && (declared === undefined || Number(declared) === 0)) return false;
   const mediaType = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
   if (!JSON_MEDIA_TYPE.test(mediaType)) {
-    return refuse(req, res, surface, 'UNSUPPORTED_MEDIA_TYPE', mediaType ? `Content-Type ${mediaType.slice(0, 100)} is not supported; send JSON with Content-Type: application/json` : 'A body needs Content-Type: application/json');
+    return refuse(
+      req,
+      res,
+      surface,
+      'UNSUPPORTED_MEDIA_TYPE',
+      mediaType
+        ? `Content-Type ${mediaType.slice(0, 100)} is not supported; send JSON with Content-Type: application/json`
+        : 'A body needs Content-Type: application/json',
+    );
   }
   const tooLarge = () => refuse(req, res, surface, 'PAYLOAD_TOO_LARGE', `The body is larger than the limit of ${maxBytes} bytes`, { limitBytes: maxBytes });
   if (declared !== undefined && Number(declared) > maxBytes) return tooLarge();
@@ -238,5 +246,12 @@ function answer(error: unknown, requestId: string | null, failed: boolean) {
     if (failed) extensions.http = { ...(extensions.http as object), status: 400 };
   }
   if (!(error instanceof GraphQLError)) return { ...given, message, extensions };
-  return new GraphQLError(message, { nodes: error.nodes, source: error.source, positions: error.positions, path: error.path, originalError: error.originalError, extensions });
+  return new GraphQLError(message, {
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    path: error.path,
+    originalError: error.originalError,
+    extensions,
+  });
 }

@@ -169,11 +169,20 @@ function fragmentsInlined(document: DocumentNode, operation: OperationDefinition
       if (selection.kind === Kind.FIELD) {
         const key = (selection.alias ?? selection.name).value;
         const leaf = !selection.selectionSet && !selection.directives?.length;
-        const same = (s: SelectionNode) => s.kind === Kind.FIELD && (s.alias ?? s.name).value === key && s.name.value === selection.name.value && !s.selectionSet && !s.directives?.length && !s.arguments?.length && !selection.arguments?.length;
+        const same = (s: SelectionNode) =>
+          s.kind === Kind.FIELD &&
+          (s.alias ?? s.name).value === key &&
+          s.name.value === selection.name.value &&
+          !s.selectionSet &&
+          !s.directives?.length &&
+          !s.arguments?.length &&
+          !selection.arguments?.length;
         if (leaf && out.some(same)) continue;
         const type = selection.selectionSet && isObjectOrInterface(parent) ? getNamedType(parent.getFields()[selection.name.value]?.type) : undefined;
         if (selection.selectionSet && !type) throw new MissingType();
-        out.push(selection.selectionSet ? { ...selection, selectionSet: { ...selection.selectionSet, selections: inline(selection.selectionSet, type!) } } : selection);
+        out.push(
+          selection.selectionSet ? { ...selection, selectionSet: { ...selection.selectionSet, selections: inline(selection.selectionSet, type!) } } : selection,
+        );
         continue;
       }
       const fragment = selection.kind === Kind.FRAGMENT_SPREAD ? fragments.get(selection.name.value) : selection;
@@ -184,7 +193,12 @@ function fragmentsInlined(document: DocumentNode, operation: OperationDefinition
         inline(fragment.selectionSet, parent, out);
         continue;
       }
-      out.push({ kind: Kind.INLINE_FRAGMENT, typeCondition: fragment.typeCondition, directives: selection.directives, selectionSet: { kind: Kind.SELECTION_SET, selections: inline(fragment.selectionSet, condition) } });
+      out.push({
+        kind: Kind.INLINE_FRAGMENT,
+        typeCondition: fragment.typeCondition,
+        directives: selection.directives,
+        selectionSet: { kind: Kind.SELECTION_SET, selections: inline(fragment.selectionSet, condition) },
+      });
     }
     return out;
   };
@@ -205,10 +219,15 @@ function isObjectOrInterface(type: GraphQLNamedType): type is GraphQLObjectType 
 
 /** An operation printed with its name left out and its arguments, variables and input fields in name order. */
 function canonical(document: DocumentNode): string {
-  const byName = <T extends { name: { value: string } }>(list: readonly T[] | undefined) => list && [...list].sort((a, b) => (a.name.value < b.name.value ? -1 : a.name.value > b.name.value ? 1 : 0));
+  const byName = <T extends { name: { value: string } }>(list: readonly T[] | undefined) =>
+    list && [...list].sort((a, b) => (a.name.value < b.name.value ? -1 : a.name.value > b.name.value ? 1 : 0));
   return print(
     visit(document, {
-      OperationDefinition: (node) => ({ ...node, name: undefined, variableDefinitions: node.variableDefinitions && [...node.variableDefinitions].sort((a, b) => (a.variable.name.value < b.variable.name.value ? -1 : 1)) }),
+      OperationDefinition: (node) => ({
+        ...node,
+        name: undefined,
+        variableDefinitions: node.variableDefinitions && [...node.variableDefinitions].sort((a, b) => (a.variable.name.value < b.variable.name.value ? -1 : 1)),
+      }),
       Field: (node) => ({ ...node, arguments: byName(node.arguments) }),
       Directive: (node) => ({ ...node, arguments: byName(node.arguments) }),
       ObjectValue: (node) => ({ ...node, fields: byName(node.fields) }),
@@ -276,7 +295,10 @@ function httpSubgraphs(urls: Map<string, string>): Subgraphs {
     const ready = await targetsReady();
     const response = await post(ready.get(url)!, JSON.stringify({ query: route.query, variables }), headers);
     if (!response) return null;
-    const plain = response.status === 200 && response.body.subarray(0, DATA_START.length).equals(DATA_START) && !ERRORS_OR_EXTENSIONS.test(response.body.toString('latin1'));
+    const plain =
+      response.status === 200 &&
+      response.body.subarray(0, DATA_START.length).equals(DATA_START) &&
+      !ERRORS_OR_EXTENSIONS.test(response.body.toString('latin1'));
     if (plain) return answered(response.body);
     handedOver.set(context, { target: url, response });
     return null;

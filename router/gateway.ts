@@ -26,7 +26,14 @@ export function inProcessExecutor(name: string, schema: GraphQLSchema, runtime: 
     if (!result) {
       const headers = incoming ? forwardedHeaders(incoming) : {};
       const contextValue = new RequestContext(runtime, (header) => (headers as Record<string, string>)[header]);
-      result = await execute({ schema, document: request.document, variableValues: request.variables, operationName: request.operationName, contextValue, rootValue: request.rootValue });
+      result = await execute({
+        schema,
+        document: request.document,
+        variableValues: request.variables,
+        operationName: request.operationName,
+        contextValue,
+        rootValue: request.rootValue,
+      });
     }
     // The request id is read here, not forwarded: the gateway merges identical in-flight subgraph
     // requests only when their headers match, and an id per request would make every one distinct.
@@ -36,7 +43,21 @@ export function inProcessExecutor(name: string, schema: GraphQLSchema, runtime: 
 }
 
 /** Headers that differ per request without changing what an operation reads. */
-const PER_REQUEST_HEADERS = new Set(['x-request-id', 'traceparent', 'tracestate', 'user-agent', 'accept', 'accept-encoding', 'accept-language', 'connection', 'content-length', 'content-type', 'keep-alive', 'origin', 'referer']);
+const PER_REQUEST_HEADERS = new Set([
+  'x-request-id',
+  'traceparent',
+  'tracestate',
+  'user-agent',
+  'accept',
+  'accept-encoding',
+  'accept-language',
+  'connection',
+  'content-length',
+  'content-type',
+  'keep-alive',
+  'origin',
+  'referer',
+]);
 
 /** Where the subgraphs are: their schemas in this process, or their processes (at the URLs the supergraph names, also given here for the fast path). */
 export type SubgraphTransport = FastPathTransport | { kind: 'http'; urls?: undefined };
@@ -53,8 +74,12 @@ export type Gateway = GatewayRuntime & { fastPath: FastPath };
 /** The gateway over a supergraph: the one pipeline every interface's operations run through. */
 export function createGateway(supergraph: string, transport: SubgraphTransport, options: GatewayOptions = {}): Gateway {
   const limits = options.limits ?? loadQueryLimits();
-  const executors = transport.kind === 'embedded' ? new Map([...transport.schemas].map(([name, schema]) => [name, inProcessExecutor(name, schema, transport.runtime)])) : undefined;
-  const fastPath: FastPath = transport.kind === 'embedded' || transport.urls ? createFastPath(supergraph, transport) : { served: 0, enabled: false, plugin: {} };
+  const executors =
+    transport.kind === 'embedded'
+      ? new Map([...transport.schemas].map(([name, schema]) => [name, inProcessExecutor(name, schema, transport.runtime)]))
+      : undefined;
+  const fastPath: FastPath =
+    transport.kind === 'embedded' || transport.urls ? createFastPath(supergraph, transport) : { served: 0, enabled: false, plugin: {} };
   const gateway = createGatewayRuntime({
     // As a function (read once: there is no pollingInterval). Given the text itself, Hive parses it
     // whole only to tell it from a path or a URL, before parsing it again to build the schema.
@@ -93,7 +118,14 @@ export function createGateway(supergraph: string, transport: SubgraphTransport, 
     // In order: error wording, the input guard, the limits (before anything whose cost can grow
     // faster than the document), whatever else is registered, and last the fast path, which only
     // replaces how an operation every other plugin has seen is executed.
-    plugins: () => [useErrorAnswers(), useInputGuard(), ...limitPlugins(supergraph, limits), ...(options.plugins ?? []), useHandedOverAnswers(), fastPath.plugin],
+    plugins: () => [
+      useErrorAnswers(),
+      useInputGuard(),
+      ...limitPlugins(supergraph, limits),
+      ...(options.plugins ?? []),
+      useHandedOverAnswers(),
+      fastPath.plugin,
+    ],
     ...(executors
       ? {
           transports: {

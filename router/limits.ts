@@ -70,13 +70,13 @@ export function limitError(limit: LimitName, max: number, found?: number): Graph
         ? `The document nests brackets deeper than the limit of ${max}`
         : limit === 'selections'
           ? `The operation has more than ${max} selections with its fragments expanded, the limit; spread fewer fragments`
-      : limit === 'cost'
-        ? `Query cost${n} exceeds the limit of ${max}; ask for fewer or smaller lists (limit) or less nesting`
-        : limit === 'depth'
-          ? `Query depth${n} exceeds the limit of ${max}`
-          : found === undefined
-            ? `Query uses more ${limit} than the limit of ${max}`
-            : `Query uses ${found} ${limit}, over the limit of ${max}`;
+          : limit === 'cost'
+            ? `Query cost${n} exceeds the limit of ${max}; ask for fewer or smaller lists (limit) or less nesting`
+            : limit === 'depth'
+              ? `Query depth${n} exceeds the limit of ${max}`
+              : found === undefined
+                ? `Query uses more ${limit} than the limit of ${max}`
+                : `Query uses ${found} ${limit}, over the limit of ${max}`;
   return new GraphQLError(message, { extensions: { code: LIMIT_CODE, limit, max, ...(found === undefined ? {} : { found }), http: { status: 400 } } });
 }
 
@@ -171,12 +171,7 @@ const rejectWith = (limit: Exclude<LimitName, 'tokens' | 'cost'>, max: number) =
 /** The router's plugins: the structural limits and the whole-operation cost. */
 export function limitPlugins(supergraphSdl: string, limits: QueryLimits): GatewayPlugin[] {
   const costs = costAnnotations(supergraphSdl);
-  return [
-    useDocumentLimits(limits),
-    useStructureLimits(limits),
-    useOperationCost(costs, limits),
-    useLimitErrors(),
-  ];
+  return [useDocumentLimits(limits), useStructureLimits(limits), useOperationCost(costs, limits), useLimitErrors()];
 }
 
 /**
@@ -340,7 +335,15 @@ function costDirectiveNames(document: DocumentNode): { cost: string; listSize: s
     if (def.kind !== Kind.SCHEMA_DEFINITION && def.kind !== Kind.SCHEMA_EXTENSION) continue;
     for (const link of def.directives ?? []) {
       if (link.name.value !== 'link') continue;
-      const { url, as, import: imports } = Object.fromEntries((link.arguments ?? []).map((a) => [a.name.value, valueFromASTUntyped(a.value)])) as { url?: string; as?: string; import?: unknown[] };
+      const {
+        url,
+        as,
+        import: imports,
+      } = Object.fromEntries((link.arguments ?? []).map((a) => [a.name.value, valueFromASTUntyped(a.value)])) as {
+        url?: string;
+        as?: string;
+        import?: unknown[];
+      };
       if (!url?.startsWith(COST_SPEC)) continue;
       const prefix = as ?? 'cost';
       const imported = (name: string) => {
@@ -375,7 +378,9 @@ export function operationCost(
   for (const operation of operations) {
     const root = schema.getRootType(operation.operation);
     if (!root) continue;
-    const defaults = new Map((operation.variableDefinitions ?? []).filter((v) => v.defaultValue).map((v) => [v.variable.name.value, valueFromASTUntyped(v.defaultValue!)]));
+    const defaults = new Map(
+      (operation.variableDefinitions ?? []).filter((v) => v.defaultValue).map((v) => [v.variable.name.value, valueFromASTUntyped(v.defaultValue!)]),
+    );
     const counter = new CostCounter(schema, costs, limits.listSize, fragments, (name) => (name in variables ? variables[name] : defaults.get(name)));
     const cost = (operation.operation === 'mutation' ? 10 : 0) + counter.selections(operation.selectionSet, root, 1, undefined, new Set());
     highest = Math.max(highest, cost);
@@ -452,7 +457,11 @@ class CostCounter {
     let size: number | undefined;
     for (const name of names) {
       const arg = node.arguments?.find((a) => a.name.value === name);
-      const value = arg ? (arg.value.kind === Kind.VARIABLE ? this.variable(arg.value.name.value) : valueFromASTUntyped(arg.value)) : field.args.find((a) => a.name === name)?.defaultValue;
+      const value = arg
+        ? arg.value.kind === Kind.VARIABLE
+          ? this.variable(arg.value.name.value)
+          : valueFromASTUntyped(arg.value)
+        : field.args.find((a) => a.name === name)?.defaultValue;
       const n = Number(value);
       if (value !== null && value !== undefined && Number.isFinite(n) && n > 0) size = Math.max(size ?? 0, n);
     }

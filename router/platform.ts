@@ -44,7 +44,11 @@ export async function startPlatform(config: Config, modules: SubgraphModule[], o
   prepareDatabase(config, { pglite: options.pglite });
   const schemas = new Map<string, GraphQLSchema>();
   for (const m of modules) schemas.set(m.name, await m.buildSchema());
-  const db = await openDatabase(config, { entities: [OutboxMessage, AuditLogEntry, LegacyUsage, ...modules.flatMap((m) => m.entities)], pglite: options.pglite, sessionSettings });
+  const db = await openDatabase(config, {
+    entities: [OutboxMessage, AuditLogEntry, LegacyUsage, ...modules.flatMap((m) => m.entities)],
+    pglite: options.pglite,
+    sessionSettings,
+  });
   let revocations: RevocationListener | undefined;
   try {
     await runMigrations(db, [{ name: 'kernel', migrations: KERNEL_MIGRATIONS }, ...modules]);

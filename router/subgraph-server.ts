@@ -122,7 +122,10 @@ function compiledGateway(schema: GraphQLSchema): Gateway {
     },
     async load() {
       loaded?.({ apiSchema: schema, coreSupergraphSdl: '' });
-      return { executor: async ({ document, operationName, request, context }) => masked(await run(document, request.variables ?? {}, context, operationName ?? undefined)) };
+      return {
+        executor: async ({ document, operationName, request, context }) =>
+          masked(await run(document, request.variables ?? {}, context, operationName ?? undefined)),
+      };
     },
     async stop() {},
   };
@@ -156,4 +159,3 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => void running.stop().then(() => process.exit(0)));
   });
 }
-

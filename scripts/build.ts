@@ -68,7 +68,13 @@ const SNAPSHOT_FILES = ['package-lock.json', 'scripts/snapshot.ts', 'router/plat
  * - @graphql-yoga/render-graphiql: GraphiQL's page, imported when first served (router/gateway.ts).
  * - @graphql-hive/router-query-planner: a native addon that finds its binary beside its module.
  */
-const EXTERNAL = ['graphql', '@electric-sql/pglite', '@graphql-mesh/hmac-upstream-signature', '@graphql-yoga/render-graphiql', '@graphql-hive/router-query-planner'];
+const EXTERNAL = [
+  'graphql',
+  '@electric-sql/pglite',
+  '@graphql-mesh/hmac-upstream-signature',
+  '@graphql-yoga/render-graphiql',
+  '@graphql-hive/router-query-planner',
+];
 
 /**
  * `import.meta` in a CommonJS bundle: the URL, folder and file of the bundle, and `resolve` from
@@ -131,9 +137,24 @@ export async function build(options: { reason?: string; quiet?: boolean } = {}):
   const snapshotChanged = !existsSync(SNAPSHOT) || !previous || !sameTimes(previous.snapshot, snapshotFiles);
   log(`bundled in ${Math.round(performance.now() - started)} ms`);
   const t = performance.now();
-  const snapshot = [join(DIST, 'snapshot.cjs'), '--supergraph', SUPERGRAPH, '--tools', TOOLS, '--subgraphs', SUBGRAPHS, '--rest', REST_SCHEMA, '--costs', COSTS, ...(snapshotChanged ? ['--pglite', SNAPSHOT] : [])];
+  const snapshot = [
+    join(DIST, 'snapshot.cjs'),
+    '--supergraph',
+    SUPERGRAPH,
+    '--tools',
+    TOOLS,
+    '--subgraphs',
+    SUBGRAPHS,
+    '--rest',
+    REST_SCHEMA,
+    '--costs',
+    COSTS,
+    ...(snapshotChanged ? ['--pglite', SNAPSHOT] : []),
+  ];
   execFileSync(process.execPath, snapshot, { stdio: 'inherit', env: { ...process.env, OUTBOX_LOG: 'silent' } });
-  log(`supergraph, subgraph and REST SDLs, cost annotations, tool registry${snapshotChanged ? ' and migrated PGlite snapshot' : ''} in ${Math.round(performance.now() - t)} ms`);
+  log(
+    `supergraph, subgraph and REST SDLs, cost annotations, tool registry${snapshotChanged ? ' and migrated PGlite snapshot' : ''} in ${Math.round(performance.now() - t)} ms`,
+  );
   writeFileSync(`${MANIFEST}.tmp`, JSON.stringify({ files, snapshot: snapshotFiles } satisfies Manifest));
   renameSync(`${MANIFEST}.tmp`, MANIFEST);
 }
@@ -149,10 +170,12 @@ function readManifest(): Manifest | undefined {
 /** Modification times; a file changed while the build ran counts as changed (0) for the next start. */
 function mtimes(files: string[], since: number): Record<string, number> {
   return Object.fromEntries(
-    files.filter((f) => existsSync(join(ROOT, f))).map((f) => {
-      const time = statSync(join(ROOT, f)).mtimeMs;
-      return [f, time >= since ? 0 : time];
-    }),
+    files
+      .filter((f) => existsSync(join(ROOT, f)))
+      .map((f) => {
+        const time = statSync(join(ROOT, f)).mtimeMs;
+        return [f, time >= since ? 0 : time];
+      }),
   );
 }
 

@@ -18,7 +18,9 @@ if (!requested) throw new Error('Usage: node scripts/launch.mjs <main|router|dis
 const entry = requested === 'router' ? 'main' : requested;
 if (requested === 'router') {
   if ((process.env.TOPOLOGY || 'distributed') !== 'distributed') {
-    console.error(`npm run start:router runs the router over subgraph processes (TOPOLOGY=distributed), not TOPOLOGY=${process.env.TOPOLOGY}; npm start runs the embedded topology`);
+    console.error(
+      `npm run start:router runs the router over subgraph processes (TOPOLOGY=distributed), not TOPOLOGY=${process.env.TOPOLOGY}; npm start runs the embedded topology`,
+    );
     process.exit(1);
   }
   process.env.TOPOLOGY = 'distributed';
@@ -28,7 +30,8 @@ const file = join(dist, `${entry}.cjs`);
 const reason = staleness();
 if (reason && !buildToolsInstalled()) {
   // A production install (`npm ci --omit=dev`, the Docker image) has no esbuild: it runs what was built.
-  if (reason === 'no build yet') throw new Error(`${file} is missing and the build's tools (devDependencies) are not installed: run \`npm run build\` where they are`);
+  if (reason === 'no build yet')
+    throw new Error(`${file} is missing and the build's tools (devDependencies) are not installed: run \`npm run build\` where they are`);
   console.warn(`[launch] dist/ is older than the sources (${reason}) and the build's tools are not installed: running it as built`);
 } else if (reason) {
   // In a process of its own, so none of the build's memory stays with the server.

@@ -47,7 +47,8 @@ const subgraphsFile = argument('--subgraphs');
 const restFile = argument('--rest');
 const costsFile = argument('--costs');
 const pgliteFolder = argument('--pglite');
-if (!supergraphFile && !pgliteFolder) throw new Error('Usage: node dist/snapshot.cjs [--supergraph FILE [--tools FILE] [--subgraphs FILE] [--rest FILE] [--costs FILE]] [--pglite FOLDER]');
+if (!supergraphFile && !pgliteFolder)
+  throw new Error('Usage: node dist/snapshot.cjs [--supergraph FILE [--tools FILE] [--subgraphs FILE] [--rest FILE] [--costs FILE]] [--pglite FOLDER]');
 
 /** Written whole or not at all. */
 function write(file: string, data: string | Buffer) {
@@ -58,7 +59,9 @@ function write(file: string, data: string | Buffer) {
 runMain(async () => {
   let supergraph: string | undefined;
   if (supergraphFile) {
-    const subgraphs = await Promise.all(MODULES.map(async (m) => ({ name: m.name, schema: await m.buildSchema(), url: subgraphUrl(m.name, SUBGRAPH_PORTS[m.name], {}) })));
+    const subgraphs = await Promise.all(
+      MODULES.map(async (m) => ({ name: m.name, schema: await m.buildSchema(), url: subgraphUrl(m.name, SUBGRAPH_PORTS[m.name], {}) })),
+    );
     let sdl = checkedInSupergraph(subgraphs);
     if (!sdl) {
       console.warn('[build] schema/*.graphql differ from the subgraphs: the build composed the supergraph (run `npm run compose` to update them)');
@@ -67,7 +70,10 @@ runMain(async () => {
     write(supergraphFile, sdl);
     supergraph = sdl;
     if (subgraphsFile) {
-      const printed = subgraphs.map((s) => [s.name, builtSubgraph((graphqlSync({ schema: s.schema, source: '{ _service { sdl } }' }).data as { _service: { sdl: string } })._service.sdl)]);
+      const printed = subgraphs.map((s) => [
+        s.name,
+        builtSubgraph((graphqlSync({ schema: s.schema, source: '{ _service { sdl } }' }).data as { _service: { sdl: string } })._service.sdl),
+      ]);
       write(subgraphsFile, JSON.stringify(Object.fromEntries(printed)));
     }
     if (costsFile) write(costsFile, costAnnotationsFile(sdl));
@@ -90,7 +96,11 @@ runMain(async () => {
     try {
       const config = loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'development', JWT_SECRET: 'snapshot-only-snapshot-only-snapshot-only' });
       const pglite = await createPglite(made);
-      const platform = await startPlatform(config, MODULES.map((m) => ({ ...m, onStart: undefined })), { pglite });
+      const platform = await startPlatform(
+        config,
+        MODULES.map((m) => ({ ...m, onStart: undefined })),
+        { pglite },
+      );
       await platform.stop();
       await pglite.query('checkpoint');
       await pglite.close();

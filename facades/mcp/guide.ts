@@ -22,7 +22,7 @@ export function instructions(publicUrl: string): string {
     'Operational backend for service businesses: bookings, content, commerce and campaigns, one tool per operation.',
     `Start: ${HOW_TO_GET_A_KEY}`,
     'Conventions: ids are UUID strings (pass them as returned); money is { amount, currency } with amount a decimal string in major units ("49.00"), and money you send is a decimal string or number in major units; ' +
-      'times are ISO-8601 with offset, dates YYYY-MM-DD in the company\'s time zone; lists take page (from 1) and limit (1 to 100, default 20) and answer { items, pagination }; ' +
+      "times are ISO-8601 with offset, dates YYYY-MM-DD in the company's time zone; lists take page (from 1) and limit (1 to 100, default 20) and answer { items, pagination }; " +
       'optional parameters may be left out (on update tools, null clears an optional value); writes take an optional idempotencyKey that makes a retry safe.',
     'Errors come back as isError results whose text is { error: { code, message, details } }; details.field names the parameter at fault.',
     `Guides: ${publicUrl}/llms.txt (index for agents), ${publicUrl}/docs (API reference); the same operations exist as REST routes under ${publicUrl}/v6.`,

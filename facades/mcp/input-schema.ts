@@ -42,7 +42,8 @@ export function visitSchemas(schema: JsonSchema, visit: (node: JsonSchema, descr
  * create_promotion), given as a number is more likely a mistake than digits meant (a leading zero
  * is lost), and is refused as any other string parameter is.
  */
-const isOneTimeCode = (name: string, branches: JsonSchema[]) => name === 'code' && branches.some((b) => typeof b.description === 'string' && /one-time/i.test(b.description));
+const isOneTimeCode = (name: string, branches: JsonSchema[]) =>
+  name === 'code' && branches.some((b) => typeof b.description === 'string' && /one-time/i.test(b.description));
 
 /**
  * An agent often writes a code of digits as a JSON number (`891064`). Where a code parameter wants
@@ -55,13 +56,18 @@ export function digitsAsStrings(schema: JsonSchema | undefined, value: unknown, 
   if (!schema || value === null || value === undefined) return value;
   const branches = Array.isArray(schema.anyOf) ? (schema.anyOf as JsonSchema[]) : [schema];
   if (typeof value === 'number') {
-    const wantsString = isOneTimeCode(name, branches) && branches.some((b) => b.type === 'string' && !b.format && !b.enum) && !branches.some((b) => b.type === 'number' || b.type === 'integer');
+    const wantsString =
+      isOneTimeCode(name, branches) &&
+      branches.some((b) => b.type === 'string' && !b.format && !b.enum) &&
+      !branches.some((b) => b.type === 'number' || b.type === 'integer');
     return wantsString && Number.isSafeInteger(value) && value >= 0 ? String(value) : value;
   }
   const object = branches.find((b) => b.properties);
   if (object && typeof value === 'object' && !Array.isArray(value)) {
     const properties = object.properties as Record<string, JsonSchema>;
-    return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, Object.hasOwn(properties, k) ? digitsAsStrings(properties[k], v, k) : v]));
+    return Object.fromEntries(
+      Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, Object.hasOwn(properties, k) ? digitsAsStrings(properties[k], v, k) : v]),
+    );
   }
   const list = branches.find((b) => b.items);
   if (list && Array.isArray(value)) return value.map((item) => digitsAsStrings(list.items as JsonSchema, item, name));

@@ -66,7 +66,22 @@ export interface ToolDefinition {
  * header line of its file: `# hints: destructive`, `# hints: not idempotent`, ….
  */
 const DESTRUCTIVE_VERBS = new Set(['cancel', 'delete', 'revoke', 'refund', 'remove', 'void', 'archive', 'clear', 'reset', 'unpublish', 'deactivate']);
-const IDEMPOTENT_VERBS = new Set(['set', 'update', 'replace', 'reorder', 'cancel', 'delete', 'revoke', 'remove', 'archive', 'clear', 'unpublish', 'deactivate', 'publish', 'activate']);
+const IDEMPOTENT_VERBS = new Set([
+  'set',
+  'update',
+  'replace',
+  'reorder',
+  'cancel',
+  'delete',
+  'revoke',
+  'remove',
+  'archive',
+  'clear',
+  'unpublish',
+  'deactivate',
+  'publish',
+  'activate',
+]);
 const HINT_LINE = /^hints:\s*(.+)$/i;
 const WORDS: Record<string, string> = { api: 'API', id: 'ID', otp: 'OTP', url: 'URL', sms: 'SMS', faq: 'FAQ', seo: 'SEO' };
 
@@ -149,9 +164,15 @@ function withFragments(source: string, fragments: Map<string, FragmentDefinition
 }
 
 export function toolFrom(name: string, source: string, schema: GraphQLSchema): ToolDefinition {
-  const comments = source.split('\n').filter((l, i, all) => l.startsWith('#') && all.slice(0, i).every((x) => x.startsWith('#'))).map((l) => l.replace(/^#\s?/, '').trim());
+  const comments = source
+    .split('\n')
+    .filter((l, i, all) => l.startsWith('#') && all.slice(0, i).every((x) => x.startsWith('#')))
+    .map((l) => l.replace(/^#\s?/, '').trim());
   const hints = comments.flatMap((c) => HINT_LINE.exec(c)?.[1].split(',') ?? []);
-  const description = comments.filter((c) => !HINT_LINE.test(c)).join(' ').trim();
+  const description = comments
+    .filter((c) => !HINT_LINE.test(c))
+    .join(' ')
+    .trim();
   if (!description) throw new Error(`MCP tool ${name}: the file must start with a # description`);
   const document = parse(source);
   const errors = validate(schema, document);
@@ -179,10 +200,16 @@ export function toolFrom(name: string, source: string, schema: GraphQLSchema): T
     if (published[IDEMPOTENCY_ARG]) throw new Error(`MCP tool ${name}: $${IDEMPOTENCY_ARG} is reserved`);
     published[IDEMPOTENCY_ARG] = accepted[IDEMPOTENCY_ARG] = {
       ...KEY_SCHEMA,
-      description: 'Optional unique key (e.g. a UUID) that makes a retry safe: for 24 hours a repeat of this call with the same key and arguments returns the first result without running it again.',
+      description:
+        'Optional unique key (e.g. a UUID) that makes a retry safe: for 24 hours a repeat of this call with the same key and arguments returns the first result without running it again.',
     };
   }
-  const object = (properties: Record<string, JsonSchema>): JsonSchema => ({ type: 'object', properties, ...(required.length ? { required } : {}), additionalProperties: false });
+  const object = (properties: Record<string, JsonSchema>): JsonSchema => ({
+    type: 'object',
+    properties,
+    ...(required.length ? { required } : {}),
+    additionalProperties: false,
+  });
   const rootField = rootFields[0] as FieldNode;
   const root = (readOnly ? schema.getQueryType() : schema.getMutationType())!.getFields()[rootField.name.value];
   const fragments = new Map(document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]));

@@ -22,7 +22,13 @@ import { enumSchema, orNull, responseScalarSchema, type JsonSchema } from '../js
  * (GraphQL always sends a selected field, null when it has no value), null allowed where the
  * schema's type is nullable, descriptions from the schema. `where` names the tool in errors.
  */
-export function selectionSchema(schema: GraphQLSchema, type: GraphQLOutputType, selectionSet: SelectionSetNode | undefined, fragments: Map<string, FragmentDefinitionNode>, where: string): JsonSchema {
+export function selectionSchema(
+  schema: GraphQLSchema,
+  type: GraphQLOutputType,
+  selectionSet: SelectionSetNode | undefined,
+  fragments: Map<string, FragmentDefinitionNode>,
+  where: string,
+): JsonSchema {
   if (isNonNullType(type)) {
     const inner = selectionSchema(schema, type.ofType, selectionSet, fragments, where);
     const [only] = (inner.anyOf as JsonSchema[]).filter((b) => b.type !== 'null');
@@ -39,7 +45,13 @@ interface Collected {
   required: Set<string>;
 }
 
-function objectSchema(schema: GraphQLSchema, type: GraphQLCompositeType, selectionSet: SelectionSetNode | undefined, fragments: Map<string, FragmentDefinitionNode>, where: string): JsonSchema {
+function objectSchema(
+  schema: GraphQLSchema,
+  type: GraphQLCompositeType,
+  selectionSet: SelectionSetNode | undefined,
+  fragments: Map<string, FragmentDefinitionNode>,
+  where: string,
+): JsonSchema {
   if (!selectionSet) throw new Error(`${where}: ${type.name} needs a selection`);
   const found: Collected = { properties: {}, required: new Set() };
   collect(schema, type, selectionSet, fragments, where, found, true);
@@ -56,7 +68,15 @@ function objectSchema(schema: GraphQLSchema, type: GraphQLCompositeType, selecti
  * The fields a selection set gives, through fragments. A field under a type condition narrower
  * than `type` (one implementation of an interface) or under @include/@skip may be absent.
  */
-function collect(schema: GraphQLSchema, type: GraphQLCompositeType, selectionSet: SelectionSetNode, fragments: Map<string, FragmentDefinitionNode>, where: string, into: Collected, always: boolean) {
+function collect(
+  schema: GraphQLSchema,
+  type: GraphQLCompositeType,
+  selectionSet: SelectionSetNode,
+  fragments: Map<string, FragmentDefinitionNode>,
+  where: string,
+  into: Collected,
+  always: boolean,
+) {
   for (const selection of selectionSet.selections) {
     const conditional = !!selection.directives?.some((d) => d.name.value === 'include' || d.name.value === 'skip');
     if (selection.kind === Kind.FIELD) {
@@ -71,7 +91,15 @@ function collect(schema: GraphQLSchema, type: GraphQLCompositeType, selectionSet
   }
 }
 
-function addField(schema: GraphQLSchema, type: GraphQLCompositeType, node: FieldNode, fragments: Map<string, FragmentDefinitionNode>, where: string, into: Collected, always: boolean) {
+function addField(
+  schema: GraphQLSchema,
+  type: GraphQLCompositeType,
+  node: FieldNode,
+  fragments: Map<string, FragmentDefinitionNode>,
+  where: string,
+  into: Collected,
+  always: boolean,
+) {
   const key = node.alias?.value ?? node.name.value;
   if (node.name.value === '__typename') {
     into.properties[key] = { type: 'string', description: 'The GraphQL type of this object.' };
@@ -90,7 +118,13 @@ function addField(schema: GraphQLSchema, type: GraphQLCompositeType, node: Field
 /** Two schemas of one field selected twice: the union of their object properties. */
 function mergeObjects(a: JsonSchema, b: JsonSchema): JsonSchema {
   const objectOf = (s: JsonSchema): JsonSchema | undefined =>
-    s.type === 'object' ? s : Array.isArray(s.anyOf) ? objectOf((s.anyOf as JsonSchema[]).find((x) => x.type !== 'null') ?? {}) : s.type === 'array' ? objectOf(s.items as JsonSchema) : undefined;
+    s.type === 'object'
+      ? s
+      : Array.isArray(s.anyOf)
+        ? objectOf((s.anyOf as JsonSchema[]).find((x) => x.type !== 'null') ?? {})
+        : s.type === 'array'
+          ? objectOf(s.items as JsonSchema)
+          : undefined;
   const left = objectOf(a);
   const right = objectOf(b);
   if (!left?.properties || !right?.properties) return b;

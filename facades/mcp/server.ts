@@ -68,7 +68,13 @@ export function createMcpFacade(gateway: GatewayRuntime, schema: GraphQLSchema, 
   const validators = new Map(tools.map((t) => [t.name, validator(t.argumentSchema)]));
   const byName = new Map(tools.map((t) => [t.name, t]));
   const serverInstructions = instructions(config.publicUrl);
-  const allowedHosts = new Set(['localhost', '127.0.0.1', '[::1]', new URL(config.publicUrl).hostname, ...(process.env.MCP_ALLOWED_HOSTS ?? '').split(',').filter(Boolean)]);
+  const allowedHosts = new Set([
+    'localhost',
+    '127.0.0.1',
+    '[::1]',
+    new URL(config.publicUrl).hostname,
+    ...(process.env.MCP_ALLOWED_HOSTS ?? '').split(',').filter(Boolean),
+  ]);
   const runOperation = createOperationRunner(gateway);
 
   /** The tools each kind of caller may use: a merchant all, nobody the signup pair. */
@@ -102,7 +108,11 @@ export function createMcpFacade(gateway: GatewayRuntime, schema: GraphQLSchema, 
     if (!/^Bearer\s+\S+$/i.test(headers.authorization)) return { status: 401, message: 'Authorization must be "Bearer <API key or merchant token>"' };
     let kind: string;
     try {
-      const principal = await resolvePrincipal(runtime.db, config.jwtSecret, headerReader({ authorization: headers.authorization, 'x-company-id': headers.companyId, 'x-forwarded-host': headers.host }));
+      const principal = await resolvePrincipal(
+        runtime.db,
+        config.jwtSecret,
+        headerReader({ authorization: headers.authorization, 'x-company-id': headers.companyId, 'x-forwarded-host': headers.host }),
+      );
       kind = principal.kind;
     } catch (error) {
       // As the GraphQL answer carried it: our own refusal in its words and with its status (401 for
@@ -122,7 +132,8 @@ export function createMcpFacade(gateway: GatewayRuntime, schema: GraphQLSchema, 
    * A tool call. The arguments are checked here, before anything runs, so a bad one answers like
    * every other error: an `isError` result carrying BAD_USER_INPUT and the offending field.
    */
-  const callTool = (request: CallToolRequest, extra: { authInfo?: AuthInfo }): Promise<ToolResult> => toolResult(callOf(extra), request.params.name, request.params.arguments ?? {});
+  const callTool = (request: CallToolRequest, extra: { authInfo?: AuthInfo }): Promise<ToolResult> =>
+    toolResult(callOf(extra), request.params.name, request.params.arguments ?? {});
 
   const toolResult = async (call: Call, name: string, args: Record<string, unknown>): Promise<ToolResult> => {
     const result = await answerTool(call, name, args);
@@ -202,7 +213,10 @@ export function createMcpFacade(gateway: GatewayRuntime, schema: GraphQLSchema, 
   // The SDK validates elicitation answers with this; one for the process, not an Ajv per server.
   const jsonSchemaValidator = new AjvJsonSchemaValidator();
   const newServer = () => {
-    const server = new Server({ name: 'service-platform', title: 'Service platform', version: '6.0.0' }, { capabilities: { tools: {} }, instructions: serverInstructions, jsonSchemaValidator });
+    const server = new Server(
+      { name: 'service-platform', title: 'Service platform', version: '6.0.0' },
+      { capabilities: { tools: {} }, instructions: serverInstructions, jsonSchemaValidator },
+    );
     server.setRequestHandler(ListToolsRequestSchema, listTools);
     server.setRequestHandler(CallToolRequestSchema, callTool);
     return server;
@@ -218,8 +232,13 @@ export function createMcpFacade(gateway: GatewayRuntime, schema: GraphQLSchema, 
     const failure = (status: number, error: ErrorBody) => ({ status, body: { success: false, error } });
     const call = await identify(req);
     // The refusal's code: the catalogue's first with its status (401 UNAUTHENTICATED, 403 FORBIDDEN, …).
-    if ('status' in call) return failure(call.status, { code: (Object.keys(ERROR_STATUS) as ErrorCode[]).find((c) => ERROR_STATUS[c] === call.status) ?? 'INTERNAL', message: call.message });
-    if (call.kind !== 'merchant') return failure(401, { code: 'UNAUTHENTICATED', message: 'A merchant API key or session is required (Authorization: Bearer svc_mcp_…)' });
+    if ('status' in call)
+      return failure(call.status, {
+        code: (Object.keys(ERROR_STATUS) as ErrorCode[]).find((c) => ERROR_STATUS[c] === call.status) ?? 'INTERNAL',
+        message: call.message,
+      });
+    if (call.kind !== 'merchant')
+      return failure(401, { code: 'UNAUTHENTICATED', message: 'A merchant API key or session is required (Authorization: Bearer svc_mcp_…)' });
     const args = typeof given === 'function' ? given() : { args: given };
     if ('refused' in args) return args.refused;
     const result = await answerTool(call, name, args.args);
@@ -317,7 +336,10 @@ type ToolResult = { isError?: boolean; content: { type: 'text'; text: string }[]
  * An error is told in its text only: `structuredContent` is what the tool's outputSchema
  * describes, and clients check it against that schema (the SDK's Client does, error or not).
  */
-const errorResult = (error: ErrorBody & { requestId?: string }): ToolResult => ({ isError: true, content: [{ type: 'text', text: JSON.stringify({ error }) }] });
+const errorResult = (error: ErrorBody & { requestId?: string }): ToolResult => ({
+  isError: true,
+  content: [{ type: 'text', text: JSON.stringify({ error }) }],
+});
 
 /**
  * The JSON of a result's structured content, for results whose text already is that JSON: the

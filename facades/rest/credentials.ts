@@ -25,7 +25,8 @@ const ANONYMOUS: Principal = { kind: 'anonymous', companyId: null };
 
 /** The resolver guard itself (a function, kernel/access.ts), given a principal: one rule for GraphQL and REST. */
 const guard = authChecker as AuthCheckerFn<RequestContext, Access>;
-const admits = (access: Access, principal: Principal) => guard({ context: { authenticate: async () => principal } } as unknown as ResolverData<RequestContext>, [access]);
+const admits = (access: Access, principal: Principal) =>
+  guard({ context: { authenticate: async () => principal } } as unknown as ResolverData<RequestContext>, [access]);
 
 /**
  * The refusal of a caller who may run none of the root fields of `accesses`, in the resolver
@@ -34,7 +35,12 @@ const admits = (access: Access, principal: Principal) => guard({ context: { auth
  * credential is checked by the kernel's principal resolution (cached: the operation that runs next
  * finds it resolved); without an Authorization header nothing is looked up.
  */
-export async function credentialRefusal(db: Database, secret: string, header: HeaderReader, accesses: readonly Access[]): Promise<{ status: number; body: ErrorBody } | undefined> {
+export async function credentialRefusal(
+  db: Database,
+  secret: string,
+  header: HeaderReader,
+  accesses: readonly Access[],
+): Promise<{ status: number; body: ErrorBody } | undefined> {
   if (!accesses.length || !accesses.every(needsCredential)) return undefined;
   let principal = ANONYMOUS;
   if (header('authorization')?.trim()) {

@@ -82,7 +82,13 @@ export function serveBuiltRestSchema(file: string | undefined): void {
  * the `{ success, data }` envelope, catalogue status codes, flat JSON bodies and, on POST, the
  * Idempotency-Key.
  */
-export function createRestFacade(gateway: GatewayRuntime, apiSchema: GraphQLSchema, config: Config, runtime: IdempotencyRuntime, toolPaths: Record<string, Record<string, JsonSchema>> = {}) {
+export function createRestFacade(
+  gateway: GatewayRuntime,
+  apiSchema: GraphQLSchema,
+  config: Config,
+  runtime: IdempotencyRuntime,
+  toolPaths: Record<string, Record<string, JsonSchema>> = {},
+) {
   const schema = builtRestSchema ? buildASTSchema(JSON.parse(readFileSync(builtRestSchema, 'utf8')), { assumeValidSDL: true }) : restSchemaOf(apiSchema);
   const routes = ROUTES.map((r) => compile(r, schema));
 
@@ -95,7 +101,13 @@ export function createRestFacade(gateway: GatewayRuntime, apiSchema: GraphQLSche
     swaggerUI: { endpoint: false },
     async execute({ document, variableValues, operationName, contextValue }) {
       const { request } = contextValue as { request: Request };
-      return runOperation(document, (variableValues ?? {}) as Record<string, unknown>, operationName ?? undefined, forwardedHeaders(request), `${request.method} ${new URL(request.url).pathname}`);
+      return runOperation(
+        document,
+        (variableValues ?? {}) as Record<string, unknown>,
+        operationName ?? undefined,
+        forwardedHeaders(request),
+        `${request.method} ${new URL(request.url).pathname}`,
+      );
     },
     errorHandler: errorAnswer as SofaErrorHandler,
   });
@@ -108,13 +120,25 @@ export function createRestFacade(gateway: GatewayRuntime, apiSchema: GraphQLSche
    * execution hooks, the plan or the fast path), with only the headers a subgraph may see
    * (`forwarded`) and the route (`GET /v6/…`), which the audit log names as the way a write came.
    */
-  async function runOperation(document: DocumentNode, variables: Record<string, unknown>, operationName: string | undefined, forwarded: Record<string, string>, route: string): Promise<ExecutionResult> {
+  async function runOperation(
+    document: DocumentNode,
+    variables: Record<string, unknown>,
+    operationName: string | undefined,
+    forwarded: Record<string, string>,
+    route: string,
+  ): Promise<ExecutionResult> {
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(forwarded)) if (value) headers[name] = value;
     headers[VIA_HEADER] = `rest ${route}`;
     const request = new Request('http://router.internal/graphql', { method: 'POST', headers });
     const { execute, contextFactory, schema: gatewaySchema } = gateway.getEnveloped({ request });
-    return execute({ schema: gatewaySchema, document, variableValues: variables, operationName, contextValue: await contextFactory() }) as Promise<ExecutionResult>;
+    return execute({
+      schema: gatewaySchema,
+      document,
+      variableValues: variables,
+      operationName,
+      contextValue: await contextFactory(),
+    }) as Promise<ExecutionResult>;
   }
 
   /** GraphQL errors as the envelope's error: the first one's code and status, the others in its details. */
@@ -197,13 +221,16 @@ export function createRestFacade(gateway: GatewayRuntime, apiSchema: GraphQLSche
 
   async function answer(request: Request): Promise<Response> {
     const url = new URL(request.url);
-    if (url.pathname === '/openapi/connect-v6.openapi.yaml') return new Response(openApiDocument().yaml, { headers: { 'content-type': 'application/yaml; charset=utf-8' } });
+    if (url.pathname === '/openapi/connect-v6.openapi.yaml')
+      return new Response(openApiDocument().yaml, { headers: { 'content-type': 'application/yaml; charset=utf-8' } });
     if (url.pathname === '/openapi/connect-v6.openapi.json') return Response.json(openApiDocument().document);
     const route = routes.find((r) => r.method === request.method && r.pattern.test(url.pathname));
     if (!route) {
       const allowed = [...new Set(routes.filter((r) => r.pattern.test(url.pathname)).map((r) => r.method))];
       return allowed.length
-        ? envelopeError(405, 'METHOD_NOT_ALLOWED', `${request.method} is not supported on ${url.pathname}; use ${allowed.join(' or ')}`, undefined, { allow: allowed.join(', ') })
+        ? envelopeError(405, 'METHOD_NOT_ALLOWED', `${request.method} is not supported on ${url.pathname}; use ${allowed.join(' or ')}`, undefined, {
+            allow: allowed.join(', '),
+          })
         : envelopeError(404, 'NOT_FOUND', `No route ${request.method} ${url.pathname}`);
     }
     // Who asks first: a caller without the credential the route needs learns nothing of its inputs.
@@ -215,11 +242,13 @@ export function createRestFacade(gateway: GatewayRuntime, apiSchema: GraphQLSche
     const key = request.headers.get('idempotency-key');
     if (request.method !== 'POST' || key === null) return respond(request, checked);
     const fingerprint = requestHash(request.method, url.pathname + url.search, checked.body);
-    return idempotentFetch(runtime, { scope: idempotencyScope(forwardedHeaders(request)), key, fingerprint }, () => respond(request, checked)).catch((error) => {
-      const { status, body } = toErrorBody(error);
-      if (status >= 500) console.error('[rest] idempotency', error);
-      return envelopeError(status, body.code, body.message, body.details);
-    });
+    return idempotentFetch(runtime, { scope: idempotencyScope(forwardedHeaders(request)), key, fingerprint }, () => respond(request, checked)).catch(
+      (error) => {
+        const { status, body } = toErrorBody(error);
+        if (status >= 500) console.error('[rest] idempotency', error);
+        return envelopeError(status, body.code, body.message, body.details);
+      },
+    );
   }
 
   /** SOFA answers the checked request; a success is wrapped in the envelope. */

@@ -70,7 +70,13 @@ const ROUTES: LegacyRoute[] = [
   { method: 'GET', path: '/connect/v1/blog/categories/', successor: `${CP}/cms/categories`, shape: 'list' },
   { method: 'POST', path: '/connect/v1/members/register/', successor: `${CP}/auth/register`, shape: 'member' },
   { method: 'GET', path: '/connect/v1/members/search/', adapter: memberSearch, runs: ['Query.findCustomers'] },
-  { method: 'POST', path: '/connect/v1/members/reward-transactions/', successor: '/v6/merchant/loyalty/customers/{customerId}/adjustments', adapter: rewardTransaction, runs: ['Mutation.adjustPoints'] },
+  {
+    method: 'POST',
+    path: '/connect/v1/members/reward-transactions/',
+    successor: '/v6/merchant/loyalty/customers/{customerId}/adjustments',
+    adapter: rewardTransaction,
+    runs: ['Mutation.adjustPoints'],
+  },
   {
     method: 'POST',
     path: '/connect/v1/members/{member_uuid}/token/',
@@ -94,7 +100,10 @@ const compiled = ROUTES.map((route) => ({
 /** The routes as the contract's table names them (for tests and docs). */
 export const LEGACY_ROUTES = ROUTES.map((r) => ({ method: r.method, path: r.path, successor: r.successor }));
 
-const error = (status: number, code: string, message: string, details?: Record<string, unknown>): Answer => ({ status, body: { error: { code, message, ...(details ? { details } : {}) } } });
+const error = (status: number, code: string, message: string, details?: Record<string, unknown>): Answer => ({
+  status,
+  body: { error: { code, message, ...(details ? { details } : {}) } },
+});
 
 /** Answers a /connect/v1 request (true), or leaves it to the next handler. */
 export function createLegacyRoutes(deps: LegacyDeps) {
@@ -113,30 +122,46 @@ export function createLegacyRoutes(deps: LegacyDeps) {
     let answer: Answer;
     if (!found) {
       answer = matching.length
-        ? { ...error(405, 'METHOD_NOT_ALLOWED', `${req.method} is not supported on ${path}; use ${matching.map((c) => c.route.method).join(', ')}`), headers: { allow: matching.map((c) => c.route.method).join(', ') } }
-        : error(404, 'NOT_FOUND', `No legacy route ${req.method} ${path}; the v6 routes are listed at ${deps.config.publicUrl}/openapi/connect-v6.openapi.json`);
+        ? {
+            ...error(405, 'METHOD_NOT_ALLOWED', `${req.method} is not supported on ${path}; use ${matching.map((c) => c.route.method).join(', ')}`),
+            headers: { allow: matching.map((c) => c.route.method).join(', ') },
+          }
+        : error(
+            404,
+            'NOT_FOUND',
+            `No legacy route ${req.method} ${path}; the v6 routes are listed at ${deps.config.publicUrl}/openapi/connect-v6.openapi.json`,
+          );
     } else {
       const match = found.pattern.exec(path)!;
       const params = Object.fromEntries(found.params.map((name, i) => [name, safeDecode(match[i + 1])]));
-      const successor = found.route.successor?.replace(/\{(\w+)\}/g, (placeholder, name: string) => (name in params ? encodeURIComponent(params[name]) : placeholder));
+      const successor = found.route.successor?.replace(/\{(\w+)\}/g, (placeholder, name: string) =>
+        name in params ? encodeURIComponent(params[name]) : placeholder,
+      );
       if (successor) links.push(`<${deps.config.publicUrl}${successor}>; rel="successor-version"`);
       // Counted first: the token route may end the session that names the company.
       await count(req, found.route, deps);
       if (deps.now() >= sunsetAt) {
-        answer = error(410, 'GONE', `${found.route.method} ${found.route.path} was retired on ${sunsetAt.toISOString()}${successor ? `; use ${found.route.method} ${successor}` : ''}`, {
-          sunsetAt: sunsetAt.toISOString(),
-          ...(successor ? { successor: `${found.route.method} ${successor}` } : {}),
-        });
+        answer = error(
+          410,
+          'GONE',
+          `${found.route.method} ${found.route.path} was retired on ${sunsetAt.toISOString()}${successor ? `; use ${found.route.method} ${successor}` : ''}`,
+          {
+            sunsetAt: sunsetAt.toISOString(),
+            ...(successor ? { successor: `${found.route.method} ${successor}` } : {}),
+          },
+        );
       } else {
         const call = { req, params, query: url.searchParams, deps, via: `rest ${found.route.method} ${found.route.path}` };
         // A route run through its v6 successor is refused there, as the successor is.
-        const refused = found.route.adapter && (await credentialRefusal(deps.db, deps.config.jwtSecret, headerReader(req.headers), accessesOf(found.route.runs ?? [])));
+        const refused =
+          found.route.adapter && (await credentialRefusal(deps.db, deps.config.jwtSecret, headerReader(req.headers), accessesOf(found.route.runs ?? [])));
         if (refused) answer = error(refused.status, refused.body.code, refused.body.message, refused.body.details);
         else answer = found.route.adapter ? await found.route.adapter(call) : await proxy(call, successor!, url.search, found.route.shape!);
       }
     }
     const requestId = req.headers['x-request-id'];
-    const body = answer.status >= 400 && typeof requestId === 'string' ? { error: { ...(answer.body as { error?: EnvelopeError }).error, requestId } } : answer.body;
+    const body =
+      answer.status >= 400 && typeof requestId === 'string' ? { error: { ...(answer.body as { error?: EnvelopeError }).error, requestId } } : answer.body;
     res.writeHead(answer.status, { 'content-type': 'application/json; charset=utf-8', ...headers, link: links.join(', '), ...answer.headers });
     res.end(JSON.stringify(body));
     return true;
@@ -167,7 +192,9 @@ async function proxy({ req, deps, via }: Call, successor: string, search: string
   const headers = forwarded(req, via);
   const raw = withBody ? (req as { body?: Buffer }).body : undefined;
   if (raw?.length) headers.set('content-type', 'application/json');
-  const response = await deps.rest(new Request(`http://legacy.internal${successor}${search}`, { method: req.method, headers, body: raw?.length ? new Uint8Array(raw) : undefined }));
+  const response = await deps.rest(
+    new Request(`http://legacy.internal${successor}${search}`, { method: req.method, headers, body: raw?.length ? new Uint8Array(raw) : undefined }),
+  );
   const envelope = (await response.json()) as { success: boolean; data?: unknown; error?: unknown };
   if (!envelope.success) return { status: response.status, body: { error: envelope.error } };
   const data = envelope.data;
@@ -205,7 +232,10 @@ function memberSearch(call: Call): Promise<Answer> {
   const email = query.get('email');
   const phone = query.get('phone');
   if (!email && !phone) return Promise.resolve(error(400, 'BAD_USER_INPUT', 'email: give email or phone to search by (exact match)', { field: 'email' }));
-  return run(call, 'query ($email: String, $phone: String) { findCustomers(email: $email, phone: $phone) { id name lastName email phone createdAt } }', { email, phone });
+  return run(call, 'query ($email: String, $phone: String) { findCustomers(email: $email, phone: $phone) { id name lastName email phone createdAt } }', {
+    email,
+    phone,
+  });
 }
 
 /**
@@ -217,10 +247,13 @@ async function memberToken(call: Call): Promise<Answer> {
   const { req, params } = call;
   const memberId = params.member_uuid;
   if (isMerchantKey(req)) {
-    return run(call, 'mutation ($id: ID!) { issueCustomerToken(customerId: $id) { token expiresAt customer { id name lastName email phone } } }', { id: memberId });
+    return run(call, 'mutation ($id: ID!) { issueCustomerToken(customerId: $id) { token expiresAt customer { id name lastName email phone } } }', {
+      id: memberId,
+    });
   }
   const action = bodyOf(req).action;
-  if (action !== undefined && action !== 'validate' && action !== 'refresh') return error(400, 'BAD_USER_INPUT', 'action: must be validate or refresh', { field: 'action' });
+  if (action !== undefined && action !== 'validate' && action !== 'refresh')
+    return error(400, 'BAD_USER_INPUT', 'action: must be validate or refresh', { field: 'action' });
   // The legacy body (`action`) is this adapter's; the v6 token routes take none.
   const checked = await proxy(call, `${CP}/auth/validate-token`, '', 'one', false);
   if (checked.status !== 200) return checked;
@@ -246,7 +279,8 @@ async function rewardTransaction({ req, deps }: Call): Promise<Answer> {
   const envelope = answer.body as { success?: boolean; data?: unknown; error?: EnvelopeError };
   if (envelope?.success === false) {
     const e = envelope.error;
-    if (e?.details?.field === 'customerId') return error(answer.status, e.code, String(e.message).replace('customerId', 'member_uuid'), { ...e.details, field: 'member_uuid' });
+    if (e?.details?.field === 'customerId')
+      return error(answer.status, e.code, String(e.message).replace('customerId', 'member_uuid'), { ...e.details, field: 'member_uuid' });
     return { status: answer.status, body: { error: e } };
   }
   return { status: 201, body: envelope.data };

@@ -64,7 +64,12 @@ Every write takes an optional \`Idempotency-Key\` header that makes a retry safe
 }
 
 /** The OpenAPI 3.0 document of exactly the manifest's routes, with envelopes and error responses. */
-export function buildOpenApi(schema: GraphQLSchema, routes: RouteInfo[], config: Config, toolPaths: Record<string, Record<string, JsonSchema>> = {}): { document: JsonSchema; yaml: string } {
+export function buildOpenApi(
+  schema: GraphQLSchema,
+  routes: RouteInfo[],
+  config: Config,
+  toolPaths: Record<string, Record<string, JsonSchema>> = {},
+): { document: JsonSchema; yaml: string } {
   const components: Record<string, JsonSchema> = {};
   // The merchant tools' routes (tool-routes.ts), then the manifest's.
   const paths: Record<string, Record<string, unknown>> = structuredClone(toolPaths);
@@ -102,7 +107,11 @@ export function buildOpenApi(schema: GraphQLSchema, routes: RouteInfo[], config:
           ...(route.method === 'POST' ? { headers: { 'Idempotent-Replayed': { $ref: '#/components/headers/IdempotentReplayed' } } } : {}),
           content: {
             'application/json': {
-              schema: { type: 'object', required: ['success', 'data'], properties: { success: { type: 'boolean', enum: [true] }, data: outputSchema(field.type, components) } },
+              schema: {
+                type: 'object',
+                required: ['success', 'data'],
+                properties: { success: { type: 'boolean', enum: [true] }, data: outputSchema(field.type, components) },
+              },
             },
           },
         },
@@ -129,18 +138,21 @@ export function buildOpenApi(schema: GraphQLSchema, routes: RouteInfo[], config:
           type: 'apiKey',
           in: 'header',
           name: 'X-Company-Id',
-          description: 'The tenant: the company id (`companyId` of the organisation signup). May be left out when the request comes through one of the company’s storefront domains.',
+          description:
+            'The tenant: the company id (`companyId` of the organisation signup). May be left out when the request comes through one of the company’s storefront domains.',
         },
         customerToken: {
           type: 'http',
           scheme: 'bearer',
           bearerFormat: 'JWT',
-          description: 'A customer token: `data.token` of `POST /v6/customer-portal/auth/otp/verify` (after `POST …/auth/otp` sent the code), of `…/auth/register` or of `…/auth/refresh`. Valid for its own company only; send the tenant too.',
+          description:
+            'A customer token: `data.token` of `POST /v6/customer-portal/auth/otp/verify` (after `POST …/auth/otp` sent the code), of `…/auth/register` or of `…/auth/refresh`. Valid for its own company only; send the tenant too.',
         },
         apiKey: {
           type: 'http',
           scheme: 'bearer',
-          description: 'A merchant API key (`svc_mcp_…`): `apiKey` of `POST /v6/dev/verify` after `POST /v6/dev/signup`, or one made with the MCP tool `create_api_key`. A merchant session token (from the signup’s login link) is accepted too.',
+          description:
+            'A merchant API key (`svc_mcp_…`): `apiKey` of `POST /v6/dev/verify` after `POST /v6/dev/signup`, or one made with the MCP tool `create_api_key`. A merchant session token (from the signup’s login link) is accepted too.',
         },
       },
       parameters: {
@@ -155,10 +167,16 @@ export function buildOpenApi(schema: GraphQLSchema, routes: RouteInfo[], config:
         },
       },
       headers: {
-        IdempotentReplayed: { description: '`true` when this is the stored answer of an earlier request with the same Idempotency-Key.', schema: { type: 'string', enum: ['true'] } },
+        IdempotentReplayed: {
+          description: '`true` when this is the stored answer of an earlier request with the same Idempotency-Key.',
+          schema: { type: 'string', enum: ['true'] },
+        },
       },
       responses: Object.fromEntries(
-        [400, 401, 403, 404, 409, 422, 429, 500].map((s) => [`E${s}`, { description: errorDescription(s), content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } }]),
+        [400, 401, 403, 404, 409, 422, 429, 500].map((s) => [
+          `E${s}`,
+          { description: errorDescription(s), content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+        ]),
       ),
     },
   };
@@ -176,8 +194,12 @@ function errorResponses(route: RestRoute): Record<string, JsonSchema> {
 }
 
 function errorDescription(status: number): string {
-  const codes = Object.entries(ERROR_STATUS).filter(([, s]) => s === status).map(([c]) => c);
-  const reasons = Object.entries(ERROR_REASONS).filter(([, r]) => ERROR_STATUS[r.code] === status).map(([name]) => name);
+  const codes = Object.entries(ERROR_STATUS)
+    .filter(([, s]) => s === status)
+    .map(([c]) => c);
+  const reasons = Object.entries(ERROR_REASONS)
+    .filter(([, r]) => ERROR_STATUS[r.code] === status)
+    .map(([name]) => name);
   return `Error (${codes.join(', ')}${reasons.length ? `; reasons ${reasons.join(', ')}` : ''})`;
 }
 
@@ -204,7 +226,8 @@ function errorSchema(): JsonSchema {
           details: {
             type: 'object',
             additionalProperties: true,
-            description: 'What the code needs said, e.g. `field` (BAD_USER_INPUT), `reason`, `cancellationPolicy` (CANCELLATION_NOT_ALLOWED), `from`/`to`/`allowed` (INVALID_STATE_TRANSITION).',
+            description:
+              'What the code needs said, e.g. `field` (BAD_USER_INPUT), `reason`, `cancellationPolicy` (CANCELLATION_NOT_ALLOWED), `from`/`to`/`allowed` (INVALID_STATE_TRANSITION).',
             properties: {
               field: { type: 'string', description: 'The offending input field, in the names of this route.' },
               reason: {
@@ -215,7 +238,11 @@ function errorSchema(): JsonSchema {
               },
               from: { type: 'string', description: 'INVALID_STATE_TRANSITION: the current state.' },
               to: { type: 'string', description: 'INVALID_STATE_TRANSITION: the state asked for.' },
-              allowed: { type: 'array', items: { type: 'string' }, description: 'INVALID_STATE_TRANSITION: the states reachable from `from` (empty for a final state).' },
+              allowed: {
+                type: 'array',
+                items: { type: 'string' },
+                description: 'INVALID_STATE_TRANSITION: the states reachable from `from` (empty for a final state).',
+              },
             },
           },
         },

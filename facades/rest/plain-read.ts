@@ -1,5 +1,15 @@
 import type { IncomingMessage } from 'node:http';
-import { GraphQLBoolean, isEqualType, isInputObjectType, isScalarType, Kind, type DocumentNode, type GraphQLSchema, type TypeNode, type VariableDefinitionNode } from 'graphql';
+import {
+  GraphQLBoolean,
+  isEqualType,
+  isInputObjectType,
+  isScalarType,
+  Kind,
+  type DocumentNode,
+  type GraphQLSchema,
+  type TypeNode,
+  type VariableDefinitionNode,
+} from 'graphql';
 import { buildOperationNodeForField } from '@graphql-tools/utils';
 
 /** What SOFA builds a query route's operation from (`createSofa`'s result). */
@@ -24,7 +34,14 @@ export interface ReadOperation {
  * built the same way from the same schema, so both paths ask the subgraph the same question.
  */
 export function readOperation(schema: GraphQLSchema, sofa: SofaModels, fieldName: string): ReadOperation {
-  const node = buildOperationNodeForField({ kind: 'query' as never, schema, field: fieldName, models: sofa.models, ignore: sofa.ignore, circularReferenceDepth: sofa.depthLimit });
+  const node = buildOperationNodeForField({
+    kind: 'query' as never,
+    schema,
+    field: fieldName,
+    models: sofa.models,
+    ignore: sofa.ignore,
+    circularReferenceDepth: sofa.depthLimit,
+  });
   return { document: { kind: Kind.DOCUMENT, definitions: [node] }, operationName: node.name?.value, variables: node.variableDefinitions ?? [], fieldName };
 }
 
@@ -44,8 +61,16 @@ export function readOperation(schema: GraphQLSchema, sofa: SofaModels, fieldName
  *   UTF-8 (`qs` keeps its percent signs, the URL parser replaces it);
  * - no variable of an input object type (SOFA parses it from JSON text), none its scalar refuses.
  */
-export function plainVariables(req: IncomingMessage & { body?: Buffer }, path: string, operation: ReadOperation, pathParams: Record<string, string>, search: URLSearchParams, schema: GraphQLSchema): Record<string, unknown> | undefined {
-  if (req.body?.length || req.headers['content-length'] || req.headers['transfer-encoding'] || !req.headers.host || path.includes('%') || path.endsWith('/')) return undefined;
+export function plainVariables(
+  req: IncomingMessage & { body?: Buffer },
+  path: string,
+  operation: ReadOperation,
+  pathParams: Record<string, string>,
+  search: URLSearchParams,
+  schema: GraphQLSchema,
+): Record<string, unknown> | undefined {
+  if (req.body?.length || req.headers['content-length'] || req.headers['transfer-encoding'] || !req.headers.host || path.includes('%') || path.endsWith('/'))
+    return undefined;
   const variables: Record<string, unknown> = {};
   for (const definition of operation.variables) {
     const name = definition.variable.name.value;

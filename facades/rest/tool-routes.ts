@@ -45,7 +45,11 @@ const bodyless = (method: string) => method === 'GET' || method === 'DELETE';
 
 /** Text values of the query or path as the parameter's schema types them (a list: repeated or comma-separated). */
 function typed(schema: JsonSchema | undefined, values: string[]): unknown {
-  if (schema?.type === 'array') return values.flatMap((v) => v.split(',')).filter((v) => v !== '').map((v) => fromQuery(schema.items as JsonSchema, v));
+  if (schema?.type === 'array')
+    return values
+      .flatMap((v) => v.split(','))
+      .filter((v) => v !== '')
+      .map((v) => fromQuery(schema.items as JsonSchema, v));
   return fromQuery(schema, values.at(-1)!);
 }
 
@@ -67,7 +71,10 @@ function send(res: ServerResponse, status: number, body: unknown, req: IncomingM
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
   res.end(JSON.stringify(body));
 }
-const badInput = (field: string, message: string) => ({ success: false, error: { code: 'BAD_USER_INPUT', message: `${field}: ${message}`, details: { field } } });
+const badInput = (field: string, message: string) => ({
+  success: false,
+  error: { code: 'BAD_USER_INPUT', message: `${field}: ${message}`, details: { field } },
+});
 
 /** Answers a request if it is one of the tools' routes (true), else leaves it to the next handler. */
 export function createToolRoutes(routes: ToolRoute[], invoke: Invoke) {
@@ -100,7 +107,15 @@ function routeArguments(route: ToolRoute, req: IncomingMessage, path: string): R
   if (bodyless(route.method)) {
     const query = new URL(req.url ?? path, 'http://x').searchParams;
     for (const name of new Set(query.keys())) {
-      if (!properties[name] || name === IDEMPOTENCY_ARG) return refuse(name, `is not a parameter of this route; it takes ${Object.keys(properties).filter((p) => !route.params.includes(p)).join(', ') || 'none'}`);
+      if (!properties[name] || name === IDEMPOTENCY_ARG)
+        return refuse(
+          name,
+          `is not a parameter of this route; it takes ${
+            Object.keys(properties)
+              .filter((p) => !route.params.includes(p))
+              .join(', ') || 'none'
+          }`,
+        );
       const given = query.getAll(name);
       if (given.some((v) => v.length > MAX_URL_VALUE_LENGTH)) return refuse(name, `must be at most ${MAX_URL_VALUE_LENGTH} characters`);
       args[name] = typed(properties[name], given);
@@ -184,7 +199,16 @@ export function toolOperations(routes: ToolRoute[]): Record<string, Record<strin
         const bodyRequired = required.filter((r) => !route.params.includes(r));
         requestBody = {
           required: bodyRequired.length > 0,
-          content: { 'application/json': { schema: { type: 'object', properties: Object.fromEntries(rest.map(([n, p]) => [n, openApi30(p)])), ...(bodyRequired.length ? { required: bodyRequired } : {}), additionalProperties: false } } },
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                properties: Object.fromEntries(rest.map(([n, p]) => [n, openApi30(p)])),
+                ...(bodyRequired.length ? { required: bodyRequired } : {}),
+                additionalProperties: false,
+              },
+            },
+          },
         };
       }
     }
@@ -203,7 +227,11 @@ export function toolOperations(routes: ToolRoute[]): Record<string, Record<strin
       responses: {
         [String(route.status)]: {
           description: 'Success',
-          content: { 'application/json': { schema: { type: 'object', required: ['success', 'data'], properties: { success: { type: 'boolean', enum: [true] }, data: openApi30(output) } } } },
+          content: {
+            'application/json': {
+              schema: { type: 'object', required: ['success', 'data'], properties: { success: { type: 'boolean', enum: [true] }, data: openApi30(output) } },
+            },
+          },
         },
         ...Object.fromEntries(statuses.map((s) => [String(s), { $ref: `#/components/responses/E${s}` }])),
       },

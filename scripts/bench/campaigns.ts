@@ -24,7 +24,13 @@ process.env.OUTBOX_LOG = 'silent';
 async function measure(databaseUrl?: string): Promise<{ seconds: number; perSecond: number }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-campaigns-'));
   const config = {
-    ...loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'development', PORT: '0', CAMPAIGN_RATE_EMAIL: '100000', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) }),
+    ...loadConfig({
+      DATA_DIR: dataDir,
+      NODE_ENV: 'development',
+      PORT: '0',
+      CAMPAIGN_RATE_EMAIL: '100000',
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    }),
   };
   const app = await createApp(config);
   await new Promise<void>((r) => app.server.listen(0, '127.0.0.1', r));
@@ -45,7 +51,11 @@ async function measure(databaseUrl?: string): Promise<{ seconds: number; perSeco
        select ?, gen_random_uuid(), 'Reader' || n, null, 'reader' || n || '@bench.example', null, '{}', 0, 0, now(), now() from generate_series(1, ?) n`,
       [companyId, RECIPIENTS],
     );
-    const segment = (await gql<{ createCustomerSegment: { id: string; memberCount: number } }>('mutation { createCustomerSegment(input: { name: "Everyone", rules: { reachableBy: email } }) { id memberCount } }')).createCustomerSegment;
+    const segment = (
+      await gql<{ createCustomerSegment: { id: string; memberCount: number } }>(
+        'mutation { createCustomerSegment(input: { name: "Everyone", rules: { reachableBy: email } }) { id memberCount } }',
+      )
+    ).createCustomerSegment;
     if (segment.memberCount !== RECIPIENTS) throw new Error(`segment holds ${segment.memberCount}`);
     const campaign = (
       await gql<{ createCampaign: { id: string } }>(
@@ -56,7 +66,12 @@ async function measure(databaseUrl?: string): Promise<{ seconds: number; perSeco
     const start = performance.now();
     await call(`/v6/merchant/campaigns/${campaign.id}/send`, { body: {}, headers: key });
     for (;;) {
-      const c = (await gql<{ campaign: { status: string; deliveries: { sent: number; total: number } } }>('query($id: ID!) { campaign(campaignId: $id) { status deliveries { sent total } } }', { id: campaign.id })).campaign;
+      const c = (
+        await gql<{ campaign: { status: string; deliveries: { sent: number; total: number } } }>(
+          'query($id: ID!) { campaign(campaignId: $id) { status deliveries { sent total } } }',
+          { id: campaign.id },
+        )
+      ).campaign;
       if (c.status === 'SENT') {
         if (c.deliveries.sent !== RECIPIENTS) throw new Error(`sent ${c.deliveries.sent} of ${RECIPIENTS}`);
         break;

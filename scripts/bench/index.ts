@@ -29,7 +29,12 @@ const settings: Settings = {
   connections: Number(env.BENCH_CONNECTIONS ?? 10),
 };
 const SECTIONS = ['router', 'rest', 'mcp', 'start', 'sql'];
-const only = new Set((env.BENCH_ONLY ?? SECTIONS.join(',')).split(',').map((s) => s.trim()).filter(Boolean));
+const only = new Set(
+  (env.BENCH_ONLY ?? SECTIONS.join(','))
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean),
+);
 for (const s of only) if (!SECTIONS.includes(s)) throw new Error(`BENCH_ONLY: unknown section "${s}"; known: ${SECTIONS.join(', ')}`);
 const databaseUrl = env.DATABASE_URL || undefined;
 const dbKinds = (env.BENCH_DB ?? 'pglite,postgres').split(',').map((s) => s.trim());
@@ -69,9 +74,18 @@ process.on('exit', killAllNow);
 
 const tree = (name: string, s: Started | Started[]): CpuGroup => treeGroup(name, () => [s].flat().map((x) => x.server.pid));
 const json = (body: unknown) => JSON.stringify(body);
-const post = (path: string, headers: Record<string, string>, body: unknown): HttpRequest => ({ method: 'POST', path, headers: { 'content-type': 'application/json', ...headers }, body: json(body) });
+const post = (path: string, headers: Record<string, string>, body: unknown): HttpRequest => ({
+  method: 'POST',
+  path,
+  headers: { 'content-type': 'application/json', ...headers },
+  body: json(body),
+});
 const mcpCall = (apiKey: string, tool: string, args: Record<string, unknown>) =>
-  post('/mcp', { authorization: `Bearer ${apiKey}`, accept: 'application/json, text/event-stream' }, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: tool, arguments: args } });
+  post(
+    '/mcp',
+    { authorization: `Bearer ${apiKey}`, accept: 'application/json, text/event-stream' },
+    { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: tool, arguments: args } },
+  );
 
 try {
   if (only.has('router')) {
@@ -97,11 +111,34 @@ try {
         request: services(limit),
         cpu: [tree('@apollo/gateway', stack.apollo), tree('subgraphs', subgraphs), pgGroup, selfGroup()],
       });
-      const direct: Target = { name: 'booking subgraph', base: stack.subgraphs.get('booking')!.base, request: services(variant), cpu: [tree('subgraphs', subgraphs), pgGroup, selfGroup()] };
+      const direct: Target = {
+        name: 'booking subgraph',
+        base: stack.subgraphs.get('booking')!.base,
+        request: services(variant),
+        cpu: [tree('subgraphs', subgraphs), pgGroup, selfGroup()],
+      };
       const identical = () => 20;
-      figures.routerVsDirect = await interleave('Router vs the booking subgraph directly · distinct requests · distributed, PostgreSQL', router(variant), direct, settings, progress);
-      figures.routerVsApollo = await interleave('Router vs @apollo/gateway (same subgraph processes, same supergraph) · distinct requests', router(variant), apollo(variant), settings, progress);
-      figures.routerVsApolloIdentical = await interleave('Router vs @apollo/gateway · identical requests (in-flight deduplication)', router(identical), apollo(identical), settings, progress);
+      figures.routerVsDirect = await interleave(
+        'Router vs the booking subgraph directly · distinct requests · distributed, PostgreSQL',
+        router(variant),
+        direct,
+        settings,
+        progress,
+      );
+      figures.routerVsApollo = await interleave(
+        'Router vs @apollo/gateway (same subgraph processes, same supergraph) · distinct requests',
+        router(variant),
+        apollo(variant),
+        settings,
+        progress,
+      );
+      figures.routerVsApolloIdentical = await interleave(
+        'Router vs @apollo/gateway · identical requests (in-flight deduplication)',
+        router(identical),
+        apollo(identical),
+        settings,
+        progress,
+      );
       pairs.push(figures.routerVsDirect, figures.routerVsApollo, figures.routerVsApolloIdentical);
       await stack.stop();
     }
@@ -123,7 +160,13 @@ try {
       const embedded = embeddedTargets(app, seeded, cpu);
       if (only.has('rest')) {
         const { rest, graphql } = await embedded.rest();
-        figures.rest[label] = await interleave(`REST GET /v6/customer-portal/services vs its GraphQL operation · embedded, ${label}`, rest, graphql, settings, progress);
+        figures.rest[label] = await interleave(
+          `REST GET /v6/customer-portal/services vs its GraphQL operation · embedded, ${label}`,
+          rest,
+          graphql,
+          settings,
+          progress,
+        );
         pairs.push(figures.rest[label]);
       }
       if (only.has('mcp')) {
@@ -138,8 +181,16 @@ try {
   if (only.has('start')) {
     progress('start: cold start of npm start on PGlite, then memory after start and after load');
     const starts = await coldStarts(settings.rounds, progress);
-    figures.fresh = fig(starts.freshMs.map((ms) => ms / 1000), 2, 's');
-    figures.existing = fig(starts.existingMs.map((ms) => ms / 1000), 2, 's');
+    figures.fresh = fig(
+      starts.freshMs.map((ms) => ms / 1000),
+      2,
+      's',
+    );
+    figures.existing = fig(
+      starts.existingMs.map((ms) => ms / 1000),
+      2,
+      's',
+    );
     const app = starts.last;
     figures.rssStart = fig([await settledRss(app)], 0, 'MB');
     const seeded = await seed(app.base, 'memory');
@@ -171,12 +222,29 @@ function embeddedTargets(app: Started, { companyId, apiKey }: Seeded, cpu: CpuGr
   return {
     async rest() {
       const op = await restOperation(app.base, 'Query.services');
-      const rest: Target = { name: 'REST', base: app.base, request: (i) => ({ method: 'GET', path: `/v6/customer-portal/services?limit=${variant(i)}`, headers: tenant }), cpu };
-      const graphql: Target = { name: 'GraphQL', base: app.base, request: (i) => post('/graphql', tenant, { query: op.query, variables: op.variables({ limit: variant(i) }) }), cpu };
+      const rest: Target = {
+        name: 'REST',
+        base: app.base,
+        request: (i) => ({ method: 'GET', path: `/v6/customer-portal/services?limit=${variant(i)}`, headers: tenant }),
+        cpu,
+      };
+      const graphql: Target = {
+        name: 'GraphQL',
+        base: app.base,
+        request: (i) => post('/graphql', tenant, { query: op.query, variables: op.variables({ limit: variant(i) }) }),
+        cpu,
+      };
       // The two must answer the same data, or the comparison is not of one operation.
       const a = await (await fetch(`${app.base}/v6/customer-portal/services?limit=20`, { headers: tenant })).json();
-      const b = await (await fetch(`${app.base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...tenant }, body: json({ query: op.query, variables: op.variables({ limit: 20 }) }) })).json();
-      if (json(a.data) !== json(b.data?.services)) notes.push('REST and its GraphQL operation answered different data: the REST selection was not reproduced exactly');
+      const b = await (
+        await fetch(`${app.base}/graphql`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...tenant },
+          body: json({ query: op.query, variables: op.variables({ limit: 20 }) }),
+        })
+      ).json();
+      if (json(a.data) !== json(b.data?.services))
+        notes.push('REST and its GraphQL operation answered different data: the REST selection was not reproduced exactly');
       return { rest, graphql };
     },
     mcp() {
@@ -229,13 +297,20 @@ if (figures.statements) {
 }
 
 const ratio = (p: PairResult | undefined, which: 'throughput' | 'serverCpu') => (p ? pairRatios(p)[which] : undefined);
-const serverCpu = (p: PairResult | undefined) => (p ? fig(p.a.runs.map((r) => r.cpuMsPerRequest.server), 2, 'ms') : undefined);
+const serverCpu = (p: PairResult | undefined) =>
+  p
+    ? fig(
+        p.a.runs.map((r) => r.cpuMsPerRequest.server),
+        2,
+        'ms',
+      )
+    : undefined;
 const goals: Goal[] = [];
 const routerCpu = ratio(figures.routerVsApollo, 'serverCpu');
 const routerTp = ratio(figures.routerVsApollo, 'throughput');
 const routerDedup = ratio(figures.routerVsApolloIdentical, 'throughput');
 goals.push(
-  { label: 'Router CPU/request ÷ @apollo/gateway\'s, distinct requests', today: routerCpu, goal: '≤ 0.5×', met: atMost(routerCpu, 0.5) },
+  { label: "Router CPU/request ÷ @apollo/gateway's, distinct requests", today: routerCpu, goal: '≤ 0.5×', met: atMost(routerCpu, 0.5) },
   { label: 'Whole-stack throughput router ÷ @apollo/gateway, distinct', today: routerTp, goal: '≥ 1.3×', met: atLeast(routerTp, 1.3) },
   { label: 'Same, identical requests (in-flight dedup)', today: routerDedup, goal: '≥ 4×', met: atLeast(routerDedup, 4) },
 );
@@ -245,7 +320,10 @@ for (const label of ['PGlite', 'PostgreSQL']) {
 }
 const direct = ratio(figures.routerVsDirect, 'throughput');
 goals.push({ label: 'Router ÷ subgraph directly, throughput (distributed)', today: direct, goal: '≥ 0.8×', met: atLeast(direct, 0.8) });
-for (const [label, limit] of [['PGlite', 3], ['PostgreSQL', 1.5]] as const) {
+for (const [label, limit] of [
+  ['PGlite', 3],
+  ['PostgreSQL', 1.5],
+] as const) {
   const f = serverCpu(figures.rest[label]);
   goals.push({ label: `Embedded services list, REST CPU/request (${label})`, today: f, goal: `≤ ${limit} ms`, met: atMost(f, limit) });
 }
@@ -266,4 +344,3 @@ out.push('Goals of issue 9 (today → goal)', goalsReport(goals));
 if (notes.length) out.push('', ...notes.map((n) => `note: ${n}`));
 console.log(out.join('\n'));
 process.exit(0);
-

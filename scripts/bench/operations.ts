@@ -55,7 +55,11 @@ export function toolDocument(tool: string): string {
  * variable names.
  */
 export async function restOperation(base: string, field: `Query.${string}`) {
-  const res = await fetch(`${base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: getIntrospectionQuery() }) });
+  const res = await fetch(`${base}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query: getIntrospectionQuery() }),
+  });
   const { data } = (await res.json()) as { data: IntrospectionQuery };
   const allowed = new Set<string>(ROUTES.map((r) => r.field));
   const schema = pruneSchema(
@@ -67,7 +71,14 @@ export async function restOperation(base: string, field: `Query.${string}`) {
   );
   const sofa = createSofa({ schema, basePath: '/v6', depthLimit: 2 });
   const name = field.slice('Query.'.length);
-  const operation = buildOperationNodeForField({ kind: OperationTypeNode.QUERY, schema, field: name, models: sofa.models, ignore: sofa.ignore, circularReferenceDepth: sofa.depthLimit });
+  const operation = buildOperationNodeForField({
+    kind: OperationTypeNode.QUERY,
+    schema,
+    field: name,
+    models: sofa.models,
+    ignore: sofa.ignore,
+    circularReferenceDepth: sofa.depthLimit,
+  });
   const root = operation.selectionSet.selections[0];
   const names = new Map<string, string>();
   if (root.kind === Kind.FIELD) for (const arg of root.arguments ?? []) if (arg.value.kind === Kind.VARIABLE) names.set(arg.name.value, arg.value.name.value);

@@ -48,9 +48,28 @@ export function pairReport(p: PairResult): string {
   const groups = [...new Set([p.a.target.cpu[0], p.b.target.cpu[0], ...p.a.target.cpu, ...p.b.target.cpu].map((g) => g.name))];
   const row = (side: { target: { name: string; cpu: { name: string }[] }; runs: Run[] }) => [
     side.target.name,
-    withSpread(fig(side.runs.map((r) => r.rps), 0)),
-    fmt(fig(side.runs.map((r) => r.p50), 1)),
-    ...groups.map((g) => (side.target.cpu.some((c) => c.name === g) ? withSpread(fig(side.runs.map((r) => r.cpuMsPerRequest[g]), 2)) : '–')),
+    withSpread(
+      fig(
+        side.runs.map((r) => r.rps),
+        0,
+      ),
+    ),
+    fmt(
+      fig(
+        side.runs.map((r) => r.p50),
+        1,
+      ),
+    ),
+    ...groups.map((g) =>
+      side.target.cpu.some((c) => c.name === g)
+        ? withSpread(
+            fig(
+              side.runs.map((r) => r.cpuMsPerRequest[g]),
+              2,
+            ),
+          )
+        : '–',
+    ),
     String(side.runs.reduce((n, r) => n + r.failed, 0)),
   ];
   const a = p.a.target.name;
@@ -72,8 +91,16 @@ export function pairRatios(p: PairResult) {
   const sa = p.a.target.cpu[0].name;
   const sb = p.b.target.cpu[0].name;
   return {
-    throughput: fig(per((a, b) => a.rps / b.rps), 2, '×'),
-    serverCpu: fig(per((a, b) => a.cpuMsPerRequest[sa] / b.cpuMsPerRequest[sb]), 2, '×'),
+    throughput: fig(
+      per((a, b) => a.rps / b.rps),
+      2,
+      '×',
+    ),
+    serverCpu: fig(
+      per((a, b) => a.cpuMsPerRequest[sa] / b.cpuMsPerRequest[sb]),
+      2,
+      '×',
+    ),
   };
 }
 

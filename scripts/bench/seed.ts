@@ -35,7 +35,9 @@ export function caller(base: string) {
 export async function signUp(base: string, label: string): Promise<Seeded> {
   const call = caller(base);
   const email = `bench-${label}-${Date.now()}@example.test`;
-  const signup = await call<{ data: { requestId: string } }>('/v6/dev/signup', { body: { email, organisationName: `Bench ${label}`, industry: 'salon', country: 'DE' } });
+  const signup = await call<{ data: { requestId: string } }>('/v6/dev/signup', {
+    body: { email, organisationName: `Bench ${label}`, industry: 'salon', country: 'DE' },
+  });
   let code: string | undefined;
   for (let i = 0; i < 100 && !code; i++) {
     const outbox = await call<{ data: { items: { body?: string }[] } }>(`/dev/outbox?to=${encodeURIComponent(email)}`);
@@ -57,20 +59,29 @@ export async function seed(base: string, label: string): Promise<Seeded> {
     return json.data;
   };
   const staffIds: string[] = [];
-  for (const name of ['Ana', 'Ben']) staffIds.push((await gql<{ createStaffMember: { id: string } }>('mutation($n: String!) { createStaffMember(input: { name: $n }) { id } }', { n: name })).createStaffMember.id);
-  const categoryId = (await gql<{ createServiceCategory: { id: string } }>('mutation { createServiceCategory(input: { name: "Hair" }) { id } }')).createServiceCategory.id;
+  for (const name of ['Ana', 'Ben'])
+    staffIds.push(
+      (await gql<{ createStaffMember: { id: string } }>('mutation($n: String!) { createStaffMember(input: { name: $n }) { id } }', { n: name }))
+        .createStaffMember.id,
+    );
+  const categoryId = (await gql<{ createServiceCategory: { id: string } }>('mutation { createServiceCategory(input: { name: "Hair" }) { id } }'))
+    .createServiceCategory.id;
   for (let i = 0; i < SERVICES; i++) {
     await gql(
       'mutation($n: String!, $s: [ID!], $c: ID) { createService(input: { name: $n, durationMinutes: 30, price: "20", capacity: 1, staffIds: $s, categoryId: $c, minimumNoticeMinutes: 0 }) { id } }',
       { n: `Service ${i}`, s: staffIds, c: categoryId },
     );
   }
-  const postCategoryId = (await gql<{ createContentCategory: { id: string } }>('mutation { createContentCategory(input: { name: "News" }) { id } }')).createContentCategory.id;
+  const postCategoryId = (await gql<{ createContentCategory: { id: string } }>('mutation { createContentCategory(input: { name: "News" }) { id } }'))
+    .createContentCategory.id;
   for (let i = 0; i < POSTS; i++) {
-    await gql('mutation($t: String!, $c: ID) { createPost(input: { title: $t, status: published, categoryId: $c, blocks: [{ type: paragraph, data: { text: "Hello" } }] }) { id } }', {
-      t: `Post ${i}`,
-      c: postCategoryId,
-    });
+    await gql(
+      'mutation($t: String!, $c: ID) { createPost(input: { title: $t, status: published, categoryId: $c, blocks: [{ type: paragraph, data: { text: "Hello" } }] }) { id } }',
+      {
+        t: `Post ${i}`,
+        c: postCategoryId,
+      },
+    );
   }
   return { companyId, apiKey };
 }

@@ -35,14 +35,21 @@ export async function countStatements(): Promise<StatementCount[]> {
     const tenant = { 'x-company-id': companyId };
     const merchant = { authorization: `Bearer ${apiKey}` };
     const send = async (path: string, headers: Record<string, string>, body?: unknown) => {
-      const res = await fetch(base + path, { method: body ? 'POST' : 'GET', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: body ? JSON.stringify(body) : undefined });
+      const res = await fetch(base + path, {
+        method: body ? 'POST' : 'GET',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+        body: body ? JSON.stringify(body) : undefined,
+      });
       const text = await res.text();
       if (!res.ok || text.includes('"errors":[') || text.includes('"isError":true')) throw new Error(`${path}: ${res.status} ${text.slice(0, 300)}`);
     };
     const lists: [string, (limit: number) => Promise<void>][] = [
       ['REST GET /v6/customer-portal/services', (n) => send(`/v6/customer-portal/services?limit=${n}`, tenant)],
       ['GraphQL services { price category staff }', (n) => send('/graphql', tenant, { query: SERVICES_QUERY, variables: { limit: n } })],
-      ['MCP list_services', (n) => send('/mcp', merchant, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_services', arguments: { limit: n } } })],
+      [
+        'MCP list_services',
+        (n) => send('/mcp', merchant, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_services', arguments: { limit: n } } }),
+      ],
       ['REST GET /v6/customer-portal/cms/posts', (n) => send(`/v6/customer-portal/cms/posts?limit=${n}`, tenant)],
       ['GraphQL list_posts (MCP operation)', (n) => send('/graphql', merchant, { query: toolDocument('list_posts'), variables: { limit: n } })],
     ];

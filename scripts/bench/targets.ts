@@ -70,12 +70,21 @@ export async function startDistributed(databaseUrl: string): Promise<Distributed
     const urlEnv = Object.fromEntries(names.map((n) => [`SUBGRAPH_${n.toUpperCase()}_URL`, urls.get(n)!]));
     const routerPort = await freePort();
     const routerBase = `http://127.0.0.1:${routerPort}`;
-    const routerServer = launch('router (distributed)', 'distributedRouter', [], { ...env, ...urlEnv, TOPOLOGY: 'distributed', PORT: String(routerPort), PUBLIC_URL: routerBase });
+    const routerServer = launch('router (distributed)', 'distributedRouter', [], {
+      ...env,
+      ...urlEnv,
+      TOPOLOGY: 'distributed',
+      PORT: String(routerPort),
+      PUBLIC_URL: routerBase,
+    });
     started.push({ server: routerServer, base: routerBase, readyMs: 0 });
     const router = { server: routerServer, base: routerBase, readyMs: await waitUntil(routerServer, readyz(routerBase)) };
 
     const supergraphFile = join(dataDir, 'supergraph.graphql');
-    writeFileSync(supergraphFile, supergraph.replace(GRAPH, (_, name: string) => `@join__graph(name: "${name}", url: "${urls.get(name)}")`));
+    writeFileSync(
+      supergraphFile,
+      supergraph.replace(GRAPH, (_, name: string) => `@join__graph(name: "${name}", url: "${urls.get(name)}")`),
+    );
     const apolloPort = await freePort();
     const apolloBase = `http://127.0.0.1:${apolloPort}`;
     const apolloServer = launch('@apollo/gateway', 'apollo', [], { ...COMMON_ENV, PORT: String(apolloPort), SUPERGRAPH_FILE: supergraphFile });
@@ -121,7 +130,8 @@ export class BenchDatabases {
   }
 
   async close() {
-    for (const name of this.created) await this.admin.query(`drop database if exists "${name}" with (force)`).catch((e) => console.error(`could not drop ${name}: ${e.message}`));
+    for (const name of this.created)
+      await this.admin.query(`drop database if exists "${name}" with (force)`).catch((e) => console.error(`could not drop ${name}: ${e.message}`));
     await this.admin.end();
   }
 }

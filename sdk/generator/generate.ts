@@ -73,7 +73,8 @@ function check(operations: Map<string, OperationInfo>) {
     }
   }
   const missing = [...operations.keys()].filter((id) => !seen.has(id));
-  if (missing.length) throw new Error(`namespaces.ts: no SDK method for ${missing.map((id) => `${operations.get(id)!.method} ${operations.get(id)!.path} (${id})`).join(', ')}`);
+  if (missing.length)
+    throw new Error(`namespaces.ts: no SDK method for ${missing.map((id) => `${operations.get(id)!.method} ${operations.get(id)!.path} (${id})`).join(', ')}`);
 }
 
 function methodSource(name: string, spec: MethodSpec, op: OperationInfo): string {
@@ -114,7 +115,9 @@ export async function generateSdk(document: Document, readme: string): Promise<R
       const spec = typeof raw === 'string' ? { operation: raw } : raw;
       return { name, spec, op: operations.get(spec.operation)! };
     });
-    const types = [entries.some(({ op }) => !op.optionalInput) ? 'type Method' : '', entries.some(({ op }) => op.optionalInput) ? 'type OptionalMethod' : ''].filter(Boolean).join(', ');
+    const types = [entries.some(({ op }) => !op.optionalInput) ? 'type Method' : '', entries.some(({ op }) => op.optionalInput) ? 'type OptionalMethod' : '']
+      .filter(Boolean)
+      .join(', ');
     files[`src/namespaces/${ns}.ts`] = `${HEADER}import { bind, type Core, ${types} } from '../core.js';
 import type { operations } from '../schema.js';
 
@@ -127,7 +130,9 @@ ${entries.map(({ name, spec, op }) => methodSource(name, spec, op)).join('\n')}
 
 export type ${pascal(ns)}Namespace = ReturnType<typeof ${ns}>;
 `;
-    table.push(`### \`${ns}\`\n\n${description}\n\n| Method | Route | Operation |\n|---|---|---|\n${entries.map(({ name, op }) => `| \`${ns}.${name}\` | \`${op.method} ${op.path}\` | ${op.summary.replace(/\|/g, '\\|')} |`).join('\n')}\n`);
+    table.push(
+      `### \`${ns}\`\n\n${description}\n\n| Method | Route | Operation |\n|---|---|---|\n${entries.map(({ name, op }) => `| \`${ns}.${name}\` | \`${op.method} ${op.path}\` | ${op.summary.replace(/\|/g, '\\|')} |`).join('\n')}\n`,
+    );
   }
 
   const names = Object.keys(NAMESPACES);
@@ -154,6 +159,7 @@ export type Client = ReturnType<typeof createClient>;
   const start = readme.indexOf(README_START);
   const end = readme.indexOf(README_END);
   if (start < 0 || end < start) throw new Error(`sdk/README.md needs ${README_START} and ${README_END}`);
-  files['README.md'] = `${readme.slice(0, start + README_START.length)}\n${HEADER.replace('//', '<!--').trimEnd()} -->\n\n${table.join('\n')}\n${readme.slice(end)}`;
+  files['README.md'] =
+    `${readme.slice(0, start + README_START.length)}\n${HEADER.replace('//', '<!--').trimEnd()} -->\n\n${table.join('\n')}\n${readme.slice(end)}`;
   return files;
 }

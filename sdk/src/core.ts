@@ -184,7 +184,11 @@ export interface Page<T> {
  * Every item of a list, page after page: `for await (const booking of paginate(client.bookings.list, { status: 'CONFIRMED' }))`.
  * Lists that take `page` are read by page, the others by `offset`.
  */
-export async function* paginate<I, T>(list: ((input: I, options?: RequestOptions) => Promise<Page<T>>) & { readonly operation: Operation }, input?: Omit<I, 'page' | 'offset'>, options?: RequestOptions): AsyncGenerator<T> {
+export async function* paginate<I, T>(
+  list: ((input: I, options?: RequestOptions) => Promise<Page<T>>) & { readonly operation: Operation },
+  input?: Omit<I, 'page' | 'offset'>,
+  options?: RequestOptions,
+): AsyncGenerator<T> {
   const byPage = list.operation.queryParams.includes('page');
   if (!byPage && !list.operation.queryParams.includes('offset')) throw new TypeError(`${list.operation.path} is not paginated`);
   let page = 1;

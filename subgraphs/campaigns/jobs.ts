@@ -19,9 +19,19 @@ export const campaignsJobs: Record<string, JobDefinition> = {
     cron: '* * * * *',
     handler: async (ctx, data) => {
       const campaigns = (q: Kysely<Tables>) => q.selectFrom('campaigns.campaign').select(['companyId', 'id']).limit(100);
-      await sweepDue(ctx, data, (q, now) => campaigns(q).where('status', '=', 'SCHEDULED').where('scheduledAt', '<=', now).orderBy('scheduledAt'), (scoped, row) => startDue(scoped, row.id));
+      await sweepDue(
+        ctx,
+        data,
+        (q, now) => campaigns(q).where('status', '=', 'SCHEDULED').where('scheduledAt', '<=', now).orderBy('scheduledAt'),
+        (scoped, row) => startDue(scoped, row.id),
+      );
       const stalledSince = (now: Date) => new Date(now.getTime() - STALLED_MS);
-      await sweepDue(ctx, data, (q, now) => campaigns(q).where('status', '=', 'SENDING').where('runnerSeenAt', '<', stalledSince(now)).orderBy('runnerSeenAt'), (scoped, row) => reviveStalled(scoped, row.id));
+      await sweepDue(
+        ctx,
+        data,
+        (q, now) => campaigns(q).where('status', '=', 'SENDING').where('runnerSeenAt', '<', stalledSince(now)).orderBy('runnerSeenAt'),
+        (scoped, row) => reviveStalled(scoped, row.id),
+      );
     },
   },
 };

@@ -61,4 +61,3 @@ declare module '../kernel/events.ts' {
     'commerce.registration.payment-expired': RegistrationPaymentExpired;
   }
 }
-

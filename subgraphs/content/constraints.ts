@@ -3,7 +3,13 @@ import type { ConstraintTable } from '../kernel/constraints.ts';
 const slugTaken = { code: 'CONFLICT', field: 'slug', message: 'This slug is already used' } as const;
 
 /** The unique (company, slug) indexes of titled rows: a violation is a slug taken by a concurrent write. */
-export const SLUG_CONSTRAINTS = ['category_company_id_slug_key', 'post_company_id_slug_key', 'page_company_id_slug_key', 'event_company_id_slug_key', 'survey_company_id_slug_key'];
+export const SLUG_CONSTRAINTS = [
+  'category_company_id_slug_key',
+  'post_company_id_slug_key',
+  'page_company_id_slug_key',
+  'event_company_id_slug_key',
+  'survey_company_id_slug_key',
+];
 
 /** What content's constraints mean to a client (names as PostgreSQL gave them in migrations/0001). */
 export const contentConstraints: ConstraintTable = {

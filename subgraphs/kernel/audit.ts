@@ -109,10 +109,24 @@ export const auditMutations: MiddlewareFn<RequestContext> = async ({ context, in
     // A write that needed no transaction (nothing changed) is still on the record.
     if (!audit.recorded) await record(context, row(context, audit, 'ok', targetOf(result, audit.arguments)));
     // The transaction's own value may not carry the id its mutation answers with (a created key and its secret).
-    else if (!audit.hasTarget && targetOf(result, {})) await context.query.updateTable('kernel.audit_log').set({ targetId: targetOf(result, {}) }).where('id', '=', audit.rowId!).execute();
+    else if (!audit.hasTarget && targetOf(result, {}))
+      await context.query
+        .updateTable('kernel.audit_log')
+        .set({ targetId: targetOf(result, {}) })
+        .where('id', '=', audit.rowId!)
+        .execute();
     return result;
   } catch (error) {
-    if (!audit.recorded) await record(context, row(context, audit, String((error as { extensions?: { code?: unknown } } | null | undefined)?.extensions?.code ?? 'INTERNAL'), targetOf(null, audit.arguments))).catch(() => {});
+    if (!audit.recorded)
+      await record(
+        context,
+        row(
+          context,
+          audit,
+          String((error as { extensions?: { code?: unknown } } | null | undefined)?.extensions?.code ?? 'INTERNAL'),
+          targetOf(null, audit.arguments),
+        ),
+      ).catch(() => {});
     throw error;
   } finally {
     context.audit = undefined;

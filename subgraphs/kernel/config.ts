@@ -121,7 +121,8 @@ function originList(name: string, value: string | undefined): string[] {
       continue;
     }
     const match = /^(https?):\/\/((?:\*\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])(?::(\d{1,5}))?$/.exec(entry);
-    if (!match || (match[3] !== undefined && Number(match[3]) > 65535)) throw new Error(`${name}: "${raw.trim()}" is not an origin such as https://shop.example.com (or *)`);
+    if (!match || (match[3] !== undefined && Number(match[3]) > 65535))
+      throw new Error(`${name}: "${raw.trim()}" is not an origin such as https://shop.example.com (or *)`);
     const [, scheme, host, digits] = match;
     const port = digits === undefined ? undefined : Number(digits);
     origins.push(`${scheme}://${host}${port !== undefined && port !== (scheme === 'https' ? 443 : 80) ? `:${port}` : ''}`);
@@ -178,7 +179,10 @@ function jwtSecret(env: NodeJS.ProcessEnv, production: boolean, dataDir: string)
   if (env.JWT_SECRET) {
     if (env.JWT_SECRET.length < 32) throw new Error('JWT_SECRET must be at least 32 characters');
     const problem = production ? productionSecretProblem(env.JWT_SECRET) : undefined;
-    if (problem) throw new Error(`JWT_SECRET ${problem}: anyone who knows it can sign merchant sessions. NODE_ENV=production needs a random secret of its own, e.g. from \`openssl rand -base64 48\``);
+    if (problem)
+      throw new Error(
+        `JWT_SECRET ${problem}: anyone who knows it can sign merchant sessions. NODE_ENV=production needs a random secret of its own, e.g. from \`openssl rand -base64 48\``,
+      );
     return env.JWT_SECRET;
   }
   if (production) throw new Error('JWT_SECRET is required when NODE_ENV=production (a random secret of 32+ characters, e.g. from `openssl rand -base64 48`)');

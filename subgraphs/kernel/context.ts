@@ -119,7 +119,13 @@ export class RequestContext {
   scopedTo(companyId: string): RequestContext {
     const em = this.db.orm.em.fork() as EntityManager;
     em.setFilterParams('tenant', { companyId });
-    return Object.create(this, { em: { value: em }, companyId: { get: () => companyId }, loaders: { value: new Map() }, scope: { value: undefined, writable: true }, queryBatch: { value: undefined, writable: true } });
+    return Object.create(this, {
+      em: { value: em },
+      companyId: { get: () => companyId },
+      loaders: { value: new Map() },
+      scope: { value: undefined, writable: true },
+      queryBatch: { value: undefined, writable: true },
+    });
   }
 
   get inTransaction(): boolean {
@@ -142,7 +148,12 @@ export class RequestContext {
     try {
       const result = await this.em.transactional(async (em) => {
         state = { trx: em.getTransactionContext() as Transaction<Tables>, jobs: [], after: [], queues: [] };
-        const tx: RequestContext = Object.create(this, { em: { value: em }, loaders: { value: new Map() }, tx: { value: state }, scope: { value: undefined, writable: true } });
+        const tx: RequestContext = Object.create(this, {
+          em: { value: em },
+          loaders: { value: new Map() },
+          tx: { value: state },
+          scope: { value: undefined, writable: true },
+        });
         const value = await work(tx);
         await em.flush();
         await recordInTransaction(tx, value);
@@ -225,7 +236,12 @@ export class RequestContext {
   find<T extends keyof Tables>(table: T, id: string): Promise<RowOf<T> | null> {
     return this.loader<string, RowOf<T> | null>(`find:${String(table)}`, async (ids) => {
       const q = this.query as unknown as Kysely<Record<string, { id: string }>>;
-      const rows = await this.all(q.selectFrom(table as string).selectAll().where('id', '=', anyOf(ids.filter(isUuid))));
+      const rows = await this.all(
+        q
+          .selectFrom(table as string)
+          .selectAll()
+          .where('id', '=', anyOf(ids.filter(isUuid))),
+      );
       const found = new Map(rows.map((r) => [r.id, r as unknown as RowOf<T>]));
       return ids.map((key) => found.get(key) ?? null);
     }).load(id);

@@ -87,7 +87,9 @@ type Projections = Kysely<Record<string, Record<string, unknown>>>;
 const projections = (query: Kysely<Tables>) => query as unknown as Projections;
 
 /** A projection of members' customers into the declared table (see the header). */
-export function customerProjection<T extends ProjectedRow, const K extends CustomerFact = never>(declaration: CustomerProjectionDeclaration<T, K>): CustomerProjection<K> {
+export function customerProjection<T extends ProjectedRow, const K extends CustomerFact = never>(
+  declaration: CustomerProjectionDeclaration<T, K>,
+): CustomerProjection<K> {
   const { entity, keeps, onErased } = declaration;
   const facts = Object.keys(keeps) as K[];
   let described: Table | undefined;
@@ -96,7 +98,11 @@ export function customerProjection<T extends ProjectedRow, const K extends Custo
   const known = (customerId: string, entries: [K, unknown][]) => ({ customerId, ...Object.fromEntries(entries) }) as KnownCustomer<K>;
   const starting = Object.entries(declaration.startsWith ?? {}) as [string, string][];
   /** Members' customers (from `select`, scoped or not) into the table, as new rows: the backfill's and `admit`'s copy. */
-  const copyFromMembers = (query: Kysely<Tables>, t: Table, narrow: (select: SelectQueryBuilder<Tables, 'members.customer', object>) => SelectQueryBuilder<Tables, 'members.customer', object>) =>
+  const copyFromMembers = (
+    query: Kysely<Tables>,
+    t: Table,
+    narrow: (select: SelectQueryBuilder<Tables, 'members.customer', object>) => SelectQueryBuilder<Tables, 'members.customer', object>,
+  ) =>
     projections(query)
       .insertInto(t.name)
       .columns(['companyId', 'customerId', ...t.kept, ...starting.map(([property]) => property), 'updatedAt'])
@@ -104,7 +110,13 @@ export function customerProjection<T extends ProjectedRow, const K extends Custo
         narrow(
           query
             .selectFrom('members.customer')
-            .select((eb) => ['companyId', 'id', ...facts.map((f, i) => inMembers(eb, f).as(`fact${i}`)), ...starting.map(([, value], i) => sql.raw(value).as(`start${i}`)), 'updatedAt']),
+            .select((eb) => [
+              'companyId',
+              'id',
+              ...facts.map((f, i) => inMembers(eb, f).as(`fact${i}`)),
+              ...starting.map(([, value], i) => sql.raw(value).as(`start${i}`)),
+              'updatedAt',
+            ]),
         ),
       )
       .onConflict((oc) => oc.columns(['companyId', 'customerId']).doNothing())
@@ -146,12 +158,24 @@ export function customerProjection<T extends ProjectedRow, const K extends Custo
     );
     for (const row of rows) {
       const customerId = String(row.customerId).toLowerCase();
-      found.set(customerId, known(customerId, facts.map((f, i) => [f, row[t.kept[i]] ?? null])));
+      found.set(
+        customerId,
+        known(
+          customerId,
+          facts.map((f, i) => [f, row[t.kept[i]] ?? null]),
+        ),
+      );
     }
     // Missed: a customer made a moment ago whose event has not arrived yet, or none. Members answers at once.
     const missing = ids.filter((id) => !found.has(id));
     for (const member of missing.length ? await customersInMembers(ctx, missing) : []) {
-      found.set(member.customerId, known(member.customerId, facts.map((f) => [f, member[f]])));
+      found.set(
+        member.customerId,
+        known(
+          member.customerId,
+          facts.map((f) => [f, member[f]]),
+        ),
+      );
     }
     return found;
   };
@@ -211,5 +235,11 @@ function describe<T extends ProjectedRow, K extends CustomerFact>(meta: EntityMe
   for (const property of ['companyId', 'customerId', 'updatedAt', ...kept, ...Object.keys(declaration.startsWith ?? {})]) {
     if (!properties[property]) throw new Error(`${meta.className} has no property "${property}"`);
   }
-  return { schema: meta.schema!, table: meta.tableName, name: `${meta.schema}.${meta.tableName}`, kept, refreshed: kept.filter((_, i) => facts[i] !== 'createdAt') };
+  return {
+    schema: meta.schema!,
+    table: meta.tableName,
+    name: `${meta.schema}.${meta.tableName}`,
+    kept,
+    refreshed: kept.filter((_, i) => facts[i] !== 'createdAt'),
+  };
 }

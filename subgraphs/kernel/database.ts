@@ -10,7 +10,6 @@ import type { Config } from './config.ts';
 import { lockDataFolder } from './data-lock.ts';
 import { PostgresNamingStrategy } from './naming.ts';
 
-
 export interface Database {
   orm: PostgresORM;
   kind: 'pglite' | 'postgresql';
@@ -125,7 +124,12 @@ export async function openDatabase(config: Config, options: OpenOptions): Promis
   if (config.databaseUrl) {
     // Startup options reach every pooled session, whichever path takes it from the pool.
     const settings = Object.entries(options.sessionSettings ?? {}).map(([k, v]) => `-c ${k}=${v}`);
-    const orm = await PostgresORM.init({ ...common, clientUrl: config.databaseUrl, pool: { min: 0, max: 10 }, ...(settings.length ? { driverOptions: { options: settings.join(' ') } } : {}) });
+    const orm = await PostgresORM.init({
+      ...common,
+      clientUrl: config.databaseUrl,
+      pool: { min: 0, max: 10 },
+      ...(settings.length ? { driverOptions: { options: settings.join(' ') } } : {}),
+    });
     return { orm, kind: 'postgresql', close: () => orm.close(true) };
   }
   let pglite = options.pglite;

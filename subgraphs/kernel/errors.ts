@@ -39,7 +39,8 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
 /** What each code means to a client (OpenAPI, the errors guide). */
 export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
   BAD_USER_INPUT: 'The input is invalid; `details.field` names the offending field and the message starts with it.',
-  QUERY_TOO_COMPLEX: 'The GraphQL operation is too large or too expensive to run; `details.limit` names the limit (`tokens`, `depth`, `aliases`, `directives` or `cost`), `details.max` its value and `details.found` what the operation has. Ask for less: fewer or smaller lists, less nesting.',
+  QUERY_TOO_COMPLEX:
+    'The GraphQL operation is too large or too expensive to run; `details.limit` names the limit (`tokens`, `depth`, `aliases`, `directives` or `cost`), `details.max` its value and `details.found` what the operation has. Ask for less: fewer or smaller lists, less nesting.',
   UNAUTHENTICATED: 'No valid credential, or a one-time code that is wrong or expired (see the reason).',
   FORBIDDEN: 'The credential is valid but may not do this.',
   NOT_FOUND: 'No such resource for this caller (another tenant’s ids are not found either), or no such route.',
@@ -50,9 +51,12 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
   CONFLICT: 'The request conflicts with the current data: a duplicate, or a resource not open for it (see the reason).',
   SLOT_TAKEN: 'The time slot was taken meanwhile (or has too few places left); fetch the available slots again.',
   CANCELLATION_NOT_ALLOWED: 'Past the cancellation policy’s cut-off; `details.cancellationPolicy` is the policy to show as it is.',
-  INSUFFICIENT_STOCK: 'An order line asks for more than is in stock; `details.field` names the line (`items[0]`), `details.available` says how many are left. Nothing was reserved.',
-  PROMOTION_INVALID: 'The promotion code does not apply; `details.errorCode` says why, as validate_promotion does (PROMOTION_NOT_FOUND, INACTIVE, NOT_STARTED, EXPIRED, CHANNEL_NOT_ENABLED, MINIMUM_NOT_MET, USAGE_LIMIT_REACHED, CUSTOMER_LIMIT_REACHED). Nothing was written: order without the code, or with another.',
-  INVALID_STATE_TRANSITION: 'The resource cannot move from its current state to the requested one; `details` has `from`, `to` and `allowed` (the states reachable from `from`).',
+  INSUFFICIENT_STOCK:
+    'An order line asks for more than is in stock; `details.field` names the line (`items[0]`), `details.available` says how many are left. Nothing was reserved.',
+  PROMOTION_INVALID:
+    'The promotion code does not apply; `details.errorCode` says why, as validate_promotion does (PROMOTION_NOT_FOUND, INACTIVE, NOT_STARTED, EXPIRED, CHANNEL_NOT_ENABLED, MINIMUM_NOT_MET, USAGE_LIMIT_REACHED, CUSTOMER_LIMIT_REACHED). Nothing was written: order without the code, or with another.',
+  INVALID_STATE_TRANSITION:
+    'The resource cannot move from its current state to the requested one; `details` has `from`, `to` and `allowed` (the states reachable from `from`).',
   IDEMPOTENCY_KEY_IN_USE: 'A request with this Idempotency-Key is still running; retry later.',
   IDEMPOTENCY_KEY_REUSED: 'This Idempotency-Key was used for a different request.',
   RATE_LIMITED: 'Too many requests or attempts; `details.retryAfterSeconds` (and the `Retry-After` header) when known.',
@@ -65,13 +69,20 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
  * Each is registered here with the code it comes with; `reasonError` throws one.
  */
 export const ERROR_REASONS = {
-  INVALID_CODE: { code: 'UNAUTHENTICATED', description: 'A customer one-time code was refused (wrong, used, expired, out of attempts, or none open: one answer for all, so it tells nobody whether a code is pending); request a new one.' },
+  INVALID_CODE: {
+    code: 'UNAUTHENTICATED',
+    description:
+      'A customer one-time code was refused (wrong, used, expired, out of attempts, or none open: one answer for all, so it tells nobody whether a code is pending); request a new one.',
+  },
   EXPIRED_CODE: { code: 'UNAUTHENTICATED', description: 'Organisation signup: the code has expired; request a new one.' },
   ATTEMPTS_EXHAUSTED: { code: 'RATE_LIMITED', description: 'Organisation signup: too many wrong attempts at the code; request a new one.' },
   EVENT_CANCELLED: { code: 'CONFLICT', description: 'The event is cancelled: it takes no registrations.' },
   EVENT_UNAVAILABLE: { code: 'CONFLICT', description: 'The event is not open for registration.' },
   EVENT_ENDED: { code: 'CONFLICT', description: 'The event is over.' },
-  INSUFFICIENT_POINTS: { code: 'CONFLICT', description: 'The customer’s points balance does not cover the debit (a redemption or a negative adjustment); nothing was taken.' },
+  INSUFFICIENT_POINTS: {
+    code: 'CONFLICT',
+    description: 'The customer’s points balance does not cover the debit (a redemption or a negative adjustment); nothing was taken.',
+  },
   OFFER_NOT_ACTIVE: { code: 'CONFLICT', description: 'The gift is not offered now (not active, not started or ended).' },
   OUT_OF_STOCK: { code: 'CONFLICT', description: 'The gift has too few left for the quantity asked; `details.stock` says how many remain.' },
   LIMIT_REACHED: { code: 'CONFLICT', description: 'The customer has had this gift as often as `details.limitPerCustomer` allows.' },
@@ -91,7 +102,8 @@ export const isErrorCode = (code: unknown): code is ErrorCode => typeof code ===
  * the shape are the same.
  */
 export const isGraphQLErrorLike = (error: unknown): error is GraphQLError =>
-  error instanceof GraphQLError || (error instanceof Error && error.name === 'GraphQLError' && typeof (error as { extensions?: unknown }).extensions === 'object');
+  error instanceof GraphQLError ||
+  (error instanceof Error && error.name === 'GraphQLError' && typeof (error as { extensions?: unknown }).extensions === 'object');
 
 /** Extensions beside the code; a `reason` goes through `reasonError`, so every reason is in the catalogue. */
 export type ErrorDetails = Record<string, unknown> & { reason?: never };

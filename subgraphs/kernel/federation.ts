@@ -135,7 +135,10 @@ function subgraphSchemaOf({ sdl, document }: BuiltSubgraph, resolvers: Resolvers
   addResolversToSchema(schema, { [query]: { _service: () => ({ sdl }) } });
   if (schema.getType('_Entity')) {
     addResolversToSchema(schema, {
-      [query]: { _entities: (_source: unknown, { representations }: { representations: unknown }, context: unknown, info: GraphQLResolveInfo) => entitiesResolver({ representations, context, info }) },
+      [query]: {
+        _entities: (_source: unknown, { representations }: { representations: unknown }, context: unknown, info: GraphQLResolveInfo) =>
+          entitiesResolver({ representations, context, info }),
+      },
       _Entity: { __resolveType: (parent: { __typename: string }) => parent.__typename },
     });
   }
@@ -242,9 +245,16 @@ function directCall(r: FieldResolverMetadata): ((root: unknown, args: unknown, c
 function withPageSizes(document: DocumentNode): DocumentNode {
   const paged = new Set<string>();
   for (const def of document.definitions) {
-    if ((def.kind === Kind.OBJECT_TYPE_DEFINITION || def.kind === Kind.OBJECT_TYPE_EXTENSION) && def.fields?.some((f) => f.name.value === 'items' && isListType(f.type))) paged.add(def.name.value);
+    if (
+      (def.kind === Kind.OBJECT_TYPE_DEFINITION || def.kind === Kind.OBJECT_TYPE_EXTENSION) &&
+      def.fields?.some((f) => f.name.value === 'items' && isListType(f.type))
+    )
+      paged.add(def.name.value);
   }
-  const listSize = (parse('extend schema @listSize(slicingArguments: ["limit"], sizedFields: ["items"], requireOneSlicingArgument: false)').definitions[0] as SchemaExtensionNode).directives![0];
+  const listSize = (
+    parse('extend schema @listSize(slicingArguments: ["limit"], sizedFields: ["items"], requireOneSlicingArgument: false)')
+      .definitions[0] as SchemaExtensionNode
+  ).directives![0];
   return visit(document, {
     FieldDefinition(field) {
       const takesLimit = field.arguments?.some((a) => a.name.value === 'limit' && namedType(a.type) === 'Int');
@@ -277,7 +287,10 @@ export function maskError(error: GraphQLError, requestId?: string | null): Graph
     return new GraphQLError('A record with these values already exists', { path: error.path, extensions: { code: 'CONFLICT' } });
   }
   if (pgCode && PG_BAD_TEXT.has(pgCode)) {
-    return new GraphQLError('The input contains characters or values that cannot be stored (such as NUL)', { path: error.path, extensions: { code: 'BAD_USER_INPUT' } });
+    return new GraphQLError('The input contains characters or values that cannot be stored (such as NUL)', {
+      path: error.path,
+      extensions: { code: 'BAD_USER_INPUT' },
+    });
   }
   console.error(`[internal error]${requestId ? ` (request ${requestId})` : ''}`, original);
   return new GraphQLError('Internal server error', { path: error.path, extensions: { code: 'INTERNAL' } });
@@ -293,7 +306,9 @@ export function toGraphQLError(error: unknown): GraphQLError {
   if (isGraphQLErrorLike(error) || error instanceof GraphQLError) {
     return new GraphQLError(error.message, { path: error.path, extensions: error.extensions ?? undefined, originalError: error.originalError ?? undefined });
   }
-  return new GraphQLError(error instanceof Error ? error.message : 'Unexpected error', { originalError: error instanceof Error ? error : new Error(String(error)) });
+  return new GraphQLError(error instanceof Error ? error.message : 'Unexpected error', {
+    originalError: error instanceof Error ? error : new Error(String(error)),
+  });
 }
 
 function withPath(original: GraphQLError, located: GraphQLError): GraphQLError {

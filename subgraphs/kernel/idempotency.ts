@@ -42,7 +42,11 @@ const canonical = (value: unknown): unknown =>
   Array.isArray(value)
     ? value.map(canonical)
     : value && typeof value === 'object'
-      ? Object.fromEntries(Object.keys(value).sort().map((k) => [k, canonical((value as Record<string, unknown>)[k])]))
+      ? Object.fromEntries(
+          Object.keys(value)
+            .sort()
+            .map((k) => [k, canonical((value as Record<string, unknown>)[k])]),
+        )
       : value;
 
 export const requestHash = (...parts: unknown[]) => sha256(JSON.stringify(canonical(parts)));
@@ -102,7 +106,11 @@ export async function markCommitted(tx: Pick<RequestContext, 'query' | 'now'>, h
   const id = (result as { id?: unknown } | null)?.id;
   const marked = await tx.query
     .updateTable('kernel.idempotency_key')
-    .set((eb) => ({ state: 'committed', committedAt: eb.fn.coalesce('committedAt', eb.val(tx.now())), resultId: eb.fn.coalesce('resultId', eb.val(typeof id === 'string' ? id : null)) }))
+    .set((eb) => ({
+      state: 'committed',
+      committedAt: eb.fn.coalesce('committedAt', eb.val(tx.now())),
+      resultId: eb.fn.coalesce('resultId', eb.val(typeof id === 'string' ? id : null)),
+    }))
     .where('scope', '=', claim.scope)
     .where('key', '=', claim.key)
     .where('claim', '=', claim.id)
@@ -111,8 +119,14 @@ export async function markCommitted(tx: Pick<RequestContext, 'query' | 'now'>, h
     .execute();
   if (marked.length) return;
   // Not ours to mark: answered already (work that outlived its request) or gone; or another claim holds it.
-  const holder = await tx.query.selectFrom('kernel.idempotency_key').select('claim').where('scope', '=', claim.scope).where('key', '=', claim.key).executeTakeFirst();
-  if (holder && holder.claim !== claim.id) throw new AppError('IDEMPOTENCY_KEY_IN_USE', 'A retry with the same Idempotency-Key took this request over; it was not carried out');
+  const holder = await tx.query
+    .selectFrom('kernel.idempotency_key')
+    .select('claim')
+    .where('scope', '=', claim.scope)
+    .where('key', '=', claim.key)
+    .executeTakeFirst();
+  if (holder && holder.claim !== claim.id)
+    throw new AppError('IDEMPOTENCY_KEY_IN_USE', 'A retry with the same Idempotency-Key took this request over; it was not carried out');
 }
 
 /**
@@ -152,7 +166,11 @@ function answerLost(row: { committedAt: Date | string | null; resultId: string |
  *
  * Statements go straight to the ORM's connection, each on its own: never call this inside a transaction.
  */
-export async function withIdempotency(runtime: IdempotencyRuntime, request: IdempotentRequest, run: () => Promise<Answer>): Promise<Answer & { replayed: boolean }> {
+export async function withIdempotency(
+  runtime: IdempotencyRuntime,
+  request: IdempotentRequest,
+  run: () => Promise<Answer>,
+): Promise<Answer & { replayed: boolean }> {
   const { scope, key, fingerprint, field = 'Idempotency-Key', transient } = request;
   if (!VALID_KEY.test(key)) throw badInput(field, 'must be 1 to 255 printable ASCII characters');
   const q = systemQuery(runtime.db.orm.em);
@@ -176,12 +194,22 @@ export async function withIdempotency(runtime: IdempotencyRuntime, request: Idem
           committedAt: null,
           resultId: null,
         }))
-        .where((eb) => eb.or([eb(`${keys}.createdAt`, '<', new Date(now - KEPT_MS)), eb.and([eb(`${keys}.state`, '=', 'running'), eb(`${keys}.createdAt`, '<', new Date(now - ABANDONED_MS))])])),
+        .where((eb) =>
+          eb.or([
+            eb(`${keys}.createdAt`, '<', new Date(now - KEPT_MS)),
+            eb.and([eb(`${keys}.state`, '=', 'running'), eb(`${keys}.createdAt`, '<', new Date(now - ABANDONED_MS))]),
+          ]),
+        ),
     )
     .returning('key')
     .execute();
   if (!claimed.length) {
-    const row = await q.selectFrom(keys).select(['requestHash', 'state', 'responseStatus', 'responseBody', 'createdAt', 'committedAt', 'resultId']).where('scope', '=', scope).where('key', '=', key).executeTakeFirst();
+    const row = await q
+      .selectFrom(keys)
+      .select(['requestHash', 'state', 'responseStatus', 'responseBody', 'createdAt', 'committedAt', 'resultId'])
+      .where('scope', '=', scope)
+      .where('key', '=', key)
+      .executeTakeFirst();
     if (row && row.requestHash !== fingerprint) throw new AppError('IDEMPOTENCY_KEY_REUSED', `Idempotency-Key ${key} was already used for a different request`);
     if (row?.state === 'done') return { status: row.responseStatus!, body: row.responseBody!, replayed: true };
     // Committed by a request that has since died, or that ended without an answer to keep.
@@ -189,7 +217,8 @@ export async function withIdempotency(runtime: IdempotencyRuntime, request: Idem
     // No row: the first request has just given up its claim (a 5xx); the client's retry will run.
     throw new AppError('IDEMPOTENCY_KEY_IN_USE', `A request with Idempotency-Key ${key} is still running; retry later`);
   }
-  const mine = <T extends { where(column: 'scope' | 'key' | 'claim', op: '=', value: string): T }>(statement: T): T => statement.where('scope', '=', scope).where('key', '=', key).where('claim', '=', claim);
+  const mine = <T extends { where(column: 'scope' | 'key' | 'claim', op: '=', value: string): T }>(statement: T): T =>
+    statement.where('scope', '=', scope).where('key', '=', key).where('claim', '=', claim);
   // Nothing committed: the key is free again. A committed write keeps it: a repeat is told the write was made.
   const release = async () => {
     await mine(q.deleteFrom(keys).where('state', '=', 'running')).execute();

@@ -32,7 +32,9 @@ export async function recordLegacyCall(db: Database, companyId: string, route: s
     .query.insertInto(usage)
     .values({ id: newId(), route, calls: 1, firstCalledAt: at, lastCalledAt: at })
     .onConflict((oc) =>
-      oc.columns(['companyId', 'route']).doUpdateSet((eb) => ({ calls: eb(`${usage}.calls`, '+', 1), lastCalledAt: eb.fn('greatest', [`${usage}.lastCalledAt`, 'excluded.lastCalledAt']) })),
+      oc
+        .columns(['companyId', 'route'])
+        .doUpdateSet((eb) => ({ calls: eb(`${usage}.calls`, '+', 1), lastCalledAt: eb.fn('greatest', [`${usage}.lastCalledAt`, 'excluded.lastCalledAt']) })),
     )
     .execute();
 }

@@ -43,7 +43,10 @@ export function parseAmount(field: string, value: string | number, currency: str
   const digits = minorDigits(currency);
   const match = /^(-?)(\d{1,12})(?:\.(\d+))?$/.exec(text);
   if (!match || (match[1] && !options.allowNegative)) {
-    throw badInput(field, options.allowNegative ? 'must be a decimal amount such as "49.00" or "-5.00"' : 'must be a non-negative decimal amount such as "49.00"');
+    throw badInput(
+      field,
+      options.allowNegative ? 'must be a decimal amount such as "49.00" or "-5.00"' : 'must be a non-negative decimal amount such as "49.00"',
+    );
   }
   const fraction = match[3] ?? '';
   if (fraction.length > digits) throw badInput(field, `has more than ${digits} decimals for ${currency}`);

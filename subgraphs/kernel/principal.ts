@@ -64,7 +64,8 @@ export function invalidatePrincipals(change?: PrincipalChange): void {
 
 function touches(change: PrincipalChange, entry: Entry, p: Principal): boolean {
   if ('apiKey' in change) return p.kind === 'merchant' && p.via === 'api_key' && p.credentialId === change.apiKey;
-  if ('session' in change) return (p.kind === 'customer' && p.sessionId === change.session) || (p.kind === 'merchant' && p.via === 'session' && p.credentialId === change.session);
+  if ('session' in change)
+    return (p.kind === 'customer' && p.sessionId === change.session) || (p.kind === 'merchant' && p.via === 'session' && p.credentialId === change.session);
   if ('customer' in change) return p.kind === 'customer' && p.customerId === change.customer;
   return entry.host === change.host;
 }
@@ -134,7 +135,12 @@ async function resolve(
     if (!match) throw unauthenticated('Authorization must be "Bearer <token>"');
     const token = match[1];
     if (token.startsWith(API_KEY_PREFIX)) {
-      const row = await q.selectFrom('members.api_key').select(['id', 'companyId']).where('keyHash', '=', sha256(token)).where('revokedAt', 'is', null).executeTakeFirst();
+      const row = await q
+        .selectFrom('members.api_key')
+        .select(['id', 'companyId'])
+        .where('keyHash', '=', sha256(token))
+        .where('revokedAt', 'is', null)
+        .executeTakeFirst();
       if (!row) throw unauthenticated('Invalid or revoked API key');
       credential = { kind: 'merchant', companyId: row.companyId, credentialId: row.id, via: 'api_key' };
       await recordUse(db, row.id);
@@ -155,7 +161,14 @@ async function resolve(
       session.expiresAt = new Date(row.expiresAt).getTime();
       credential =
         claims.kind === 'customer'
-          ? { kind: 'customer', companyId: claims.companyId, customerId: claims.subject, sessionId: claims.sessionId, verifiedEmail: claims.email, verifiedPhone: claims.phone }
+          ? {
+              kind: 'customer',
+              companyId: claims.companyId,
+              customerId: claims.subject,
+              sessionId: claims.sessionId,
+              verifiedEmail: claims.email,
+              verifiedPhone: claims.phone,
+            }
           : { kind: 'merchant', companyId: claims.companyId, credentialId: claims.sessionId, via: 'session' };
     }
   }
@@ -192,7 +205,8 @@ async function resolve(
   return { kind: 'anonymous', companyId: null };
 }
 
-const companyOfHost = (q: Kysely<Tables>, host: string) => q.selectFrom('members.storefront_domain').select('companyId').where('host', '=', host).executeTakeFirst();
+const companyOfHost = (q: Kysely<Tables>, host: string) =>
+  q.selectFrom('members.storefront_domain').select('companyId').where('host', '=', host).executeTakeFirst();
 
 async function recordUse(db: Database, credentialId: string): Promise<void> {
   const now = Date.now();

@@ -68,7 +68,13 @@ export async function customersInMembers(ctx: RequestContext, customerIds: reado
  * `match` is part of the event's payload (`{ registrationId }`). Answers whether one was found.
  * Outside a transaction only: the handler runs in a transaction of its own.
  */
-export async function catchUpOnEvent<N extends EventName>(ctx: RequestContext, subgraph: string, name: N, match: Partial<DomainEvents[N]>, handler: EventHandler<N>): Promise<boolean> {
+export async function catchUpOnEvent<N extends EventName>(
+  ctx: RequestContext,
+  subgraph: string,
+  name: N,
+  match: Partial<DomainEvents[N]>,
+  handler: EventHandler<N>,
+): Promise<boolean> {
   if (ctx.inTransaction) throw new AppError('INTERNAL', 'catchUpOnEvent runs its handler in a transaction of its own: call it before opening one');
   const queue = subscriberQueue(subgraph, name);
   const jobs = await ctx.runtime.jobs.boss.findJobs<DomainEvent<N>>(queue, { data: { name, companyId: ctx.companyId, payload: match } });
@@ -96,7 +102,12 @@ export async function backfillFromMembers(runtime: Runtime, schema: string, name
   if (await marks(ctx.query).selectFrom(backfills).select('name').where('name', '=', name).executeTakeFirst()) return false;
   return ctx.transaction(async (tx) => {
     await tx.query.selectNoFrom(sql`pg_advisory_xact_lock(hashtext(${backfills}))`.as('locked')).execute();
-    const claimed = await marks(tx.query).insertInto(backfills).values({ name, doneAt: tx.now() }).onConflict((oc) => oc.column('name').doNothing()).returning('name').execute();
+    const claimed = await marks(tx.query)
+      .insertInto(backfills)
+      .values({ name, doneAt: tx.now() })
+      .onConflict((oc) => oc.column('name').doNothing())
+      .returning('name')
+      .execute();
     if (!claimed.length) return false;
     // A subgraph process whose database holds no members tables has no customers to copy.
     const [{ present }] = await tx.query.selectNoFrom(sql<boolean>`to_regclass(${'members.customer'}) is not null`.as('present')).execute();

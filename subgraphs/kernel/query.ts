@@ -156,7 +156,8 @@ function dateOutputs(node: RootOperationNode, facts: ReadonlyMap<string, TableFa
     (node as { from?: { froms: readonly OperationNode[] } }).from?.froms.forEach(add);
   }
   const out = new Set<string>();
-  const columnDate = (table: string | undefined, column: string) => (table ? !!tables.get(table)?.dates.has(column) : [...tables.values()].some((t) => t.dates.has(column)));
+  const columnDate = (table: string | undefined, column: string) =>
+    table ? !!tables.get(table)?.dates.has(column) : [...tables.values()].some((t) => t.dates.has(column));
   for (const selection of selections) {
     const s = (selection as unknown as { selection?: OperationNode }).selection ?? selection;
     if (SelectAllNode.is(s)) {

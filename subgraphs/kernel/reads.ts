@@ -75,7 +75,8 @@ async function runOnPool<R>(db: Database, statement: Statement, values: (string 
   if (!statements) preparedOnPool.set(pool, (statements = new Map()));
   let prepared = statements.get(statement.text);
   // A new shape gets a name while there is room; past it, the unnamed statement (parsed each time).
-  if (!prepared && statements.size < MAX_PREPARED) statements.set(statement.text, (prepared = { name: `kernel_read_${statements.size + 1}`, text: statement.text }));
+  if (!prepared && statements.size < MAX_PREPARED)
+    statements.set(statement.text, (prepared = { name: `kernel_read_${statements.size + 1}`, text: statement.text }));
   logStatement(statement.text);
   const result = await pool.query(prepared ? { ...prepared, values } : { text: statement.text, values });
   return result.rows as R[];
@@ -95,8 +96,7 @@ function textValues(params: readonly unknown[]): (string | null)[] | undefined {
     else if (Array.isArray(value)) {
       if (!value.every((v) => typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v)))) return undefined;
       out.push(arrayLiteral(value));
-    }
-    else if (typeof value === 'string') out.push(value);
+    } else if (typeof value === 'string') out.push(value);
     else if (typeof value === 'number' && Number.isFinite(value)) out.push(String(value));
     else if (typeof value === 'boolean') out.push(value ? 'true' : 'false');
     else if (value instanceof Date && !Number.isNaN(value.getTime())) out.push(value.toISOString());
@@ -119,7 +119,8 @@ function concatenated(parts: Uint8Array[]): Uint8Array {
 function arrayLiteral(list: unknown[]): string {
   return `{${list
     .map((v) => {
-      if (v === null || v === undefined || typeof v === 'object') throw new Error(`a list condition holds ${v === null ? 'null' : typeof v}: only ids, texts and numbers`);
+      if (v === null || v === undefined || typeof v === 'object')
+        throw new Error(`a list condition holds ${v === null ? 'null' : typeof v}: only ids, texts and numbers`);
       return `"${String(v).replace(/[\\"]/g, (c) => `\\${c}`)}"`;
     })
     .join(',')}}`;
@@ -146,7 +147,11 @@ export function queryRead(compiled: { sql: string; parameters: readonly unknown[
 }
 
 /** A page (the select with its limit and offset) and the count of every row of the select. */
-export function queryPageRead(all: { sql: string; parameters: readonly unknown[] }, page: { sql: string; parameters: readonly unknown[] }, dates: readonly string[]): QueryRead {
+export function queryPageRead(
+  all: { sql: string; parameters: readonly unknown[] },
+  page: { sql: string; parameters: readonly unknown[] },
+  dates: readonly string[],
+): QueryRead {
   return {
     parts: [
       ['total', `select count(*) from (${all.sql}) as c`],
@@ -200,7 +205,12 @@ export function queryRows<R>(read: QueryRead, json: unknown, propertyOf: (column
  * statement of its session (see runRead above); inside one, or with a value that has no text form,
  * through `run` (the context's query builder, in its transaction).
  */
-export async function runQueryStatement(db: Database, statement: Statement, inTransaction: boolean, run: (text: string, params: readonly unknown[]) => Promise<Record<string, unknown>[]>): Promise<Record<string, unknown>> {
+export async function runQueryStatement(
+  db: Database,
+  statement: Statement,
+  inTransaction: boolean,
+  run: (text: string, params: readonly unknown[]) => Promise<Record<string, unknown>[]>,
+): Promise<Record<string, unknown>> {
   const values = inTransaction ? undefined : textValues(statement.params);
   if (values && statement.columns && db.kind === 'postgresql') return (await runOnPool<Record<string, unknown>>(db, statement, values))[0];
   if (values && statement.columns && db.pglite) return (await runPrepared<Record<string, unknown>>(db, statement, values))[0];

@@ -126,7 +126,12 @@ class Listener implements RevocationListener {
 
   async connect(): Promise<void> {
     if (this.stopped) return;
-    const client = new pg.Client({ connectionString: this.url, application_name: `kernel-revocations ${process.pid}`, keepAlive: true, connectionTimeoutMillis: 5000 });
+    const client = new pg.Client({
+      connectionString: this.url,
+      application_name: `kernel-revocations ${process.pid}`,
+      keepAlive: true,
+      connectionTimeoutMillis: 5000,
+    });
     let lost = false;
     const fail = (error?: unknown) => {
       if (lost) return;
@@ -173,7 +178,8 @@ class Listener implements RevocationListener {
     void close(client);
     if (this.stopped) return;
     this.resume ??= suspendPrincipalCache();
-    if (!this.outage) console.warn(`[revocations] not listening (${error instanceof Error ? error.message : String(error)}); principal cache suspended, reconnecting`);
+    if (!this.outage)
+      console.warn(`[revocations] not listening (${error instanceof Error ? error.message : String(error)}); principal cache suspended, reconnecting`);
     this.outage = true;
     this.retry = setTimeout(() => void this.connect(), this.retryMs);
     this.retry.unref();

@@ -32,9 +32,19 @@ function wording(issue: z.core.$ZodRawIssue): string | undefined {
     case 'invalid_value':
       return `must be one of ${issue.values.map(String).join(', ')}`;
     case 'too_small':
-      return issue.origin === 'string' ? (Number(issue.minimum) <= 1 ? 'is required' : `must be at least ${issue.minimum} characters`) : issue.origin === 'array' ? `must have at least ${issue.minimum} items` : `must be at least ${issue.minimum}`;
+      return issue.origin === 'string'
+        ? Number(issue.minimum) <= 1
+          ? 'is required'
+          : `must be at least ${issue.minimum} characters`
+        : issue.origin === 'array'
+          ? `must have at least ${issue.minimum} items`
+          : `must be at least ${issue.minimum}`;
     case 'too_big':
-      return issue.origin === 'string' ? `must be at most ${issue.maximum} characters` : issue.origin === 'array' ? `must have at most ${issue.maximum} items` : `must be at most ${issue.maximum}`;
+      return issue.origin === 'string'
+        ? `must be at most ${issue.maximum} characters`
+        : issue.origin === 'array'
+          ? `must have at most ${issue.maximum} items`
+          : `must be at most ${issue.maximum}`;
     default:
       return 'is not valid';
   }
@@ -77,11 +87,20 @@ export const phone = () =>
     .transform((v) => (v.startsWith('+') ? v : `+${v}`));
 
 /** A whole number from `min` to `max`. */
-export const whole = (min: number, max: number) => z.int(`must be a whole number from ${min} to ${max}`).min(min, `must be a whole number from ${min} to ${max}`).max(max, `must be a whole number from ${min} to ${max}`);
+export const whole = (min: number, max: number) =>
+  z
+    .int(`must be a whole number from ${min} to ${max}`)
+    .min(min, `must be a whole number from ${min} to ${max}`)
+    .max(max, `must be a whole number from ${min} to ${max}`);
 
 /** An instant between 1970 and 9998 (the DateTime scalar has parsed it already). */
 export const instant = () =>
-  z.date().refine((d) => !Number.isNaN(d.getTime()) && d.getUTCFullYear() >= 1970 && d.getUTCFullYear() <= 9998, 'must be an ISO-8601 date-time between 1970 and 9998');
+  z
+    .date()
+    .refine(
+      (d) => !Number.isNaN(d.getTime()) && d.getUTCFullYear() >= 1970 && d.getUTCFullYear() <= 9998,
+      'must be an ISO-8601 date-time between 1970 and 9998',
+    );
 
 /** A decimal amount in major units as given ("49.90"); its precision is checked against the company's currency by the service. */
 export const amount = () => z.union([z.string(), z.number()]).transform((v) => String(v).trim());
@@ -115,4 +134,5 @@ export const calendarDate = () =>
   }, 'must be a date as YYYY-MM-DD (1970 to 9998)');
 
 /** Optional `schema`: absent, null or blank is `undefined` (nothing given), as optionalText for text. */
-export const ifGiven = <S extends z.ZodType>(schema: S) => z.preprocess((v) => (v === null || (typeof v === 'string' && !v.trim()) ? undefined : v), schema.optional());
+export const ifGiven = <S extends z.ZodType>(schema: S) =>
+  z.preprocess((v) => (v === null || (typeof v === 'string' && !v.trim()) ? undefined : v), schema.optional());

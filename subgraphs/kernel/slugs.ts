@@ -37,8 +37,13 @@ export async function freeSlug(ctx: RequestContext, table: Slugged, text: string
  * index: the flush fails and the subgraph's constraint table answers 409 naming `slug` (content
  * retries a generated one: content/services/slugs.ts).
  */
-export async function chooseSlug(ctx: RequestContext, table: Slugged, options: { explicit?: string | null; text: string; fallback: string; exceptId?: string }): Promise<string> {
-  if (options.explicit == null || options.explicit === '') return freeSlug(ctx, table, options.text, { fallback: options.fallback, exceptId: options.exceptId });
+export async function chooseSlug(
+  ctx: RequestContext,
+  table: Slugged,
+  options: { explicit?: string | null; text: string; fallback: string; exceptId?: string },
+): Promise<string> {
+  if (options.explicit == null || options.explicit === '')
+    return freeSlug(ctx, table, options.text, { fallback: options.fallback, exceptId: options.exceptId });
   const slug = normalizeSlug(options.explicit);
   if (slug.length > 120 || !SLUG.test(slug)) throw badInput('slug', 'must be lower-case letters or digits separated by single hyphens');
   const taken = await ctx.first(slugs(ctx, table, options.exceptId).where('slug', '=', slug));

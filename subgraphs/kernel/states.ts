@@ -39,11 +39,15 @@ export function stateMachine<S extends string>(name: string, moves: { readonly [
     assert(from, to) {
       const next = allowed(from);
       if (next.includes(to)) return;
-      throw new AppError('INVALID_STATE_TRANSITION', `The ${name} is ${from} and cannot become ${to} (from ${from}: ${next.length ? next.join(', ') : 'no further state'})`, {
-        from,
-        to,
-        allowed: [...next],
-      });
+      throw new AppError(
+        'INVALID_STATE_TRANSITION',
+        `The ${name} is ${from} and cannot become ${to} (from ${from}: ${next.length ? next.join(', ') : 'no further state'})`,
+        {
+          from,
+          to,
+          allowed: [...next],
+        },
+      );
     },
   };
 }

@@ -95,11 +95,9 @@ type WithCompanyId<TProperties> = Omit<{ companyId: CompanyIdColumn }, keyof TPr
  * `defineEntity` for a tenant table: adds `companyId` (set from the context on create, optional in
  * `em.create` data) and the tenant filter. See the top of this file.
  */
-export function tenantEntity<
-  const TName extends string,
-  const TTableName extends string,
-  const TProperties extends Record<string, unknown>,
->(meta: Omit<EntityMetadataWithProperties<TName, TTableName, WithCompanyId<TProperties>>, 'properties' | 'filters'> & { properties: TProperties }) {
+export function tenantEntity<const TName extends string, const TTableName extends string, const TProperties extends Record<string, unknown>>(
+  meta: Omit<EntityMetadataWithProperties<TName, TTableName, WithCompanyId<TProperties>>, 'properties' | 'filters'> & { properties: TProperties },
+) {
   const properties = { companyId: companyIdColumn(), ...meta.properties } as WithCompanyId<TProperties>;
   return defineEntity<TName, TTableName, WithCompanyId<TProperties>>({ ...meta, properties, filters: tenantFilter });
 }
@@ -237,7 +235,9 @@ class TenantScope extends OperationNodeTransformer {
         if (values[at] !== this.companyId) throw new Error(`A row inserted into ${tableName(into)} for another company than the context's`);
         return row;
       }
-      return PrimitiveValueListNode.is(row) ? PrimitiveValueListNode.create([...row.values, this.companyId]) : ValueListNode.create([...row.values, ValueNode.create(this.companyId)]);
+      return PrimitiveValueListNode.is(row)
+        ? PrimitiveValueListNode.create([...row.values, this.companyId])
+        : ValueListNode.create([...row.values, ValueNode.create(this.companyId)]);
     });
     if (at >= 0) return out;
     return { ...out, columns: [...columns, ColumnNode.create(COMPANY_COLUMN)], values: ValuesNode.create(rows) };

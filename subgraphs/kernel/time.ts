@@ -8,7 +8,16 @@ const formatters = new Map<string, Intl.DateTimeFormat>();
 function formatter(tz: string): Intl.DateTimeFormat {
   let f = formatters.get(tz);
   if (!f) {
-    f = new Intl.DateTimeFormat('en-US', { timeZone: tz, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone: tz,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    });
     formatters.set(tz, f);
   }
   return f;
@@ -16,9 +25,17 @@ function formatter(tz: string): Intl.DateTimeFormat {
 
 /** The wall clock of an instant in a zone. */
 export function wallClock(instant: Date, tz: string): { date: string; time: string; minutes: number } {
-  const parts = Object.fromEntries(formatter(tz).formatToParts(instant).map((p) => [p.type, p.value]));
+  const parts = Object.fromEntries(
+    formatter(tz)
+      .formatToParts(instant)
+      .map((p) => [p.type, p.value]),
+  );
   const hour = parts.hour === '24' ? '00' : parts.hour;
-  return { date: `${parts.year.padStart(4, '0')}-${parts.month}-${parts.day}`, time: `${hour}:${parts.minute}`, minutes: Number(hour) * 60 + Number(parts.minute) };
+  return {
+    date: `${parts.year.padStart(4, '0')}-${parts.month}-${parts.day}`,
+    time: `${hour}:${parts.minute}`,
+    minutes: Number(hour) * 60 + Number(parts.minute),
+  };
 }
 
 /** Minutes the zone is ahead of UTC at an instant. */
@@ -66,4 +83,3 @@ export function parseDate(field: string, value: unknown): string {
 }
 
 export const formatTime = (minutes: number) => `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
-

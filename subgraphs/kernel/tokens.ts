@@ -32,7 +32,13 @@ export interface SessionClaims {
 const ISSUER = 'service-platform';
 
 export async function signSessionToken(secret: string, claims: SessionClaims, expiresAt: Date): Promise<string> {
-  return new SignJWT({ typ: claims.kind, cid: claims.companyId, sid: claims.sessionId, ...(claims.email ? { em: claims.email } : {}), ...(claims.phone ? { ph: claims.phone } : {}) })
+  return new SignJWT({
+    typ: claims.kind,
+    cid: claims.companyId,
+    sid: claims.sessionId,
+    ...(claims.email ? { em: claims.email } : {}),
+    ...(claims.phone ? { ph: claims.phone } : {}),
+  })
     .setProtectedHeader({ alg: 'HS256' })
     .setSubject(claims.subject)
     .setIssuer(ISSUER)

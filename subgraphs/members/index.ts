@@ -32,7 +32,16 @@ export const members: SubgraphModule = {
   buildSchema: () =>
     buildFederatedSchema({
       name: 'members',
-      resolvers: [AuditResolver, LegacyUsageResolver, CompanyResolver, ApiKeyResolver, CustomerResolver, ViewerResolver, OrganisationSignupResolver, LoginLinkResolver],
+      resolvers: [
+        AuditResolver,
+        LegacyUsageResolver,
+        CompanyResolver,
+        ApiKeyResolver,
+        CustomerResolver,
+        ViewerResolver,
+        OrganisationSignupResolver,
+        LoginLinkResolver,
+      ],
       references: membersReferences,
     }),
   subscriptions: membersSubscriptions,

@@ -27,8 +27,22 @@ describe('bookings', () => {
     const [slot] = await firstSlots(company.companyId, service.id, day);
     const email = uniqueEmail('booker');
     const since = Date.now();
-    const booking = await callTool(merchant, 'create_booking', { serviceId: service.id, slotTime: slot.start, participants: 1, customer: { name: 'Ann', email } });
-    expect(booking).toMatchObject({ status: 'CONFIRMED', serviceId: service.id, service: { name: 'Haircut' }, customerName: 'Ann', customerEmail: email, startsAt: slot.start, endsAt: slot.end, price: { amount: '49.00', currency: 'EUR' } });
+    const booking = await callTool(merchant, 'create_booking', {
+      serviceId: service.id,
+      slotTime: slot.start,
+      participants: 1,
+      customer: { name: 'Ann', email },
+    });
+    expect(booking).toMatchObject({
+      status: 'CONFIRMED',
+      serviceId: service.id,
+      service: { name: 'Haircut' },
+      customerName: 'Ann',
+      customerEmail: email,
+      startsAt: slot.start,
+      endsAt: slot.end,
+      price: { amount: '49.00', currency: 'EUR' },
+    });
     expect(booking.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(booking.history).toEqual([expect.objectContaining({ type: 'CREATED', toStart: slot.start, actor: 'merchant' })]);
     expect((await firstSlots(company.companyId, service.id, day))[0].start).not.toBe(slot.start);
@@ -59,7 +73,10 @@ describe('bookings', () => {
     const badEnd = await http(`${P}/bookings/guest`, { body: guest(service.id, slot, { occurrenceEnd: slot.start }), headers: h });
     expect(badEnd.body.error.details.field).toBe('occurrenceEnd');
     const offHours = new Date(new Date(slot.start).getTime() - 3 * 3600000).toISOString();
-    const closed = await http(`${P}/bookings/guest`, { body: guest(service.id, { start: offHours, end: new Date(new Date(offHours).getTime() + 3600000).toISOString() }), headers: h });
+    const closed = await http(`${P}/bookings/guest`, {
+      body: guest(service.id, { start: offHours, end: new Date(new Date(offHours).getTime() + 3600000).toISOString() }),
+      headers: h,
+    });
     expect(closed.status).toBe(400);
     expect(closed.body.error.details.field).toBe('occurrenceStart');
     const badTime = await http(`${P}/bookings/guest`, { body: guest(service.id, slot, { occurrenceStart: 'tomorrow' }), headers: h });
@@ -67,8 +84,13 @@ describe('bookings', () => {
     expect(badTime.body.error.details.field).toBe('occurrenceStart');
     const badEmail = await http(`${P}/bookings/guest`, { body: guest(service.id, slot, { customerEmail: 'x' }), headers: h });
     expect(badEmail.body.error.details.field).toBe('customerEmail');
-    expect((await toolError(merchant, 'create_booking', { serviceId: service.id, slotTime: slot.start, participants: 2, customer: { name: 'Too many' } })).details.field).toBe('participants');
-    expect((await toolError(merchant, 'create_booking', { serviceId: service.id, slotTime: slot.start, customer: { name: '' } })).details.field).toBe('customer.name');
+    expect(
+      (await toolError(merchant, 'create_booking', { serviceId: service.id, slotTime: slot.start, participants: 2, customer: { name: 'Too many' } })).details
+        .field,
+    ).toBe('participants');
+    expect((await toolError(merchant, 'create_booking', { serviceId: service.id, slotTime: slot.start, customer: { name: '' } })).details.field).toBe(
+      'customer.name',
+    );
     const unknown = await http(`${P}/bookings/guest`, { body: guest('01900000-0000-7000-8000-000000000000', slot), headers: h });
     expect(unknown.status).toBe(404);
   });
@@ -79,16 +101,30 @@ describe('bookings', () => {
     expect(slot.remainingCapacity).toBe(3);
     await callTool(merchant, 'create_booking', { serviceId: service.id, slotTime: slot.start, participants: 2, customer: { name: 'Pair' } });
     expect((await firstSlots(company.companyId, service.id, dayFromNow(5)))[0]).toMatchObject({ start: slot.start, remainingCapacity: 1 });
-    expect((await toolError(merchant, 'create_booking', { serviceId: service.id, slotTime: slot.start, participants: 2, customer: { name: 'Late pair' } })).code).toBe('SLOT_TAKEN');
+    expect(
+      (await toolError(merchant, 'create_booking', { serviceId: service.id, slotTime: slot.start, participants: 2, customer: { name: 'Late pair' } })).code,
+    ).toBe('SLOT_TAKEN');
     await callTool(merchant, 'create_booking', { serviceId: service.id, slotTime: slot.start, participants: 1, customer: { name: 'Solo' } });
     expect((await firstSlots(company.companyId, service.id, dayFromNow(5)))[0].start).not.toBe(slot.start);
-    expect((await toolError(merchant, 'create_booking', { serviceId: service.id, slotTime: slot.start, customer: { name: 'One more' } })).code).toBe('SLOT_TAKEN');
+    expect((await toolError(merchant, 'create_booking', { serviceId: service.id, slotTime: slot.start, customer: { name: 'One more' } })).code).toBe(
+      'SLOT_TAKEN',
+    );
   });
 
   it('a service that needs a room books each room on its own at the same time', async () => {
     const { company, merchant } = await setupSalon();
-    const rooms = [await callTool(merchant, 'create_resource', { name: 'Room A', type: 'room' }), await callTool(merchant, 'create_resource', { name: 'Room B', type: 'room' })];
-    const sauna = await callTool(merchant, 'create_service', { name: 'Sauna', durationMinutes: 60, price: '15', capacity: 1, resourceIds: rooms.map((r) => r.id), minimumNoticeMinutes: 0 });
+    const rooms = [
+      await callTool(merchant, 'create_resource', { name: 'Room A', type: 'room' }),
+      await callTool(merchant, 'create_resource', { name: 'Room B', type: 'room' }),
+    ];
+    const sauna = await callTool(merchant, 'create_service', {
+      name: 'Sauna',
+      durationMinutes: 60,
+      price: '15',
+      capacity: 1,
+      resourceIds: rooms.map((r) => r.id),
+      minimumNoticeMinutes: 0,
+    });
     expect(sauna).toMatchObject({ requiresResource: true, requiresStaff: false });
     const [slot] = await firstSlots(company.companyId, sauna.id, dayFromNow(5));
     const a = await callTool(merchant, 'create_booking', { serviceId: sauna.id, slotTime: slot.start, customer: { name: 'A' } });
@@ -105,7 +141,9 @@ describe('bookings', () => {
     const { company, service } = await setupSalon();
     const [slot] = await firstSlots(company.companyId, service.id, dayFromNow(6));
     const attempts = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => http(`${P}/bookings/guest`, { body: guest(service.id, slot, { customerName: `Racer ${i}` }), headers: { 'x-company-id': company.companyId } })),
+      Array.from({ length: 20 }, (_, i) =>
+        http(`${P}/bookings/guest`, { body: guest(service.id, slot, { customerName: `Racer ${i}` }), headers: { 'x-company-id': company.companyId } }),
+      ),
     );
     const statuses = attempts.map((a) => a.status);
     expect(statuses.filter((s) => s === 201)).toHaveLength(1);
@@ -163,7 +201,11 @@ describe('bookings', () => {
     const since = Date.now();
     const cancelled = await http(`${P}/bookings/${booked.body.data.id}/cancel`, { body: { reason: 'Feeling ill' }, headers: bearer(me.token) });
     expect(cancelled.status).toBe(200);
-    expect(cancelled.body.data).toMatchObject({ status: 'CANCELLED', cancellationReason: 'Feeling ill', refund: { eligible: true, percent: 50, amount: { amount: '24.50', currency: 'EUR' } } });
+    expect(cancelled.body.data).toMatchObject({
+      status: 'CANCELLED',
+      cancellationReason: 'Feeling ill',
+      refund: { eligible: true, percent: 50, amount: { amount: '24.50', currency: 'EUR' } },
+    });
     expect(cancelled.body.data.history.map((e: any) => e.type)).toEqual(['CREATED', 'CANCELLED']);
     expect((await lastMessage(me.email, since)).subject).toMatch(/cancelled/);
     // A cancelled booking frees its slot.
@@ -190,10 +232,16 @@ describe('bookings', () => {
     const viaTool = await toolError(merchant, 'cancel_booking', { bookingId: late.body.data.id });
     expect(viaTool.code).toBe('CANCELLATION_NOT_ALLOWED');
     expect(viaTool.details.cancellationPolicy.description).toBe('No cancellations within 30 days.');
-    const reschedule = await http(`${P}/bookings/${late.body.data.id}/reschedule`, { body: { occurrenceStart: soon.start, occurrenceEnd: soon.end }, headers: bearer(me.token) });
+    const reschedule = await http(`${P}/bookings/${late.body.data.id}/reschedule`, {
+      body: { occurrenceStart: soon.start, occurrenceEnd: soon.end },
+      headers: bearer(me.token),
+    });
     expect(reschedule.body.error.code).toBe('CANCELLATION_NOT_ALLOWED');
 
-    const merchantCancel = await callTool(merchant, 'cancel_booking', { bookingId: (await callTool(merchant, 'create_booking', { serviceId: service.id, slotTime: slot.start, customer: { name: 'Walk-in' } })).id, reason: 'Closed' });
+    const merchantCancel = await callTool(merchant, 'cancel_booking', {
+      bookingId: (await callTool(merchant, 'create_booking', { serviceId: service.id, slotTime: slot.start, customer: { name: 'Walk-in' } })).id,
+      reason: 'Closed',
+    });
     expect(merchantCancel).toMatchObject({ status: 'CANCELLED', refund: { eligible: true, percent: 50 } });
   });
 
@@ -205,7 +253,10 @@ describe('bookings', () => {
     const booked = (await http(`${P}/bookings/guest`, { body: guest(service.id, slots[0], { customerEmail: me.email }), headers: h })).body.data;
     await callTool(merchant, 'create_booking', { serviceId: service.id, slotTime: slots[2].start, customer: { name: 'Blocker' } });
     const since = Date.now();
-    const moved = await http(`${P}/bookings/${booked.id}/reschedule`, { body: { occurrenceStart: slots[1].start, occurrenceEnd: slots[1].end }, headers: bearer(me.token) });
+    const moved = await http(`${P}/bookings/${booked.id}/reschedule`, {
+      body: { occurrenceStart: slots[1].start, occurrenceEnd: slots[1].end },
+      headers: bearer(me.token),
+    });
     expect(moved.status).toBe(200);
     expect(moved.body.data).toMatchObject({ id: booked.id, status: 'CONFIRMED', startsAt: slots[1].start });
     expect(moved.body.data.history.map((e: any) => [e.type, e.fromStart, e.toStart])).toEqual([
@@ -217,7 +268,10 @@ describe('bookings', () => {
     expect(free).toContain(slots[0].start);
     expect(free).not.toContain(slots[1].start);
 
-    const clash = await http(`${P}/bookings/${booked.id}/reschedule`, { body: { occurrenceStart: slots[2].start, occurrenceEnd: slots[2].end }, headers: bearer(me.token) });
+    const clash = await http(`${P}/bookings/${booked.id}/reschedule`, {
+      body: { occurrenceStart: slots[2].start, occurrenceEnd: slots[2].end },
+      headers: bearer(me.token),
+    });
     expect(clash.status).toBe(409);
     expect(clash.body.error.code).toBe('SLOT_TAKEN');
     const missing = await http(`${P}/bookings/${booked.id}/reschedule`, { body: { occurrenceEnd: slots[2].end }, headers: bearer(me.token) });
@@ -239,10 +293,12 @@ describe('booking outcomes', () => {
     // Let the appointments be in the past (the database is the clock's only stand-in here).
     const { testServer } = await import('../support/server.ts');
     const { app } = await testServer();
-    await app.platform.runtime.db.orm.em.getConnection().execute(
-      `update booking.booking set starts_at = starts_at - interval '30 days', ends_at = ends_at - interval '30 days', block_start = block_start - interval '30 days', block_end = block_end - interval '30 days' where id in (?, ?)`,
-      [first.id, second.id],
-    );
+    await app.platform.runtime.db.orm.em
+      .getConnection()
+      .execute(
+        `update booking.booking set starts_at = starts_at - interval '30 days', ends_at = ends_at - interval '30 days', block_start = block_start - interval '30 days', block_end = block_end - interval '30 days' where id in (?, ?)`,
+        [first.id, second.id],
+      );
     expect(await callTool(merchant, 'update_booking_status', { bookingId: first.id, status: 'COMPLETED' })).toMatchObject({ status: 'COMPLETED' });
     const noShow = await callTool(merchant, 'update_booking_status', { bookingId: second.id, status: 'no_show' });
     expect(noShow.status).toBe('NO_SHOW');

@@ -52,7 +52,17 @@ describe('service catalogue', () => {
     const updated = await callTool(merchant, 'update_service', { serviceId: service.id, price: '85.50', capacity: 2 });
     expect(updated).toMatchObject({ price: { amount: '85.50' }, capacity: 2, durationMinutes: 90, staff: [{ id: therapist.id }] });
     const cards = await callTool(merchant, 'list_services');
-    expect(cards.items).toEqual([{ id: service.id, name: 'Deep tissue', price: { amount: '85.50', currency: 'EUR' }, durationMinutes: 90, capacity: 2, category: { id: category.id, name: 'Massage' }, active: true }]);
+    expect(cards.items).toEqual([
+      {
+        id: service.id,
+        name: 'Deep tissue',
+        price: { amount: '85.50', currency: 'EUR' },
+        durationMinutes: 90,
+        capacity: 2,
+        category: { id: category.id, name: 'Massage' },
+        active: true,
+      },
+    ]);
   });
 
   it('validates service input and names the field', async () => {
@@ -82,7 +92,14 @@ describe('service catalogue', () => {
     const { company, merchant, staff, service } = await setupSalon({ staffCount: 2 });
     const room = await callTool(merchant, 'create_resource', { name: 'Chair A', type: 'equipment' });
     await callTool(merchant, 'update_service', { serviceId: service.id, resourceIds: [room.id], requiresResource: false });
-    const colour = await callTool(merchant, 'create_service', { name: 'Colouring', durationMinutes: 120, price: '99', capacity: 1, staffIds: [staff[0].id], description: 'Full colour' });
+    const colour = await callTool(merchant, 'create_service', {
+      name: 'Colouring',
+      durationMinutes: 120,
+      price: '99',
+      capacity: 1,
+      staffIds: [staff[0].id],
+      description: 'Full colour',
+    });
     const hidden = await callTool(merchant, 'create_service', { name: 'Secret', durationMinutes: 30, price: '1', capacity: 1 });
     await callTool(merchant, 'update_service', { serviceId: hidden.id, active: false });
     const h = { 'x-company-id': company.companyId };
@@ -148,13 +165,35 @@ describe('service catalogue', () => {
       ['D none', [], []],
     ];
     for (const [name, names, roomNames] of linked) {
-      await callTool(merchant, 'create_service', { name, durationMinutes: 30, price: '10', capacity: 1, staffIds: names.map((n) => staff[n]), resourceIds: roomNames.map((n) => rooms[n]) });
+      await callTool(merchant, 'create_service', {
+        name,
+        durationMinutes: 30,
+        price: '10',
+        capacity: 1,
+        staffIds: names.map((n) => staff[n]),
+        resourceIds: roomNames.map((n) => rooms[n]),
+      });
     }
     const { data } = await fetchGraphql('{ services(limit: 50) { items { name staff { id name } resources { name } } } }', company.companyId);
     expect(data.services.items).toEqual([
-      { name: 'A both', staff: [{ id: staff.Ana, name: 'Ana' }, { id: staff.Zoe, name: 'Zoe' }], resources: [{ name: 'Annex' }, { name: 'Studio' }] },
+      {
+        name: 'A both',
+        staff: [
+          { id: staff.Ana, name: 'Ana' },
+          { id: staff.Zoe, name: 'Zoe' },
+        ],
+        resources: [{ name: 'Annex' }, { name: 'Studio' }],
+      },
       { name: 'B one', staff: [{ id: staff.Mia, name: 'Mia' }], resources: [] },
-      { name: 'C all', staff: [{ id: staff.Ana, name: 'Ana' }, { id: staff.Mia, name: 'Mia' }, { id: staff.Zoe, name: 'Zoe' }], resources: [{ name: 'Annex' }] },
+      {
+        name: 'C all',
+        staff: [
+          { id: staff.Ana, name: 'Ana' },
+          { id: staff.Mia, name: 'Mia' },
+          { id: staff.Zoe, name: 'Zoe' },
+        ],
+        resources: [{ name: 'Annex' }],
+      },
       { name: 'D none', staff: [], resources: [] },
       { name: 'Haircut', staff: [], resources: [] },
     ]);
@@ -164,7 +203,15 @@ describe('service catalogue', () => {
     const measure = async (count: number) => {
       const { company, merchant, staff } = await setupSalon({ staffCount: 2 });
       const room = await callTool(merchant, 'create_resource', { name: 'Room', type: 'room' });
-      for (let i = 1; i < count; i++) await callTool(merchant, 'create_service', { name: `Service ${i}`, durationMinutes: 30, price: '10', capacity: 1, staffIds: staff.map((s) => s.id), resourceIds: [room.id] });
+      for (let i = 1; i < count; i++)
+        await callTool(merchant, 'create_service', {
+          name: `Service ${i}`,
+          durationMinutes: 30,
+          price: '10',
+          capacity: 1,
+          staffIds: staff.map((s) => s.id),
+          resourceIds: [room.id],
+        });
       const query = '{ services(limit: 50) { items { id staff { id name } resources { id name } category { id } } } }';
       expect((await fetchGraphql(query, company.companyId)).data.services.items).toHaveLength(count);
       return (await statementsOf(() => fetchGraphql(query, company.companyId))).length;

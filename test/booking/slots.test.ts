@@ -4,7 +4,8 @@ import { callTool, toolError } from '../support/mcp.ts';
 import { dayFromNow, openAllWeek, setupSalon } from '../support/booking.ts';
 
 const P = '/v6/customer-portal';
-const local = (iso: string, timeZone: string) => new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(iso));
+const local = (iso: string, timeZone: string) =>
+  new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(iso));
 
 async function slotsOn(companyId: string, serviceId: string, date: string, query = '') {
   const res = await http(`${P}/services/${serviceId}/slots?date=${date}${query}`, { headers: { 'x-company-id': companyId } });
@@ -55,11 +56,22 @@ describe('slots', () => {
     const res = await http(`${P}/services/${service.id}/slots?date=${dayFromNow(3)}&staffId=${stranger.id}`, { headers: h });
     expect(res.status).toBe(400);
     expect(res.body.error.details.field).toBe('staffId');
-    expect((await toolError(merchant, 'get_available_slots', { serviceId: service.id, startDate: dayFromNow(5), endDate: dayFromNow(4) })).details.field).toBe('endDate');
-    expect((await toolError(merchant, 'set_staff_availability', { memberId: stranger.id, dayOfWeek: 9, startTime: '09:00', endTime: '10:00' })).details.field).toBe('dayOfWeek');
-    expect((await toolError(merchant, 'set_staff_availability', { memberId: stranger.id, dayOfWeek: 1, startTime: '10:00', endTime: '09:00' })).details.field).toBe('endTime');
-    expect((await toolError(merchant, 'set_staff_availability', { memberId: stranger.id, dayOfWeek: 1, date: dayFromNow(1), startTime: '10:00', endTime: '11:00' })).details.field).toBe('date');
-    expect((await toolError(merchant, 'set_staff_availability', { memberId: stranger.id, dayOfWeek: 1, startTime: '9am', endTime: '11:00' })).details.field).toBe('startTime');
+    expect((await toolError(merchant, 'get_available_slots', { serviceId: service.id, startDate: dayFromNow(5), endDate: dayFromNow(4) })).details.field).toBe(
+      'endDate',
+    );
+    expect(
+      (await toolError(merchant, 'set_staff_availability', { memberId: stranger.id, dayOfWeek: 9, startTime: '09:00', endTime: '10:00' })).details.field,
+    ).toBe('dayOfWeek');
+    expect(
+      (await toolError(merchant, 'set_staff_availability', { memberId: stranger.id, dayOfWeek: 1, startTime: '10:00', endTime: '09:00' })).details.field,
+    ).toBe('endTime');
+    expect(
+      (await toolError(merchant, 'set_staff_availability', { memberId: stranger.id, dayOfWeek: 1, date: dayFromNow(1), startTime: '10:00', endTime: '11:00' }))
+        .details.field,
+    ).toBe('date');
+    expect(
+      (await toolError(merchant, 'set_staff_availability', { memberId: stranger.id, dayOfWeek: 1, startTime: '9am', endTime: '11:00' })).details.field,
+    ).toBe('startTime');
   });
 
   it('honour several staff, resources, buffers, minimum notice and the booking horizon', async () => {
@@ -104,7 +116,13 @@ describe('slots', () => {
     expect(spring.map((s) => s.start)).toEqual(['2027-03-14T05:00:00.000Z', '2027-03-14T06:00:00.000Z', '2027-03-14T07:00:00.000Z']);
     const fall = (await slotsOn(company.companyId, service.id, '2027-11-07')).items;
     expect(fall.map((s) => local(s.start, tz))).toEqual(['00:00', '01:00', '01:00', '02:00', '03:00']);
-    expect(fall.map((s) => s.start)).toEqual(['2027-11-07T04:00:00.000Z', '2027-11-07T05:00:00.000Z', '2027-11-07T06:00:00.000Z', '2027-11-07T07:00:00.000Z', '2027-11-07T08:00:00.000Z']);
+    expect(fall.map((s) => s.start)).toEqual([
+      '2027-11-07T04:00:00.000Z',
+      '2027-11-07T05:00:00.000Z',
+      '2027-11-07T06:00:00.000Z',
+      '2027-11-07T07:00:00.000Z',
+      '2027-11-07T08:00:00.000Z',
+    ]);
 
     // Booking a DST-day slot works and takes exactly that hour.
     const booked = await callTool(merchant, 'create_booking', { serviceId: service.id, slotTime: fall[2].start, customer: { name: 'Late owl' } });

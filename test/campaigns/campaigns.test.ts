@@ -13,10 +13,32 @@ describe('campaigns', () => {
     const b = await openBusiness('Drafts Studio');
     const people = await register(b, 2);
     const segment = await segmentOf(b, people);
-    const draft = await callTool(b.merchant, 'create_campaign', { name: 'Spring', channel: 'email', recipientSource: 'segment', segmentId: segment.id, channelConfig: emailConfig });
-    expect(draft).toMatchObject({ status: 'DRAFT', channel: 'email', recipientSource: 'segment', segmentId: segment.id, scheduledAt: null, channelConfig: emailConfig, deliveries: { total: 0 } });
+    const draft = await callTool(b.merchant, 'create_campaign', {
+      name: 'Spring',
+      channel: 'email',
+      recipientSource: 'segment',
+      segmentId: segment.id,
+      channelConfig: emailConfig,
+    });
+    expect(draft).toMatchObject({
+      status: 'DRAFT',
+      channel: 'email',
+      recipientSource: 'segment',
+      segmentId: segment.id,
+      scheduledAt: null,
+      channelConfig: emailConfig,
+      deliveries: { total: 0 },
+    });
     const at = future(60);
-    const scheduled = await callTool(b.merchant, 'create_campaign', { name: 'Later', channel: 'email', recipientSource: 'segment', segmentId: segment.id, channelConfig: emailConfig, scheduledAt: at, status: 'SCHEDULED' });
+    const scheduled = await callTool(b.merchant, 'create_campaign', {
+      name: 'Later',
+      channel: 'email',
+      recipientSource: 'segment',
+      segmentId: segment.id,
+      channelConfig: emailConfig,
+      scheduledAt: at,
+      status: 'SCHEDULED',
+    });
     expect(scheduled).toMatchObject({ status: 'SCHEDULED' });
     expect(new Date(scheduled.scheduledAt).toISOString()).toBe(at);
 
@@ -51,7 +73,13 @@ describe('campaigns', () => {
     const b = await openBusiness('Sender Studio');
     const people = await register(b, 12);
     const segment = await segmentOf(b, people);
-    const campaign = await callTool(b.merchant, 'create_campaign', { name: 'News', channel: 'email', recipientSource: 'segment', segmentId: segment.id, channelConfig: emailConfig });
+    const campaign = await callTool(b.merchant, 'create_campaign', {
+      name: 'News',
+      channel: 'email',
+      recipientSource: 'segment',
+      segmentId: segment.id,
+      channelConfig: emailConfig,
+    });
 
     const started = await send(b, campaign.id);
     expect(started.status).toBe(202);
@@ -78,16 +106,22 @@ describe('campaigns', () => {
     expect((await toolError(other.merchant, 'list_campaign_deliveries', { campaignId: campaign.id })).code).toBe('NOT_FOUND');
     // The route needs the merchant's key.
     expect((await http(`/v6/merchant/campaigns/${campaign.id}/send`, { method: 'POST' })).status).toBe(401);
-    expect((await http(`/v6/merchant/campaigns/not-an-id/send`, { method: 'POST', headers: bearer(b.company.apiKey) })).body.error).toMatchObject({ code: 'BAD_USER_INPUT' });
+    expect((await http(`/v6/merchant/campaigns/not-an-id/send`, { method: 'POST', headers: bearer(b.company.apiKey) })).body.error).toMatchObject({
+      code: 'BAD_USER_INPUT',
+    });
   });
 
   it('move through their states: pause, resume, cancel, delete; illegal moves are 409 INVALID_STATE_TRANSITION', async () => {
     const b = await openBusiness('States Studio');
     const people = await register(b, 3);
     const segment = await segmentOf(b, people);
-    const create = () => callTool(b.merchant, 'create_campaign', { name: 'S', channel: 'email', recipientSource: 'segment', segmentId: segment.id, channelConfig: emailConfig });
+    const create = () =>
+      callTool(b.merchant, 'create_campaign', { name: 'S', channel: 'email', recipientSource: 'segment', segmentId: segment.id, channelConfig: emailConfig });
     const draft = await create();
-    expect(await toolError(b.merchant, 'pause_campaign', { campaignId: draft.id })).toMatchObject({ code: 'INVALID_STATE_TRANSITION', details: { from: 'DRAFT', to: 'PAUSED' } });
+    expect(await toolError(b.merchant, 'pause_campaign', { campaignId: draft.id })).toMatchObject({
+      code: 'INVALID_STATE_TRANSITION',
+      details: { from: 'DRAFT', to: 'PAUSED' },
+    });
     expect((await toolError(b.merchant, 'resume_campaign', { campaignId: draft.id })).code).toBe('INVALID_STATE_TRANSITION');
     const scheduled = await callTool(b.merchant, 'update_campaign', { campaignId: draft.id, status: 'SCHEDULED', scheduledAt: future(30) });
     expect(scheduled.status).toBe('SCHEDULED');
@@ -114,9 +148,25 @@ describe('campaigns', () => {
   it('send a test to up to 5 addresses without recording deliveries', async () => {
     const b = await openBusiness('Test Send Studio');
     const segment = await segmentOf(b, await register(b, 1));
-    const campaign = await callTool(b.merchant, 'create_campaign', { name: 'T', channel: 'email', recipientSource: 'segment', segmentId: segment.id, channelConfig: emailConfig });
-    expect(await callTool(b.merchant, 'send_test_campaign', { campaignId: campaign.id, to: ['Me@Example.test'] })).toEqual({ campaignId: campaign.id, sentTo: ['me@example.test'] });
-    expect((await toolError(b.merchant, 'send_test_campaign', { campaignId: campaign.id, to: ['a@x.test', 'b@x.test', 'c@x.test', 'd@x.test', 'e@x.test', 'f@x.test'] })).details.field).toBe('to');
+    const campaign = await callTool(b.merchant, 'create_campaign', {
+      name: 'T',
+      channel: 'email',
+      recipientSource: 'segment',
+      segmentId: segment.id,
+      channelConfig: emailConfig,
+    });
+    expect(await callTool(b.merchant, 'send_test_campaign', { campaignId: campaign.id, to: ['Me@Example.test'] })).toEqual({
+      campaignId: campaign.id,
+      sentTo: ['me@example.test'],
+    });
+    expect(
+      (
+        await toolError(b.merchant, 'send_test_campaign', {
+          campaignId: campaign.id,
+          to: ['a@x.test', 'b@x.test', 'c@x.test', 'd@x.test', 'e@x.test', 'f@x.test'],
+        })
+      ).details.field,
+    ).toBe('to');
     expect((await toolError(b.merchant, 'send_test_campaign', { campaignId: campaign.id, to: ['nope'] })).details.field).toBe('to[0]');
     expect((await callTool(b.merchant, 'get_campaign', { campaignId: campaign.id })).deliveries.total).toBe(0);
   });
@@ -131,7 +181,13 @@ describe('segments', () => {
     const vip = await callTool(b.merchant, 'create_customer_segment', { name: 'VIP', rules: { tag: 'VIP' } });
     expect(vip).toMatchObject({ kind: 'rules', rules: { tag: 'vip', minOrders: null }, customerIds: null, memberCount: 0 });
     expect(await callTool(b.merchant, 'tag_customers', { customerIds: [people[0].id], add: ['vip'] })).toEqual({ result: 1 });
-    const campaign = await callTool(b.merchant, 'create_campaign', { name: 'VIP night', channel: 'email', recipientSource: 'segment', segmentId: vip.id, channelConfig: emailConfig });
+    const campaign = await callTool(b.merchant, 'create_campaign', {
+      name: 'VIP night',
+      channel: 'email',
+      recipientSource: 'segment',
+      segmentId: vip.id,
+      channelConfig: emailConfig,
+    });
     // Tagged after the campaign was written, before it is sent.
     await callTool(b.merchant, 'tag_customers', { customerIds: [people[1].id, people[2].id], add: ['vip'] });
     await callTool(b.merchant, 'tag_customers', { customerIds: [people[2].id], remove: ['vip'] });
@@ -147,7 +203,11 @@ describe('segments', () => {
       ['VIP', 2],
       ['Everyone', 4],
     ]);
-    const renamed = await callTool(b.merchant, 'update_customer_segment', { segmentId: vip.id, name: 'Regulars', rules: { createdSince: new Date(Date.now() - 3600_000).toISOString(), reachableBy: 'email' } });
+    const renamed = await callTool(b.merchant, 'update_customer_segment', {
+      segmentId: vip.id,
+      name: 'Regulars',
+      rules: { createdSince: new Date(Date.now() - 3600_000).toISOString(), reachableBy: 'email' },
+    });
     expect(renamed).toMatchObject({ name: 'Regulars', rules: { tag: null, reachableBy: 'email' }, memberCount: 4 });
     const noPhone = await callTool(b.merchant, 'create_customer_segment', { name: 'Texters', rules: { reachableBy: 'sms' } });
     expect(noPhone.memberCount).toBe(0);
@@ -162,8 +222,12 @@ describe('segments', () => {
       [{ name: 'X', customerIds: ['nope'] }, 'customerIds[0]'],
       [{ name: ' ', rules: { tag: 'a' } }, 'name'],
     ];
-    for (const [input, field] of errors) expect({ input, field: (await toolError(b.merchant, 'create_customer_segment', input)).details?.field }).toEqual({ input, field });
-    expect(await toolError(b.merchant, 'create_customer_segment', { name: 'everyone', rules: { tag: 'a' } })).toMatchObject({ code: 'CONFLICT', details: { field: 'name' } });
+    for (const [input, field] of errors)
+      expect({ input, field: (await toolError(b.merchant, 'create_customer_segment', input)).details?.field }).toEqual({ input, field });
+    expect(await toolError(b.merchant, 'create_customer_segment', { name: 'everyone', rules: { tag: 'a' } })).toMatchObject({
+      code: 'CONFLICT',
+      details: { field: 'name' },
+    });
     expect((await toolError(b.merchant, 'tag_customers', { customerIds: [people[0].id] })).details.field).toBe('add');
     const other = await openBusiness('Other Segments');
     expect((await toolError(other.merchant, 'preview_segment', { segmentId: vip.id })).code).toBe('NOT_FOUND');
@@ -180,7 +244,10 @@ describe('segments', () => {
     // A paid order reaches campaigns as commerce.order.paid.
     const product = await callTool(b.merchant, 'create_product', { name: 'Candle', price: '12.50', status: 'active' });
     const buyerToken = (await signInCustomer(b.company.companyId, buyer.email)).token;
-    const order = await http('/v6/customer-portal/shop/orders', { body: { items: [{ productId: product.id, quantity: 1 }], paymentMethodId: 'manual' }, headers: { ...b.h, ...bearer(buyerToken) } });
+    const order = await http('/v6/customer-portal/shop/orders', {
+      body: { items: [{ productId: product.id, quantity: 1 }], paymentMethodId: 'manual' },
+      headers: { ...b.h, ...bearer(buyerToken) },
+    });
     expect(order.status).toBe(201);
     await callTool(b.merchant, 'mark_order_paid', { orderId: order.body.data.id });
     const previewOf = async (id: string) => (await callTool(b.merchant, 'preview_segment', { segmentId: id })).customers.map((c: any) => c.customerId);

@@ -23,7 +23,15 @@ describe('scheduled campaigns', () => {
     const segment = await segmentOf(b, await register(b, 3));
     const at = new Date(Date.now() + 60 * 60_000);
     const create = () =>
-      callTool(b.merchant, 'create_campaign', { name: 'Later', channel: 'email', recipientSource: 'segment', segmentId: segment.id, channelConfig: emailConfig, scheduledAt: at.toISOString(), status: 'SCHEDULED' });
+      callTool(b.merchant, 'create_campaign', {
+        name: 'Later',
+        channel: 'email',
+        recipientSource: 'segment',
+        segmentId: segment.id,
+        channelConfig: emailConfig,
+        scheduledAt: at.toISOString(),
+        status: 'SCHEDULED',
+      });
     const campaign = await create();
     // Its start job is queued for that moment.
     const { app } = await testServer();
@@ -65,7 +73,13 @@ describe('consent', () => {
     const b = await openBusiness('Consent Studio');
     const people = await register(b, 3, { label: 'Opt' });
     const segment = await segmentOf(b, people);
-    const first = await callTool(b.merchant, 'create_campaign', { name: 'One', channel: 'email', recipientSource: 'segment', segmentId: segment.id, channelConfig: emailConfig });
+    const first = await callTool(b.merchant, 'create_campaign', {
+      name: 'One',
+      channel: 'email',
+      recipientSource: 'segment',
+      segmentId: segment.id,
+      channelConfig: emailConfig,
+    });
     const { app } = await testServer();
     // The link each message of `first` carries for the first customer.
     const link = unsubscribeUrl(app.platform.runtime, { companyId: b.company.companyId, customerId: people[0].id, channel: 'email', campaignId: first.id });
@@ -74,7 +88,11 @@ describe('consent', () => {
     const page = await http(path);
     expect(page.status).toBe(200);
     expect(page.body).toContain('<form method="post">');
-    const tampered = await http(path.slice(0, -2) + 'xx', { method: 'POST', raw: 'List-Unsubscribe=One-Click', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const tampered = await http(path.slice(0, -2) + 'xx', {
+      method: 'POST',
+      raw: 'List-Unsubscribe=One-Click',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(tampered.status).toBe(404);
     // A link scanner's GET changed nothing: everyone is still reachable by email.
     const reachable = await callTool(b.merchant, 'create_customer_segment', { name: 'Reachable', rules: { reachableBy: 'email' } });
@@ -93,7 +111,13 @@ describe('consent', () => {
     expect(skipped.items).toEqual([expect.objectContaining({ customerId: people[0].id, status: 'SKIPPED', skipReason: 'UNSUBSCRIBED', attempts: 0 })]);
 
     // No phone numbers: an SMS campaign skips everyone with NO_ADDRESS and is SENT at once.
-    const sms = await callTool(b.merchant, 'create_campaign', { name: 'Text', channel: 'sms', recipientSource: 'segment', segmentId: segment.id, channelConfig: { body: 'Hi {{firstName}}' } });
+    const sms = await callTool(b.merchant, 'create_campaign', {
+      name: 'Text',
+      channel: 'sms',
+      recipientSource: 'segment',
+      segmentId: segment.id,
+      channelConfig: { body: 'Hi {{firstName}}' },
+    });
     expect((await send(b, sms.id)).status).toBe(202);
     expect((await campaignReaches(b, sms.id, 'SENT')).deliveries).toMatchObject({ total: 3, skipped: 3, sent: 0 });
     const reasons = await callTool(b.merchant, 'list_campaign_deliveries', { campaignId: sms.id });
@@ -105,7 +129,13 @@ describe('the send rate', () => {
   it('holds per company and channel: 25 emails at 10 per second take at least two seconds', async () => {
     const b = await openBusiness('Rate Studio');
     const segment = await segmentOf(b, await register(b, 25));
-    const campaign = await callTool(b.merchant, 'create_campaign', { name: 'Rate', channel: 'email', recipientSource: 'segment', segmentId: segment.id, channelConfig: emailConfig });
+    const campaign = await callTool(b.merchant, 'create_campaign', {
+      name: 'Rate',
+      channel: 'email',
+      recipientSource: 'segment',
+      segmentId: segment.id,
+      channelConfig: emailConfig,
+    });
     expect((await send(b, campaign.id)).status).toBe(202);
     await campaignReaches(b, campaign.id, 'SENT');
     const all = await callTool(b.merchant, 'list_campaign_deliveries', { campaignId: campaign.id, limit: 100 });

@@ -88,7 +88,9 @@ describe('campaign sending through SMTP and an HTTP provider, across a crash', (
     if (database.url) env.DATABASE_URL = database.url;
     await start();
     // The company, through the real signup: its code arrives on the SMTP server.
-    const signup = await call('/v6/dev/signup', { body: { email: `owner.${Date.now()}@example.test`, organisationName: 'Mail Studio', industry: 'salon', country: 'DE' } });
+    const signup = await call('/v6/dev/signup', {
+      body: { email: `owner.${Date.now()}@example.test`, organisationName: 'Mail Studio', industry: 'salon', country: 'DE' },
+    });
     const code = await eventually(() => /\b(\d{6})\b/.exec(mails.at(-1) ?? '')![1], { tries: 200 });
     const verify = await call('/v6/dev/verify', { body: { requestId: signup.body.data.requestId, code } });
     company = verify.body.data;
@@ -106,7 +108,11 @@ describe('campaign sending through SMTP and an HTTP provider, across a crash', (
     // Node itself with tsx's loader, so SIGKILL kills the server and not a wrapper.
     await client?.close().catch(() => undefined);
     client = undefined;
-    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'router/main.ts')], { cwd: root, env, stdio: process.env.CAMPAIGN_TEST_LOGS ? 'inherit' : 'ignore' });
+    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'router/main.ts')], {
+      cwd: root,
+      env,
+      stdio: process.env.CAMPAIGN_TEST_LOGS ? 'inherit' : 'ignore',
+    });
     server = { child, exited: new Promise((r) => child.on('exit', r)) };
     await eventually(async () => expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200), { tries: 600, intervalMs: 100 });
   }
@@ -128,7 +134,9 @@ describe('campaign sending through SMTP and an HTTP provider, across a crash', (
   const tool = async (name: string, args: Record<string, unknown>) => {
     if (!client) {
       client = new Client({ name: 'campaign-tests', version: '1.0.0' });
-      await client.connect(new StreamableHTTPClientTransport(new URL(url('/mcp')), { requestInit: { headers: { Authorization: `Bearer ${company.apiKey}` } } }));
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(url('/mcp')), { requestInit: { headers: { Authorization: `Bearer ${company.apiKey}` } } }),
+      );
     }
     const result = await client.callTool({ name, arguments: args });
     if (result.isError) throw new Error(`${name}: ${(result.content as any[])[0]?.text}`);
@@ -153,7 +161,11 @@ describe('campaign sending through SMTP and an HTTP provider, across a crash', (
         Array.from({ length: Math.min(25, count - i) }, async (_, j) => {
           const n = i + j;
           const res = await call('/v6/customer-portal/auth/register', {
-            body: { name: `Rita${n}`, email: `rita${n}.${Date.now()}@example.test`, ...(phone ? { phone: `+491${PHONE_BASE}${String(phones++).padStart(4, '0')}` } : {}) },
+            body: {
+              name: `Rita${n}`,
+              email: `rita${n}.${Date.now()}@example.test`,
+              ...(phone ? { phone: `+491${PHONE_BASE}${String(phones++).padStart(4, '0')}` } : {}),
+            },
             headers: h(),
           });
           expect(res.status).toBe(201);
@@ -179,7 +191,12 @@ describe('campaign sending through SMTP and an HTTP provider, across a crash', (
       channel: 'email',
       recipientSource: 'segment',
       segmentId: s.id,
-      channelConfig: { subject: 'Spring for {{firstName}}', html: '<p>Dear {{firstName}}, <a href="{{unsubscribeUrl}}">stop these</a></p>', fromName: 'Mail Studio', replyTo: 'desk@mail.example' },
+      channelConfig: {
+        subject: 'Spring for {{firstName}}',
+        html: '<p>Dear {{firstName}}, <a href="{{unsubscribeUrl}}">stop these</a></p>',
+        fromName: 'Mail Studio',
+        replyTo: 'desk@mail.example',
+      },
     });
     const before = mails.length;
     expect((await send(campaign.id)).status).toBe(202);
@@ -196,12 +213,23 @@ describe('campaign sending through SMTP and an HTTP provider, across a crash', (
     expect(rita0).toContain('List-Unsubscribe-Post: List-Unsubscribe=One-Click');
     const link = /List-Unsubscribe: <([^>]+)>/.exec(rita0)![1];
     expect(link.startsWith(url('/unsubscribe/'))).toBe(true);
-    expect(received.find((m) => m.includes(link.slice(-20)) && /Rita0\b/.test(m))!.replace(/=\r\n/g, '').replace(/=3D/g, '=')).toContain(`href="${link}"`);
+    expect(
+      received
+        .find((m) => m.includes(link.slice(-20)) && /Rita0\b/.test(m))!
+        .replace(/=\r\n/g, '')
+        .replace(/=3D/g, '='),
+    ).toContain(`href="${link}"`);
 
     // The mail client's one-click POST; the next campaign skips them.
     const one = await fetch(link, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' });
     expect(one.status).toBe(200);
-    const next = await tool('create_campaign', { name: 'Summer', channel: 'email', recipientSource: 'segment', segmentId: s.id, channelConfig: { subject: 'Summer', html: '<p>Hi</p>' } });
+    const next = await tool('create_campaign', {
+      name: 'Summer',
+      channel: 'email',
+      recipientSource: 'segment',
+      segmentId: s.id,
+      channelConfig: { subject: 'Summer', html: '<p>Hi</p>' },
+    });
     expect((await send(next.id)).status).toBe(202);
     expect((await reaches(next.id, 'SENT')).deliveries).toMatchObject({ total: 3, sent: 2, skipped: 1 });
     // Without {{unsubscribeUrl}} in the html, the link is added at the end.
@@ -211,7 +239,13 @@ describe('campaign sending through SMTP and an HTTP provider, across a crash', (
   it('SMS goes through the HTTP provider with its token and an idempotency key; 4xx fails at once, 404 is a hard bounce, 5xx is retried later', async () => {
     const ids = await customers(3, true);
     const s = await segment(ids, 'Texters');
-    const campaign = await tool('create_campaign', { name: 'Text', channel: 'sms', recipientSource: 'segment', segmentId: s.id, channelConfig: { body: 'Hi {{firstName}}, 20% off today' } });
+    const campaign = await tool('create_campaign', {
+      name: 'Text',
+      channel: 'sms',
+      recipientSource: 'segment',
+      segmentId: s.id,
+      channelConfig: { body: 'Hi {{firstName}}, 20% off today' },
+    });
     const before = calls.length;
     expect((await send(campaign.id)).status).toBe(202);
     expect((await reaches(campaign.id, 'SENT')).deliveries).toMatchObject({ total: 3, sent: 3 });
@@ -220,7 +254,11 @@ describe('campaign sending through SMTP and an HTTP provider, across a crash', (
     expect(new Set(made.map((c) => c.key))).toEqual(new Set(ids.map((id) => `${campaign.id}:${id}`)));
     for (const c of made) {
       expect(c.token).toBe('Bearer provider-secret');
-      expect(c.body).toMatchObject({ channel: 'sms', to: expect.stringMatching(/^\+491\d+$/), body: expect.stringMatching(/^Hi Rita\d+, 20% off today\nUnsubscribe: http/) });
+      expect(c.body).toMatchObject({
+        channel: 'sms',
+        to: expect.stringMatching(/^\+491\d+$/),
+        body: expect.stringMatching(/^Hi Rita\d+, 20% off today\nUnsubscribe: http/),
+      });
     }
     const deliveries = await tool('list_campaign_deliveries', { campaignId: campaign.id });
     expect(deliveries.items.every((d: any) => d.status === 'SENT' && d.attempts === 1)).toBe(true);
@@ -233,7 +271,13 @@ describe('campaign sending through SMTP and an HTTP provider, across a crash', (
     ] as const) {
       providerMode = mode;
       const one = await segment([ids[i]], `One ${mode}`);
-      const c = await tool('create_campaign', { name: `Fail ${mode}`, channel: 'sms', recipientSource: 'segment', segmentId: one.id, channelConfig: { body: 'Hi' } });
+      const c = await tool('create_campaign', {
+        name: `Fail ${mode}`,
+        channel: 'sms',
+        recipientSource: 'segment',
+        segmentId: one.id,
+        channelConfig: { body: 'Hi' },
+      });
       expect((await send(c.id)).status).toBe(202);
       const d = await eventually(
         async () => {
@@ -254,7 +298,13 @@ describe('campaign sending through SMTP and an HTTP provider, across a crash', (
       }
       if (reason) {
         // The number bounced: it is suppressed, and the next send skips it.
-        const again = await tool('create_campaign', { name: 'Again', channel: 'sms', recipientSource: 'segment', segmentId: one.id, channelConfig: { body: 'Hi' } });
+        const again = await tool('create_campaign', {
+          name: 'Again',
+          channel: 'sms',
+          recipientSource: 'segment',
+          segmentId: one.id,
+          channelConfig: { body: 'Hi' },
+        });
         providerMode = 'ok';
         await send(again.id);
         const [skipped] = (await tool('list_campaign_deliveries', { campaignId: (await reaches(again.id, 'SENT')).id })).items;
@@ -292,7 +342,13 @@ describe('campaign sending through SMTP and an HTTP provider, across a crash', (
   it('killed mid-send (SIGKILL) and started again: 500 recipients, each sent exactly once', async () => {
     const ids = await customers(500, true);
     const s = await segment(ids, 'Five hundred');
-    const campaign = await tool('create_campaign', { name: 'Big', channel: 'sms', recipientSource: 'segment', segmentId: s.id, channelConfig: { body: 'Big news, {{firstName}}' } });
+    const campaign = await tool('create_campaign', {
+      name: 'Big',
+      channel: 'sms',
+      recipientSource: 'segment',
+      segmentId: s.id,
+      channelConfig: { body: 'Big news, {{firstName}}' },
+    });
     const mine = () => calls.filter((c) => c.key.startsWith(`${campaign.id}:`));
     expect((await send(campaign.id)).status).toBe(202);
     // Partway through (40 per second): kill it.
@@ -319,7 +375,13 @@ describe('campaign sending through SMTP and an HTTP provider, across a crash', (
     const ids = await customers(110, true);
     const s = await segment(ids, 'Failing');
     providerMode = 503;
-    const campaign = await tool('create_campaign', { name: 'Doomed', channel: 'sms', recipientSource: 'segment', segmentId: s.id, channelConfig: { body: 'Hi' } });
+    const campaign = await tool('create_campaign', {
+      name: 'Doomed',
+      channel: 'sms',
+      recipientSource: 'segment',
+      segmentId: s.id,
+      channelConfig: { body: 'Hi' },
+    });
     expect((await send(campaign.id)).status).toBe(202);
     const paused = await reaches(campaign.id, 'PAUSED', 1200);
     expect(paused.statusReason).toMatch(/100 failed deliveries in a row/);

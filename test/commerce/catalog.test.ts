@@ -46,7 +46,15 @@ describe('catalog through MCP', () => {
       images: ['https://example.test/mug.jpg'],
     });
     expect(mug.variants).toEqual([
-      expect.objectContaining({ sku: 'MUG-BLUE', stock: 10, trackInventory: true, isDefault: true, options: [], price: { amount: '12.50', currency: 'EUR' }, compareAtPrice: { amount: '15.00', currency: 'EUR' } }),
+      expect.objectContaining({
+        sku: 'MUG-BLUE',
+        stock: 10,
+        trackInventory: true,
+        isDefault: true,
+        options: [],
+        price: { amount: '12.50', currency: 'EUR' },
+        compareAtPrice: { amount: '15.00', currency: 'EUR' },
+      }),
     ]);
 
     const tee = await callTool(merchant, 'create_product', {
@@ -85,9 +93,15 @@ describe('catalog through MCP', () => {
     expect((await callTool(merchant, 'list_products', { collectionId: sale.id })).items).toHaveLength(2);
     await callTool(merchant, 'remove_products_from_collection', { collectionId: sale.id, productIds: [mug.id] });
     expect((await callTool(merchant, 'list_products', { collectionId: sale.id })).items.map((p: any) => p.id)).toEqual([tee.id]);
-    expect(await callTool(merchant, 'update_collection', { collectionId: sale.id, name: 'Autumn sale' })).toMatchObject({ name: 'Autumn sale', slug: 'summer-sale' });
+    expect(await callTool(merchant, 'update_collection', { collectionId: sale.id, name: 'Autumn sale' })).toMatchObject({
+      name: 'Autumn sale',
+      slug: 'summer-sale',
+    });
     expect((await callTool(merchant, 'list_collections')).items.map((c: any) => c.name)).toEqual(['Autumn sale']);
-    expect(await callTool(merchant, 'update_brand', { brandId: brand.id, description: 'Hand made' })).toMatchObject({ name: 'Clayworks', description: 'Hand made' });
+    expect(await callTool(merchant, 'update_brand', { brandId: brand.id, description: 'Hand made' })).toMatchObject({
+      name: 'Clayworks',
+      description: 'Hand made',
+    });
     expect((await callTool(merchant, 'list_brands')).items.map((b: any) => b.name)).toEqual(['Clayworks']);
 
     // Categories: list, filter by parent, update, delete only when empty.
@@ -98,7 +112,11 @@ describe('catalog through MCP', () => {
     await callTool(merchant, 'update_product', { productId: tee.id, categoryId: mugs.id });
     expect((await toolError(merchant, 'delete_product_category', { categoryId: mugs.id })).details).toMatchObject({ products: 1 });
     await callTool(merchant, 'update_product', { productId: tee.id, categoryId: null });
-    expect(await callTool(merchant, 'update_product_category', { categoryId: mugs.id, name: 'Mugs', slug: 'mugs', parentId: null })).toMatchObject({ name: 'Mugs', slug: 'mugs', parentId: null });
+    expect(await callTool(merchant, 'update_product_category', { categoryId: mugs.id, name: 'Mugs', slug: 'mugs', parentId: null })).toMatchObject({
+      name: 'Mugs',
+      slug: 'mugs',
+      parentId: null,
+    });
     expect((await toolError(merchant, 'update_product_category', { categoryId: kitchen.id, parentId: kitchen.id })).details.field).toBe('parentId');
     expect(await callTool(merchant, 'delete_product_category', { categoryId: mugs.id })).toMatchObject({ id: mugs.id });
     expect((await callTool(merchant, 'list_product_categories')).items.map((c: any) => c.name)).toEqual(['Kitchen']);
@@ -130,18 +148,29 @@ describe('catalog through MCP', () => {
     ]);
     // Removing the default makes the next one the default (and the product's price).
     const removed = await callTool(merchant, 'update_product', { productId: tee.id, removeVariantIds: [s.id] });
-    expect(removed.variants.map((v: any) => [v.name, v.isDefault])).toEqual([['M', true], ['L', false]]);
+    expect(removed.variants.map((v: any) => [v.name, v.isDefault])).toEqual([
+      ['M', true],
+      ['L', false],
+    ]);
     expect(removed.price.amount).toBe('22.00');
     // Errors name the field; nothing is half-written.
     const other = await callTool(merchant, 'create_product', { name: 'Cap', price: '9' });
-    expect((await toolError(merchant, 'update_product', { productId: tee.id, variants: [{ id: other.variants[0].id, price: '1' }] })).details.field).toBe('variants[0].id');
+    expect((await toolError(merchant, 'update_product', { productId: tee.id, variants: [{ id: other.variants[0].id, price: '1' }] })).details.field).toBe(
+      'variants[0].id',
+    );
     expect((await toolError(merchant, 'update_product', { productId: tee.id, variants: [{ id: m.id, stock: 9 }] })).details.field).toBe('variants[0].stock');
     expect((await toolError(merchant, 'update_product', { productId: tee.id, variants: [{ name: 'XL' }] })).details.field).toBe('variants[0].price');
-    expect((await toolError(merchant, 'update_product', { productId: tee.id, variants: [{ id: m.id, compareAtPrice: '1' }] })).details.field).toBe('variants[0].compareAtPrice');
-    expect((await toolError(merchant, 'update_product', { productId: tee.id, removeVariantIds: [other.variants[0].id] })).details.field).toBe('removeVariantIds[0]');
+    expect((await toolError(merchant, 'update_product', { productId: tee.id, variants: [{ id: m.id, compareAtPrice: '1' }] })).details.field).toBe(
+      'variants[0].compareAtPrice',
+    );
+    expect((await toolError(merchant, 'update_product', { productId: tee.id, removeVariantIds: [other.variants[0].id] })).details.field).toBe(
+      'removeVariantIds[0]',
+    );
     const last = await toolError(merchant, 'update_product', { productId: tee.id, name: 'Renamed', removeVariantIds: removed.variants.map((v: any) => v.id) });
     expect(last.details.field).toBe('removeVariantIds');
-    expect((await toolError(merchant, 'update_product', { productId: tee.id, variants: [{ name: 'Dup', price: '5', sku: 'TEE-L' }] })).details.field).toMatch(/sku/);
+    expect((await toolError(merchant, 'update_product', { productId: tee.id, variants: [{ name: 'Dup', price: '5', sku: 'TEE-L' }] })).details.field).toMatch(
+      /sku/,
+    );
     const after = await callTool(merchant, 'get_product', { productId: tee.id });
     expect(after.name).toBe('Tee');
     expect(after.variants.map((v: any) => v.name)).toEqual(['M', 'L']);
@@ -170,7 +199,20 @@ describe('catalog through MCP', () => {
       [{ name: 'V', variants: [{ sku: 'A' }] }, 'variants[0].price'],
       [{ ...base, variants: [{ sku: 'A' }, { sku: 'a' }] }, 'variants[1].sku'],
       [{ ...base, variants: [{ stock: -3 }] }, 'variants[0].stock'],
-      [{ ...base, variants: [{ options: [{ name: 'size', value: 'S' }, { name: 'size', value: 'M' }] }] }, 'variants[0].options[1].name'],
+      [
+        {
+          ...base,
+          variants: [
+            {
+              options: [
+                { name: 'size', value: 'S' },
+                { name: 'size', value: 'M' },
+              ],
+            },
+          ],
+        },
+        'variants[0].options[1].name',
+      ],
     ];
     for (const [args, field] of cases) {
       const error = await toolError(merchant, 'create_product', args);
@@ -194,27 +236,42 @@ describe('catalog through MCP', () => {
     expect(first.slug).toBe('mug');
     // A generated slug steps aside; an explicit one taken is 409.
     expect((await callTool(merchant, 'create_product', { name: 'Mug', price: '1' })).slug).toBe('mug-2');
-    expect(await toolError(merchant, 'create_product', { name: 'Cup', price: '1', slug: 'mug' })).toMatchObject({ code: 'CONFLICT', details: { field: 'slug' } });
-    expect(await toolError(merchant, 'create_product', { name: 'Cup', price: '1', sku: 'sku-1' })).toMatchObject({ code: 'CONFLICT', details: { field: 'sku' } });
-    expect(await toolError(merchant, 'create_product', { name: 'Cup', price: '1', variants: [{ sku: 'SKU-1' }] })).toMatchObject({ code: 'CONFLICT', details: { field: 'sku' } });
+    expect(await toolError(merchant, 'create_product', { name: 'Cup', price: '1', slug: 'mug' })).toMatchObject({
+      code: 'CONFLICT',
+      details: { field: 'slug' },
+    });
+    expect(await toolError(merchant, 'create_product', { name: 'Cup', price: '1', sku: 'sku-1' })).toMatchObject({
+      code: 'CONFLICT',
+      details: { field: 'sku' },
+    });
+    expect(await toolError(merchant, 'create_product', { name: 'Cup', price: '1', variants: [{ sku: 'SKU-1' }] })).toMatchObject({
+      code: 'CONFLICT',
+      details: { field: 'sku' },
+    });
     const cup = await callTool(merchant, 'create_product', { name: 'Cup', price: '1', sku: 'SKU-2' });
     expect(await toolError(merchant, 'update_product', { productId: cup.id, sku: 'SKU-1' })).toMatchObject({ code: 'CONFLICT', details: { field: 'sku' } });
     expect(await toolError(merchant, 'update_product', { productId: cup.id, slug: 'mug' })).toMatchObject({ code: 'CONFLICT', details: { field: 'slug' } });
     await callTool(merchant, 'create_brand', { name: 'Acme' });
     expect(await toolError(merchant, 'create_brand', { name: 'Acme 2', slug: 'acme' })).toMatchObject({ code: 'CONFLICT', details: { field: 'slug' } });
     await callTool(merchant, 'create_product_category', { name: 'Cups' });
-    expect(await toolError(merchant, 'create_product_category', { name: 'Cups!', slug: 'cups' })).toMatchObject({ code: 'CONFLICT', details: { field: 'slug' } });
+    expect(await toolError(merchant, 'create_product_category', { name: 'Cups!', slug: 'cups' })).toMatchObject({
+      code: 'CONFLICT',
+      details: { field: 'slug' },
+    });
     await callTool(merchant, 'create_collection', { name: 'New' });
     expect(await toolError(merchant, 'create_collection', { name: 'Neu', slug: 'new' })).toMatchObject({ code: 'CONFLICT', details: { field: 'slug' } });
     // The other company uses the same slug and SKU freely.
     expect(await callTool(other, 'create_product', { name: 'Mug', price: '1', sku: 'SKU-1' })).toMatchObject({ slug: 'mug' });
     // Concurrent creates with one explicit slug: exactly one wins, the other is 409 slug.
-    const race = await Promise.all([1, 2, 3].map((i) => merchant.callTool({ name: 'create_product', arguments: { name: `Race ${i}`, price: '1', slug: 'race' } })));
+    const race = await Promise.all(
+      [1, 2, 3].map((i) => merchant.callTool({ name: 'create_product', arguments: { name: `Race ${i}`, price: '1', slug: 'race' } })),
+    );
     expect(race.filter((r) => !r.isError)).toHaveLength(1);
-    for (const r of race.filter((r) => r.isError)) expect(JSON.parse((r.content as any)[0].text).error).toMatchObject({ code: 'CONFLICT', details: { field: 'slug' } });
+    for (const r of race.filter((r) => r.isError))
+      expect(JSON.parse((r.content as any)[0].text).error).toMatchObject({ code: 'CONFLICT', details: { field: 'slug' } });
   });
 
-  it('never shows or changes another company\'s catalog (404)', async () => {
+  it("never shows or changes another company's catalog (404)", async () => {
     const { merchant } = await shop('Owner Shop');
     const { merchant: thief } = await shop('Thief Shop');
     const category = await callTool(merchant, 'create_product_category', { name: 'Mine' });
@@ -244,7 +301,10 @@ describe('catalog through MCP', () => {
     await callTool(merchant, 'create_product', { name: 'Draft thing', price: '3.5' });
     const query = '{ products { items { name status price { amount currency } variants { stock } } pagination { total } } }';
     const ok = await graphql(query, {}, bearer(company.apiKey));
-    expect(ok.body.data.products).toEqual({ items: [{ name: 'Draft thing', status: 'draft', price: { amount: '3.50', currency: 'EUR' }, variants: [{ stock: 0 }] }], pagination: { total: 1 } });
+    expect(ok.body.data.products).toEqual({
+      items: [{ name: 'Draft thing', status: 'draft', price: { amount: '3.50', currency: 'EUR' }, variants: [{ stock: 0 }] }],
+      pagination: { total: 1 },
+    });
     const anonymous = await graphql(query, {}, { 'x-company-id': company.companyId });
     expect(anonymous.body.errors![0].extensions?.code).toMatch(/UNAUTHENTICATED|FORBIDDEN/);
     const bad = await graphql('mutation { createProduct(input: { name: "X", price: "1", stock: -2 }) { id } }', {}, bearer(company.apiKey));

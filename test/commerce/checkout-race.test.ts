@@ -10,7 +10,19 @@ describe('stock under concurrent checkouts', () => {
     const results = await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
         // Lines in different orders: the rows are locked in one fixed order, so no deadlock.
-        checkout(shop, { items: i % 2 ? [{ productId: other.id, quantity: 1 }, { productId: last.id, quantity: 1 }] : [{ productId: last.id, quantity: 1 }, { productId: other.id, quantity: 1 }], paymentMethodId: 'manual' }),
+        checkout(shop, {
+          items:
+            i % 2
+              ? [
+                  { productId: other.id, quantity: 1 },
+                  { productId: last.id, quantity: 1 },
+                ]
+              : [
+                  { productId: last.id, quantity: 1 },
+                  { productId: other.id, quantity: 1 },
+                ],
+          paymentMethodId: 'manual',
+        }),
       ),
     );
     const statuses = results.map((r) => r.status);

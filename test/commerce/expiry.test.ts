@@ -21,7 +21,8 @@ describe('unpaid orders expire', () => {
     const shop = await openShop('Expiry Shop');
     const lamp = await product(shop, { name: 'Lamp', price: '25', stock: 1 });
     const email = uniqueEmail('late');
-    const order = (await checkout(shop, { items: [{ productId: lamp.id, quantity: 1 }], customer: { name: 'Lou', email }, paymentMethodId: 'sandbox' })).body.data;
+    const order = (await checkout(shop, { items: [{ productId: lamp.id, quantity: 1 }], customer: { name: 'Lou', email }, paymentMethodId: 'sandbox' })).body
+      .data;
     const expiresIn = new Date(order.expiresAt).getTime() - new Date(order.createdAt).getTime();
     expect(expiresIn).toBe(30 * 60_000);
     // Its expiry job is queued for that moment.

@@ -11,10 +11,20 @@ describe('order list statements', () => {
       const mug = await product(shop, { name: 'Mug', price: '10', stock: 100 });
       const cup = await product(shop, { name: 'Cup', price: '5', stock: 100 });
       for (let i = 0; i < count; i++) {
-        const placed = await checkout(shop, { items: [{ productId: mug.id, quantity: 1 }, { productId: cup.id, quantity: 2 }], customer: { name: `Buyer ${i}`, email: `buyer${i}@example.test` }, paymentMethodId: 'sandbox' });
+        const placed = await checkout(shop, {
+          items: [
+            { productId: mug.id, quantity: 1 },
+            { productId: cup.id, quantity: 2 },
+          ],
+          customer: { name: `Buyer ${i}`, email: `buyer${i}@example.test` },
+          paymentMethodId: 'sandbox',
+        });
         expect(placed.status).toBe(201);
       }
-      const query = { query: '{ orders(limit: 50) { items { id status total { amount } lines { name quantity total { amount } } payment { status amount { amount } } } pagination { total } } }' };
+      const query = {
+        query:
+          '{ orders(limit: 50) { items { id status total { amount } lines { name quantity total { amount } } payment { status amount { amount } } } pagination { total } } }',
+      };
       const list = () => http('/graphql', { body: query, headers: bearer(shop.company.apiKey) });
       const body = (await list()).body;
       expect(body.data.orders.items).toHaveLength(count);

@@ -11,12 +11,20 @@ describe('shipping and payment methods', () => {
     const shop = await openShop();
     const flat = await callTool(shop.merchant, 'create_shipping_method', { name: 'Standard', kind: 'FLAT_RATE', price: '4.90' });
     expect(flat).toMatchObject({ kind: 'FLAT_RATE', price: { amount: '4.90', currency: 'EUR' }, freeAbove: null, needsAddress: true, active: true });
-    const free = await callTool(shop.merchant, 'create_shipping_method', { name: 'Free over 50', kind: 'FREE_ABOVE', price: '5', freeAbove: '50', position: 1 });
+    const free = await callTool(shop.merchant, 'create_shipping_method', {
+      name: 'Free over 50',
+      kind: 'FREE_ABOVE',
+      price: '5',
+      freeAbove: '50',
+      position: 1,
+    });
     expect(free.freeAbove).toEqual({ amount: '50.00', currency: 'EUR' });
     const pickup = await callTool(shop.merchant, 'create_shipping_method', { name: 'Pickup', kind: 'LOCAL_PICKUP', position: 2 });
     expect(pickup).toMatchObject({ price: { amount: '0.00' }, needsAddress: false });
 
-    expect((await toolError(shop.merchant, 'create_shipping_method', { name: 'No threshold', kind: 'FREE_ABOVE', price: '5' })).details.field).toBe('freeAbove');
+    expect((await toolError(shop.merchant, 'create_shipping_method', { name: 'No threshold', kind: 'FREE_ABOVE', price: '5' })).details.field).toBe(
+      'freeAbove',
+    );
     expect((await toolError(shop.merchant, 'create_shipping_method', { name: 'No price', kind: 'FLAT_RATE' })).details.field).toBe('price');
     expect((await toolError(shop.merchant, 'create_shipping_method', { name: 'Standard', kind: 'FLAT_RATE', price: '1' })).code).toBe('CONFLICT');
     expect((await toolError(shop.merchant, 'create_shipping_method', { name: 'Odd', kind: 'BY_PIGEON', price: '1' })).details.field).toBe('kind');
@@ -42,7 +50,10 @@ describe('shipping and payment methods', () => {
     const methods = await http(`${P}/shop/payment-methods`, { headers: shop.h });
     expect(methods.body.data.items.map((m: any) => m.id)).toEqual(['sandbox', 'sandbox_success', 'sandbox_decline', 'sandbox_requires_action', 'manual']);
     expect(methods.body.data.pagination).toEqual({ page: 1, limit: 20, total: 5, totalPages: 1, hasNextPage: false });
-    expect((await http(`${P}/shop/payment-methods?limit=2&page=3`, { headers: shop.h })).body.data).toEqual({ items: [expect.objectContaining({ id: 'manual' })], pagination: { page: 3, limit: 2, total: 5, totalPages: 3, hasNextPage: false } });
+    expect((await http(`${P}/shop/payment-methods?limit=2&page=3`, { headers: shop.h })).body.data).toEqual({
+      items: [expect.objectContaining({ id: 'manual' })],
+      pagination: { page: 3, limit: 2, total: 5, totalPages: 3, hasNextPage: false },
+    });
     expect((await http(`${P}/shop/payment-methods?limit=101`, { headers: shop.h })).body.error.details.field).toBe('limit');
     expect((await callTool(shop.merchant, 'list_payment_methods')).items.find((m: any) => m.id === 'manual')).toMatchObject({ kind: 'MANUAL', provider: null });
   });
@@ -57,7 +68,11 @@ describe('checkout', () => {
     const email = uniqueEmail('buyer');
     const since = Date.now();
     const res = await checkout(shop, {
-      items: [{ productId: mug.id, quantity: 2 }, { variantId: tee.variantId, quantity: 1 }, { productId: mug.id, quantity: 1 }],
+      items: [
+        { productId: mug.id, quantity: 2 },
+        { variantId: tee.variantId, quantity: 1 },
+        { productId: mug.id, quantity: 1 },
+      ],
       customer: { name: 'Bea Buyer', email },
       shippingMethodId: ship.id,
       shippingAddress: ADDRESS,
@@ -65,7 +80,16 @@ describe('checkout', () => {
     });
     expect(res.status).toBe(201);
     const order = res.body.data;
-    expect(order).toMatchObject({ number: 1, status: 'PENDING_PAYMENT', channel: 'online', customerName: 'Bea Buyer', customerEmail: email, paymentMethodId: 'manual', pricesIncludeTax: false, payment: null });
+    expect(order).toMatchObject({
+      number: 1,
+      status: 'PENDING_PAYMENT',
+      channel: 'online',
+      customerName: 'Bea Buyer',
+      customerEmail: email,
+      paymentMethodId: 'manual',
+      pricesIncludeTax: false,
+      payment: null,
+    });
     expect(order.accessToken).toMatch(/^ord_/);
     // 2 × 12.50 + 20 + 12.50 = 57.50 net; tax 19% of 25 + 7% of 20 + 19% of 12.50 = 4.75 + 1.40 + 2.38 (rounded per line).
     expect(order.lines.map((l: any) => [l.name, l.quantity, l.unitPrice.amount, l.tax.amount, l.total.amount])).toEqual([
@@ -73,21 +97,42 @@ describe('checkout', () => {
       ['Tee', 1, '20.00', '1.40', '20.00'],
       ['Mug', 1, '12.50', '2.38', '12.50'],
     ]);
-    expect([order.subtotal.amount, order.shipping.amount, order.tax.amount, order.discount.amount, order.total.amount]).toEqual(['57.50', '4.90', '8.53', '0.00', '70.93']);
+    expect([order.subtotal.amount, order.shipping.amount, order.tax.amount, order.discount.amount, order.total.amount]).toEqual([
+      '57.50',
+      '4.90',
+      '8.53',
+      '0.00',
+      '70.93',
+    ]);
     expect(order.total.currency).toBe('EUR');
     expect(order.shippingAddress).toMatchObject({ city: 'Berlin', country: 'DE' });
     expect((await lastMessage(email, since)).subject).toMatch(/order received/);
 
     const status = await paymentStatus(shop, order.id, order.accessToken);
-    expect(status.body.data).toMatchObject({ orderId: order.id, orderStatus: 'PENDING_PAYMENT', paymentStatus: null, amount: { amount: '70.93', currency: 'EUR' }, nextAction: null });
+    expect(status.body.data).toMatchObject({
+      orderId: order.id,
+      orderStatus: 'PENDING_PAYMENT',
+      paymentStatus: null,
+      amount: { amount: '70.93', currency: 'EUR' },
+      nextAction: null,
+    });
 
     // Reserved: only 7 mugs are left to order.
-    const tooMany = await checkout(shop, { items: [{ variantId: tee.variantId, quantity: 1 }, { productId: mug.id, quantity: 5 }, { productId: mug.id, quantity: 3 }] });
+    const tooMany = await checkout(shop, {
+      items: [
+        { variantId: tee.variantId, quantity: 1 },
+        { productId: mug.id, quantity: 5 },
+        { productId: mug.id, quantity: 3 },
+      ],
+    });
     expect(tooMany.status).toBe(409);
     expect(tooMany.body.error).toMatchObject({ code: 'INSUFFICIENT_STOCK', details: { field: 'items[1]', available: 7 } });
     // Nothing of the refused order was reserved: the tee's last four are still there.
     expect((await checkout(shop, { items: [{ variantId: tee.variantId, quantity: 4 }], paymentMethodId: 'manual' })).status).toBe(201);
-    expect((await checkout(shop, { items: [{ variantId: tee.variantId, quantity: 1 }] })).body.error).toMatchObject({ code: 'INSUFFICIENT_STOCK', details: { field: 'items[0]', available: 0 } });
+    expect((await checkout(shop, { items: [{ variantId: tee.variantId, quantity: 1 }] })).body.error).toMatchObject({
+      code: 'INSUFFICIENT_STOCK',
+      details: { field: 'items[0]', available: 0 },
+    });
   });
 
   it('refuses bad input, naming the field or the line', async () => {
@@ -100,10 +145,21 @@ describe('checkout', () => {
       [{ items: [] }, 'items'],
       [{ items: [{ quantity: 1 }] }, 'items[0].productId'],
       [{ items: [{ productId: mug.id, quantity: 0 }] }, 'items[0].quantity'],
-      [{ items: [{ productId: mug.id, quantity: 1 }, { productId: foreign.id, quantity: 1 }] }, 'items[1].productId'],
+      [
+        {
+          items: [
+            { productId: mug.id, quantity: 1 },
+            { productId: foreign.id, quantity: 1 },
+          ],
+        },
+        'items[1].productId',
+      ],
       [{ items: [{ variantId: foreign.variantId, quantity: 1 }] }, 'items[0].variantId'],
       [{ items: [{ productId: mug.id, quantity: 1 }], shippingMethodId: ship.id }, 'shippingAddress'],
-      [{ items: [{ productId: mug.id, quantity: 1 }], shippingMethodId: ship.id, shippingAddress: { ...ADDRESS, country: 'Germany' } }, 'shippingAddress.country'],
+      [
+        { items: [{ productId: mug.id, quantity: 1 }], shippingMethodId: ship.id, shippingAddress: { ...ADDRESS, country: 'Germany' } },
+        'shippingAddress.country',
+      ],
       [{ items: [{ productId: mug.id, quantity: 1 }], paymentMethodId: 'cheque' }, 'paymentMethodId'],
       [{ items: [{ productId: mug.id, quantity: 1 }], customer: { name: 'No contact' } }, 'customer.email'],
       [{ items: [{ productId: mug.id, quantity: 1 }], customer: { name: 'X', email: 'not-an-email' } }, 'customer.email'],
@@ -122,10 +178,16 @@ describe('checkout', () => {
     const shop = await openShop();
     const mug = await product(shop, { name: 'Mug', price: '10', stock: 20 });
     const me = await signInCustomer(shop.company.companyId);
-    const first = await http(`${P}/shop/orders`, { body: { items: [{ productId: mug.id, quantity: 1 }], paymentMethodId: 'manual' }, headers: { ...shop.h, ...bearer(me.token) } });
+    const first = await http(`${P}/shop/orders`, {
+      body: { items: [{ productId: mug.id, quantity: 1 }], paymentMethodId: 'manual' },
+      headers: { ...shop.h, ...bearer(me.token) },
+    });
     expect(first.status).toBe(201);
     expect(first.body.data).toMatchObject({ customerId: me.customerId, customerEmail: me.email, accessToken: null });
-    const second = await http(`${P}/shop/orders`, { body: { items: [{ productId: mug.id, quantity: 2 }], paymentMethodId: 'manual' }, headers: { ...shop.h, ...bearer(me.token) } });
+    const second = await http(`${P}/shop/orders`, {
+      body: { items: [{ productId: mug.id, quantity: 2 }], paymentMethodId: 'manual' },
+      headers: { ...shop.h, ...bearer(me.token) },
+    });
     const guest = await checkout(shop, { items: [{ productId: mug.id, quantity: 1 }], paymentMethodId: 'manual' });
 
     const mine = await http(`${P}/shop/orders?limit=1`, { headers: { ...shop.h, ...bearer(me.token) } });
@@ -162,13 +224,26 @@ describe('merchant order tools', () => {
     const mug = await product(shop, { name: 'Mug', price: '8', stock: 5 });
     const customer = await signInCustomer(shop.company.companyId);
     const order = await callTool(shop.merchant, 'create_shop_order', { accountId: customer.customerId, items: [{ productId: mug.id, quantity: 2 }] });
-    expect(order).toMatchObject({ channel: 'pos', status: 'PENDING_PAYMENT', customerId: customer.customerId, paymentMethodId: 'manual', total: { amount: '16.00' }, expiresAt: null });
+    expect(order).toMatchObject({
+      channel: 'pos',
+      status: 'PENDING_PAYMENT',
+      customerId: customer.customerId,
+      paymentMethodId: 'manual',
+      total: { amount: '16.00' },
+      expiresAt: null,
+    });
 
-    const unknown = await toolError(shop.merchant, 'create_shop_order', { accountId: '01900000-0000-7000-8000-000000000000', items: [{ productId: mug.id, quantity: 1 }] });
+    const unknown = await toolError(shop.merchant, 'create_shop_order', {
+      accountId: '01900000-0000-7000-8000-000000000000',
+      items: [{ productId: mug.id, quantity: 1 }],
+    });
     expect(unknown).toMatchObject({ code: 'BAD_USER_INPUT', details: { field: 'accountId' } });
     const other = await openShop('Other Shop');
     const foreignCustomer = await signInCustomer(other.company.companyId);
-    expect((await toolError(shop.merchant, 'create_shop_order', { accountId: foreignCustomer.customerId, items: [{ productId: mug.id, quantity: 1 }] })).details.field).toBe('accountId');
+    expect(
+      (await toolError(shop.merchant, 'create_shop_order', { accountId: foreignCustomer.customerId, items: [{ productId: mug.id, quantity: 1 }] })).details
+        .field,
+    ).toBe('accountId');
 
     expect((await toolError(shop.merchant, 'fulfil_order', { orderId: order.id })).code).toBe('INVALID_STATE_TRANSITION');
     const since = Date.now();

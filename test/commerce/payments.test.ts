@@ -16,10 +16,18 @@ describe('sandbox payments', () => {
     const shop = await openShop('Pay Shop');
     const mug = await product(shop, { name: 'Mug', price: '15', stock: 3 });
     const email = uniqueEmail('payer');
-    const res = await checkout(shop, { items: [{ productId: mug.id, quantity: 2 }], customer: { name: 'Pat', email }, paymentMethodId: 'sandbox', returnUrl: 'https://shop.example.test/thanks?x=1' });
+    const res = await checkout(shop, {
+      items: [{ productId: mug.id, quantity: 2 }],
+      customer: { name: 'Pat', email },
+      paymentMethodId: 'sandbox',
+      returnUrl: 'https://shop.example.test/thanks?x=1',
+    });
     expect(res.status).toBe(201);
     const order = res.body.data;
-    expect(order).toMatchObject({ status: 'PENDING_PAYMENT', payment: { status: 'requires_action', provider: 'sandbox', amount: { amount: '30.00', currency: 'EUR' } } });
+    expect(order).toMatchObject({
+      status: 'PENDING_PAYMENT',
+      payment: { status: 'requires_action', provider: 'sandbox', amount: { amount: '30.00', currency: 'EUR' } },
+    });
     const { redirectUrl } = order.payment.nextAction;
     const { url } = await testServer();
     expect(redirectUrl.startsWith(`${url}/sandbox/pay/pi_sbx_`)).toBe(true);
@@ -48,7 +56,7 @@ describe('sandbox payments', () => {
     expect((await lastMessage(email, since)).subject).toMatch(/payment received/);
     // Pressing Pay again changes nothing.
     expect((await press(redirectUrl, 'pay')).status).toBe(303);
-    expect((await (await fetch(redirectUrl)).text())).toContain('succeeded');
+    expect(await (await fetch(redirectUrl)).text()).toContain('succeeded');
   });
 
   it('sandbox_success pays by webhook; sandbox_decline fails and can be paid on the page after all', async () => {
@@ -57,7 +65,12 @@ describe('sandbox payments', () => {
     const ok = await checkout(shop, { items: [{ productId: mug.id, quantity: 1 }], paymentMethodId: 'sandbox_success' });
     // The provider settles it in the background: the answer may already see it succeeded.
     expect(['processing', 'succeeded']).toContain(ok.body.data.payment.status);
-    await eventually(async () => expect((await paymentStatus(shop, ok.body.data.id, ok.body.data.accessToken)).body.data).toMatchObject({ orderStatus: 'PAID', paymentStatus: 'succeeded' }));
+    await eventually(async () =>
+      expect((await paymentStatus(shop, ok.body.data.id, ok.body.data.accessToken)).body.data).toMatchObject({
+        orderStatus: 'PAID',
+        paymentStatus: 'succeeded',
+      }),
+    );
 
     const declined = await checkout(shop, { items: [{ productId: mug.id, quantity: 1 }], paymentMethodId: 'sandbox_decline' });
     expect(declined.status).toBe(201);
@@ -69,7 +82,12 @@ describe('sandbox payments', () => {
     const hosted = await checkout(shop, { items: [{ productId: mug.id, quantity: 1 }], paymentMethodId: 'sandbox_requires_action' });
     const page = hosted.body.data.payment.nextAction.redirectUrl;
     expect((await press(page, 'decline')).status).toBe(200);
-    await eventually(async () => expect((await paymentStatus(shop, hosted.body.data.id, hosted.body.data.accessToken)).body.data).toMatchObject({ paymentStatus: 'requires_payment_method', failureCode: 'card_declined' }));
+    await eventually(async () =>
+      expect((await paymentStatus(shop, hosted.body.data.id, hosted.body.data.accessToken)).body.data).toMatchObject({
+        paymentStatus: 'requires_payment_method',
+        failureCode: 'card_declined',
+      }),
+    );
     await press(page, 'pay');
     await eventually(async () => expect((await paymentStatus(shop, hosted.body.data.id, hosted.body.data.accessToken)).body.data.orderStatus).toBe('PAID'));
   });

@@ -20,11 +20,18 @@ describe('catalog list statements', () => {
           categoryId: category.id,
           brandId: brand.id,
           collectionIds: [sale.id],
-          variants: [{ sku: `P${i}-A`, stock: 3 }, { sku: `P${i}-B`, stock: 9 }],
+          variants: [
+            { sku: `P${i}-A`, stock: 3 },
+            { sku: `P${i}-B`, stock: 9 },
+          ],
         });
       }
-      const merchantQuery = { query: '{ products(limit: 50) { items { id price { amount } category { name } brand { name } collectionIds variants { id sku stock } } } }' };
-      const shopQuery = { query: '{ shopProducts(limit: 50) { items { id price { amount } stockStatus category { name } brand { name } variants { id stockStatus } } } }' };
+      const merchantQuery = {
+        query: '{ products(limit: 50) { items { id price { amount } category { name } brand { name } collectionIds variants { id sku stock } } } }',
+      };
+      const shopQuery = {
+        query: '{ shopProducts(limit: 50) { items { id price { amount } stockStatus category { name } brand { name } variants { id stockStatus } } } }',
+      };
       const asMerchant = () => http('/graphql', { body: merchantQuery, headers: bearer(company.apiKey) });
       const asShop = () => http('/graphql', { body: shopQuery, headers: { 'x-company-id': company.companyId } });
       expect((await asMerchant()).body.data.products.items).toHaveLength(count);

@@ -19,7 +19,14 @@ async function windowsAt(minutes: number, data: Record<string, unknown>) {
 }
 
 async function paidEvent(shop: Shop, capacity = 3) {
-  return callTool(shop.merchant, 'create_event', { title: `Tasting ${Math.random().toString(36).slice(2, 7)}`, startsAt: inDays(5), endsAt: inDays(5, 12), price: '20', capacity, status: 'published' });
+  return callTool(shop.merchant, 'create_event', {
+    title: `Tasting ${Math.random().toString(36).slice(2, 7)}`,
+    startsAt: inDays(5),
+    endsAt: inDays(5, 12),
+    price: '20',
+    capacity,
+    status: 'published',
+  });
 }
 
 function register(shop: Shop, eventId: string, body: Record<string, unknown> = {}) {
@@ -42,11 +49,19 @@ describe('paid event registrations', () => {
 
     const intent = await paymentIntent(shop, reg.id, { paymentMethodId: 'sandbox', returnUrl: 'https://venue.example.test/registered' });
     expect(intent.status).toBe(200);
-    expect(intent.body.data).toMatchObject({ registrationId: reg.id, status: 'requires_action', paymentMethodId: 'sandbox', amount: { amount: '40.00', currency: 'EUR' }, failureCode: null });
+    expect(intent.body.data).toMatchObject({
+      registrationId: reg.id,
+      status: 'requires_action',
+      paymentMethodId: 'sandbox',
+      amount: { amount: '40.00', currency: 'EUR' },
+      failureCode: null,
+    });
     const { redirectUrl } = intent.body.data.nextAction;
     expect(await (await fetch(redirectUrl)).text()).toContain('40.00 EUR');
     // Asking again resumes the same payment rather than opening a second one.
-    expect((await paymentIntent(shop, reg.id, { paymentMethodId: 'sandbox', returnUrl: 'https://venue.example.test/registered' })).body.data.id).toBe(intent.body.data.id);
+    expect((await paymentIntent(shop, reg.id, { paymentMethodId: 'sandbox', returnUrl: 'https://venue.example.test/registered' })).body.data.id).toBe(
+      intent.body.data.id,
+    );
     expect((await accessOf(shop, reg.id)).reason).toBe('PAYMENT_PENDING');
 
     const since = Date.now();

@@ -26,7 +26,10 @@ export async function product(shop: Shop, fields: { name: string; price: string;
 
 /** POST /shop/orders as a guest (or with extra headers). */
 export function checkout(shop: Shop, body: Record<string, unknown>, headers: Record<string, string> = {}) {
-  return http(`${P}/shop/orders`, { body: { customer: { name: 'Gina Guest', email: `gina.${Date.now()}.${Math.random().toString(36).slice(2)}@example.test` }, ...body }, headers: { ...shop.h, ...headers } });
+  return http(`${P}/shop/orders`, {
+    body: { customer: { name: 'Gina Guest', email: `gina.${Date.now()}.${Math.random().toString(36).slice(2)}@example.test` }, ...body },
+    headers: { ...shop.h, ...headers },
+  });
 }
 
 export function paymentStatus(shop: Shop, orderId: string, accessToken?: string, headers: Record<string, string> = {}) {

@@ -13,7 +13,15 @@ describe('storefront catalog', () => {
     const category = await callTool(merchant, 'create_product_category', { name: 'Mugs' });
     const brand = await callTool(merchant, 'create_brand', { name: 'Clayworks' });
     const sale = await callTool(merchant, 'create_collection', { name: 'Sale' });
-    const plenty = await callTool(merchant, 'create_product', { name: 'Plenty Mug', price: '10', stock: 50, status: 'active', categoryId: category.id, brandId: brand.id, description: 'Stoneware' });
+    const plenty = await callTool(merchant, 'create_product', {
+      name: 'Plenty Mug',
+      price: '10',
+      stock: 50,
+      status: 'active',
+      categoryId: category.id,
+      brandId: brand.id,
+      description: 'Stoneware',
+    });
     const few = await callTool(merchant, 'create_product', { name: 'Few Mug', price: '11', stock: 5, status: 'active', collectionIds: [sale.id] });
     await callTool(merchant, 'create_product', { name: 'Gone Mug', price: '12', stock: 0, trackInventory: true, status: 'active' });
     const ebook = await callTool(merchant, 'create_product', { name: 'E-book', price: '3', status: 'active' });
@@ -44,7 +52,10 @@ describe('storefront catalog', () => {
     // The count never leaves the shop.
     expect(JSON.stringify(list.body)).not.toMatch(/"stock"|trackInventory/);
 
-    expect((await http(`${P}/shop/products?search=mug&limit=2`, { headers: h })).body.data).toMatchObject({ items: [{ name: 'Gone Mug' }, { name: 'Few Mug' }], pagination: { total: 3, hasNextPage: true } });
+    expect((await http(`${P}/shop/products?search=mug&limit=2`, { headers: h })).body.data).toMatchObject({
+      items: [{ name: 'Gone Mug' }, { name: 'Few Mug' }],
+      pagination: { total: 3, hasNextPage: true },
+    });
     expect((await http(`${P}/shop/products?search=mug&page=2&limit=2`, { headers: h })).body.data.items.map((p: any) => p.name)).toEqual(['Plenty Mug']);
     expect((await http(`${P}/shop/products?categoryId=${category.id}`, { headers: h })).body.data.items.map((p: any) => p.id)).toEqual([plenty.id]);
     expect((await http(`${P}/shop/products?brandId=${brand.id}`, { headers: h })).body.data.items.map((p: any) => p.id)).toEqual([plenty.id]);
@@ -61,7 +72,11 @@ describe('storefront catalog', () => {
     ]);
     expect(JSON.stringify(one.body)).not.toMatch(/"stock"/);
     const plentyOne = await http(`${P}/shop/products/plenty-mug`, { headers: h });
-    expect(plentyOne.body.data).toMatchObject({ description: 'Stoneware', category: { id: category.id, name: 'Mugs' }, brand: { id: brand.id, name: 'Clayworks' } });
+    expect(plentyOne.body.data).toMatchObject({
+      description: 'Stoneware',
+      category: { id: category.id, name: 'Mugs' },
+      brand: { id: brand.id, name: 'Clayworks' },
+    });
     expect(plentyOne.body.data.variants).toHaveLength(1);
     expect(plentyOne.body.data.variants[0].stockStatus).toBe('IN_STOCK');
     expect(ebook.id).toBeTruthy();
@@ -71,8 +86,12 @@ describe('storefront catalog', () => {
     expect((await http(`${P}/shop/products/old-mug`, { headers: h })).status).toBe(404);
     expect((await http(`${P}/shop/products/no-such`, { headers: h })).body.error.code).toBe('NOT_FOUND');
 
-    expect((await http(`${P}/shop/categories`, { headers: h })).body.data.items).toEqual([expect.objectContaining({ id: category.id, name: 'Mugs', slug: 'mugs', parentId: null })]);
-    expect((await http(`${P}/shop/brands`, { headers: h })).body.data.items).toEqual([expect.objectContaining({ id: brand.id, name: 'Clayworks', slug: 'clayworks' })]);
+    expect((await http(`${P}/shop/categories`, { headers: h })).body.data.items).toEqual([
+      expect.objectContaining({ id: category.id, name: 'Mugs', slug: 'mugs', parentId: null }),
+    ]);
+    expect((await http(`${P}/shop/brands`, { headers: h })).body.data.items).toEqual([
+      expect.objectContaining({ id: brand.id, name: 'Clayworks', slug: 'clayworks' }),
+    ]);
     expect((await http(`${P}/shop/collections`, { headers: h })).body.data.items).toEqual([expect.objectContaining({ id: sale.id, name: 'Sale' })]);
 
     // The same through GraphQL.
@@ -85,7 +104,8 @@ describe('storefront catalog', () => {
     const other = await signupCompany('Other Storefront');
     const oh = { 'x-company-id': other.companyId };
     expect((await http(`${P}/shop/products/tee`, { headers: oh })).status).toBe(404);
-    for (const path of ['products', 'categories', 'brands', 'collections']) expect((await http(`${P}/shop/${path}`, { headers: oh })).body.data.items, path).toEqual([]);
+    for (const path of ['products', 'categories', 'brands', 'collections'])
+      expect((await http(`${P}/shop/${path}`, { headers: oh })).body.data.items, path).toEqual([]);
     expect((await http(`${P}/shop/products`)).status).toBeGreaterThanOrEqual(400);
   });
 });

@@ -13,12 +13,21 @@ const CALLBACK = '/webhooks/payments/sandbox';
 
 /** A "succeeded" event for a payment, as the sandbox provider sends it. */
 function succeeded(eventId: string, intentId: string, paymentId: string, companyId: string) {
-  return JSON.stringify({ id: eventId, type: 'payment_intent.succeeded', created: Math.floor(Date.now() / 1000), data: { object: { id: intentId, status: 'succeeded', metadata: { paymentId, companyId }, last_payment_error: null } } });
+  return JSON.stringify({
+    id: eventId,
+    type: 'payment_intent.succeeded',
+    created: Math.floor(Date.now() / 1000),
+    data: { object: { id: intentId, status: 'succeeded', metadata: { paymentId, companyId }, last_payment_error: null } },
+  });
 }
 
 async function post(body: string, signature: string | undefined) {
   const { url } = await testServer();
-  const res = await fetch(`${url}${CALLBACK}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(signature ? { 'sandbox-signature': signature } : {}) }, body });
+  const res = await fetch(`${url}${CALLBACK}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(signature ? { 'sandbox-signature': signature } : {}) },
+    body,
+  });
   return { status: res.status, body: await res.json() };
 }
 
@@ -37,7 +46,9 @@ async function pendingOrder() {
   const shop = await openShop('Webhook Shop');
   const mug = await product(shop, { name: 'Mug', price: '10', stock: 5 });
   const email = uniqueEmail('hook');
-  const order = (await checkout(shop, { items: [{ productId: mug.id, quantity: 1 }], customer: { name: 'Hugo', email }, paymentMethodId: 'sandbox_requires_action' })).body.data;
+  const order = (
+    await checkout(shop, { items: [{ productId: mug.id, quantity: 1 }], customer: { name: 'Hugo', email }, paymentMethodId: 'sandbox_requires_action' })
+  ).body.data;
   const intentId = new URL(order.payment.nextAction.redirectUrl).pathname.split('/').pop()!;
   return { shop, order, intentId, email };
 }
@@ -64,7 +75,12 @@ describe('payment webhooks', () => {
     const { config } = await testServer();
     const body = succeeded(`evt_dup_${order.id}`, intentId, order.payment.id, shop.company.companyId);
     const signature = signPayload(sandboxWebhookSecret(config), body, Math.floor(Date.now() / 1000));
-    const deliveries = await Promise.all([post(body, signature), post(body, signature), post(body, signature), paymentStatus(shop, order.id, order.accessToken)]);
+    const deliveries = await Promise.all([
+      post(body, signature),
+      post(body, signature),
+      post(body, signature),
+      paymentStatus(shop, order.id, order.accessToken),
+    ]);
     expect(deliveries.slice(0, 3).map((d) => d.status)).toEqual([200, 200, 200]);
     await eventually(async () => expect((await callTool(shop.merchant, 'get_order', { orderId: order.id })).status).toBe('PAID'));
     await eventually(async () => expect(await webhookJobs(`evt_dup_${order.id}`)).toEqual(['completed', 'completed', 'completed']));

@@ -27,7 +27,10 @@ describe('posts', () => {
       ],
     });
     expect(draft).toMatchObject({ type: 'post', title: 'Summer Opening Hours', slug: 'summer-opening-hours', status: 'draft', category: { id: category.id } });
-    expect(draft.blocks.map((b: any) => [b.type, b.version])).toEqual([['heading', 1], ['paragraph', 1]]);
+    expect(draft.blocks.map((b: any) => [b.type, b.version])).toEqual([
+      ['heading', 1],
+      ['paragraph', 1],
+    ]);
     expect(draft.blocks[0].id).toMatch(/^[0-9a-f-]{36}$/);
 
     expect((await http(`${P}/cms/posts`, { headers: h })).body.data.items).toEqual([]);
@@ -70,7 +73,11 @@ describe('posts', () => {
   it('appends, reorders and replaces blocks; block data is validated per type', async () => {
     const { merchant } = await studio();
     const post = await callTool(merchant, 'create_post', { title: 'Blocks', blocks: [{ type: 'paragraph', data: { text: 'one' } }] });
-    const appended = await callTool(merchant, 'append_post_block', { postId: post.id, type: 'image', props: { url: 'https://cdn.example/a.jpg', alt: 'A chair' } });
+    const appended = await callTool(merchant, 'append_post_block', {
+      postId: post.id,
+      type: 'image',
+      props: { url: 'https://cdn.example/a.jpg', alt: 'A chair' },
+    });
     expect(appended.blocks[1]).toMatchObject({ type: 'image', version: 1, data: { url: 'https://cdn.example/a.jpg', alt: 'A chair' } });
     const withButton = await callTool(merchant, 'append_post_block', { postId: post.id, type: 'button', props: { text: 'Book now', url: '/book' } });
     const ids = withButton.blocks.map((b: any) => b.id);
@@ -85,11 +92,19 @@ describe('posts', () => {
     expect(retyped.blocks[1]).toMatchObject({ id: ids[0], version: 3, type: 'heading' });
     expect((await toolError(merchant, 'replace_post_block', { postId: post.id, index: 7, props: { text: 'x' } })).details.field).toBe('index');
 
-    expect((await toolError(merchant, 'append_post_block', { postId: post.id, type: 'heading', props: { text: 'x', level: 9 } })).details.field).toBe('props.level');
-    expect((await toolError(merchant, 'append_post_block', { postId: post.id, type: 'image', props: { url: 'https://x.example/a.png' } })).details.field).toBe('props.alt');
+    expect((await toolError(merchant, 'append_post_block', { postId: post.id, type: 'heading', props: { text: 'x', level: 9 } })).details.field).toBe(
+      'props.level',
+    );
+    expect((await toolError(merchant, 'append_post_block', { postId: post.id, type: 'image', props: { url: 'https://x.example/a.png' } })).details.field).toBe(
+      'props.alt',
+    );
     expect((await toolError(merchant, 'append_post_block', { postId: post.id, type: 'marquee', props: {} })).details.field).toBe('type');
-    expect((await toolError(merchant, 'create_post', { title: 'Bad', blocks: [{ type: 'faq', data: { items: [{ question: 'Q?' }] } }] })).details.field).toBe('blocks[0].data.items[0].answer');
-    expect((await toolError(merchant, 'append_post_block', { postId: '01900000-0000-7000-8000-000000000000', type: 'divider', props: {} })).code).toBe('NOT_FOUND');
+    expect((await toolError(merchant, 'create_post', { title: 'Bad', blocks: [{ type: 'faq', data: { items: [{ question: 'Q?' }] } }] })).details.field).toBe(
+      'blocks[0].data.items[0].answer',
+    );
+    expect((await toolError(merchant, 'append_post_block', { postId: '01900000-0000-7000-8000-000000000000', type: 'divider', props: {} })).code).toBe(
+      'NOT_FOUND',
+    );
   });
 
   it('validates custom field values against the post type', async () => {
@@ -99,15 +114,23 @@ describe('posts', () => {
     await callTool(merchant, 'create_post_type_field', { postTypeId: recipe.id, key: 'minutes', label: 'Minutes', fieldType: 'number', required: true });
     await callTool(merchant, 'create_post_type_field', { postTypeId: recipe.id, key: 'level', label: 'Level', fieldType: 'select', options: ['easy', 'hard'] });
     await callTool(merchant, 'create_post_type_field', { postTypeId: recipe.id, key: 'vegan', label: 'Vegan', fieldType: 'boolean' });
-    expect((await toolError(merchant, 'create_post_type_field', { postTypeId: recipe.id, key: 'x', label: 'X', fieldType: 'colour' })).details.field).toBe('fieldType');
-    expect((await toolError(merchant, 'create_post_type_field', { postTypeId: recipe.id, key: 'y', label: 'Y', fieldType: 'select' })).details.field).toBe('options');
+    expect((await toolError(merchant, 'create_post_type_field', { postTypeId: recipe.id, key: 'x', label: 'X', fieldType: 'colour' })).details.field).toBe(
+      'fieldType',
+    );
+    expect((await toolError(merchant, 'create_post_type_field', { postTypeId: recipe.id, key: 'y', label: 'Y', fieldType: 'select' })).details.field).toBe(
+      'options',
+    );
 
     const ok = await callTool(merchant, 'create_post', { type: 'recipe', title: 'Soup', fields: { minutes: 20, level: 'easy', vegan: true } });
     expect(ok).toMatchObject({ type: 'recipe', fields: { minutes: 20, level: 'easy', vegan: true } });
     expect((await toolError(merchant, 'create_post', { type: 'recipe', title: 'Stew', fields: { level: 'easy' } })).details.field).toBe('fields.minutes');
     expect((await toolError(merchant, 'create_post', { type: 'recipe', title: 'Stew', fields: { minutes: 'ten' } })).details.field).toBe('fields.minutes');
-    expect((await toolError(merchant, 'create_post', { type: 'recipe', title: 'Stew', fields: { minutes: 5, level: 'medium' } })).details.field).toBe('fields.level');
-    expect((await toolError(merchant, 'create_post', { type: 'recipe', title: 'Stew', fields: { minutes: 5, colour: 'red' } })).details.field).toBe('fields.colour');
+    expect((await toolError(merchant, 'create_post', { type: 'recipe', title: 'Stew', fields: { minutes: 5, level: 'medium' } })).details.field).toBe(
+      'fields.level',
+    );
+    expect((await toolError(merchant, 'create_post', { type: 'recipe', title: 'Stew', fields: { minutes: 5, colour: 'red' } })).details.field).toBe(
+      'fields.colour',
+    );
     const updated = await callTool(merchant, 'update_post', { postId: ok.id, fields: { level: 'hard' }, status: 'published' });
     expect(updated.fields).toEqual({ minutes: 20, level: 'hard', vegan: true });
     const { body } = await http(`${P}/cms/posts/soup`, { headers: h });
@@ -119,7 +142,12 @@ describe('posts', () => {
 describe('pages and menus', () => {
   it('publishes pages and serves menus that link only published content to the storefront', async () => {
     const { merchant, h } = await studio();
-    const about = await callTool(merchant, 'create_page', { title: 'About us', blocks: [{ type: 'paragraph', data: { text: 'Since 1999.' } }], seoTitle: 'About – Studio', seoDescription: 'Who we are' });
+    const about = await callTool(merchant, 'create_page', {
+      title: 'About us',
+      blocks: [{ type: 'paragraph', data: { text: 'Since 1999.' } }],
+      seoTitle: 'About – Studio',
+      seoDescription: 'Who we are',
+    });
     expect(about).toMatchObject({ slug: 'about-us', status: 'draft', seoTitle: 'About – Studio' });
     const prices = await callTool(merchant, 'create_page', { title: 'Prices', status: 'published' });
     expect((await http(`${P}/cms/pages`, { headers: h })).body.data.items.map((p: any) => p.slug)).toEqual(['prices']);
@@ -145,7 +173,9 @@ describe('pages and menus', () => {
     ]);
     expect(served.body.data.items[1].children).toEqual([expect.objectContaining({ label: 'Prices', href: '/prices', slug: 'prices' })]);
     expect((await http(`${P}/cms/menus/footer`, { headers: h })).status).toBe(404);
-    expect((await toolError(merchant, 'set_menu', { location: 'header', items: [{ label: 'Both', url: '/', pageId: about.id }] })).details.field).toBe('items[0]');
+    expect((await toolError(merchant, 'set_menu', { location: 'header', items: [{ label: 'Both', url: '/', pageId: about.id }] })).details.field).toBe(
+      'items[0]',
+    );
     const foreign = await callTool((await studio('Foreign pages')).merchant, 'create_page', { title: 'Theirs' });
     expect((await toolError(merchant, 'set_menu', { location: 'header', items: [{ label: 'Theirs', pageId: foreign.id }] })).details.field).toBe('items');
     // Setting again replaces the menu.

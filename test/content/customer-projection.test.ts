@@ -16,7 +16,8 @@ async function studio(name: string) {
 }
 
 /** Invites the customer (one members has but content's projection not yet is asked of members at once). */
-const invitable = (s: Awaited<ReturnType<typeof studio>>, customerId: string) => callTool(s.merchant, 'create_survey_invitations', { surveyId: s.survey.id, recipients: [customerId] });
+const invitable = (s: Awaited<ReturnType<typeof studio>>, customerId: string) =>
+  callTool(s.merchant, 'create_survey_invitations', { surveyId: s.survey.id, recipients: [customerId] });
 
 async function sql<R = any>(text: string, params: unknown[] = []): Promise<R[]> {
   const { app } = await testServer();
@@ -37,14 +38,20 @@ describe("content's projection of customers", () => {
     expect((await invitable(s, customerId)).result[0].customerId).toBe(customerId);
     // members' event fills the projection a moment later.
     await eventually(async () => {
-      const [row] = await sql('select name, last_name, email, email_verified, phone_verified from content.customer_projection where company_id = ? and customer_id = ?', [s.company.companyId, customerId]);
+      const [row] = await sql(
+        'select name, last_name, email, email_verified, phone_verified from content.customer_projection where company_id = ? and customer_id = ?',
+        [s.company.companyId, customerId],
+      );
       expect(row).toMatchObject({ name: 'Reggie', last_name: 'Stered', email, email_verified: false, phone_verified: false });
     });
 
     // Proving the address later (members.customer.updated) updates the projected facts.
     expect((await signInCustomer(s.company.companyId, email)).customerId).toBe(customerId);
     await eventually(async () => {
-      const [after] = await sql('select email_verified from content.customer_projection where company_id = ? and customer_id = ?', [s.company.companyId, customerId]);
+      const [after] = await sql('select email_verified from content.customer_projection where company_id = ? and customer_id = ?', [
+        s.company.companyId,
+        customerId,
+      ]);
       expect(after.email_verified).toBe(true);
     });
   });
@@ -65,7 +72,11 @@ describe("content's projection of customers", () => {
     expect(stranger).toMatchObject({ code: 'BAD_USER_INPUT', details: { field: 'recipients', customerIds: [unknown] } });
 
     // Through GraphQL too; nothing was issued for the refused batches.
-    const gql = await graphql('mutation($s: ID!, $r: [String!]!) { createSurveyInvitations(surveyId: $s, recipients: $r) { invitationId } }', { s: a.survey.id, r: [theirs.customerId] }, bearer(a.company.apiKey));
+    const gql = await graphql(
+      'mutation($s: ID!, $r: [String!]!) { createSurveyInvitations(surveyId: $s, recipients: $r) { invitationId } }',
+      { s: a.survey.id, r: [theirs.customerId] },
+      bearer(a.company.apiKey),
+    );
     expect(gql.body.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'recipients' });
     const [{ n }] = await sql('select count(*)::int as n from content.survey_invitation where survey_id = ?', [a.survey.id]);
     expect(n).toBe(1);
@@ -77,7 +88,8 @@ describe("content's projection of customers", () => {
     await invitable(s, customer.customerId);
     const { app } = await testServer();
     const runtime = app.platform.runtime;
-    const projected = async () => (await sql('select customer_id from content.customer_projection where company_id = ?', [s.company.companyId])).map((r) => r.customer_id);
+    const projected = async () =>
+      (await sql('select customer_id from content.customer_projection where company_id = ?', [s.company.companyId])).map((r) => r.customer_id);
     // members' event has been handled (it would otherwise put the row back after the delete below).
     await eventually(async () => expect(await projected()).toEqual([customer.customerId]));
 

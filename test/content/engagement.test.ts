@@ -15,9 +15,22 @@ async function venue(name = 'Event Venue') {
 describe('events', () => {
   it('lists published events; registrations confirm free events and hold paid ones for payment', async () => {
     const { company, merchant, h } = await venue();
-    const free = await callTool(merchant, 'create_event', { title: 'Open Day', startsAt: inDays(1), endsAt: inDays(1, 16), venue: 'Main hall', capacity: 50, status: 'published' });
+    const free = await callTool(merchant, 'create_event', {
+      title: 'Open Day',
+      startsAt: inDays(1),
+      endsAt: inDays(1, 16),
+      venue: 'Main hall',
+      capacity: 50,
+      status: 'published',
+    });
     expect(free).toMatchObject({ slug: 'open-day', free: true, price: { amount: '0.00', currency: 'EUR' }, capacity: 50, placesLeft: 50, status: 'published' });
-    const paid = await callTool(merchant, 'create_event', { title: 'Wine Tasting', startsAt: inDays(2), endsAt: inDays(2, 12), price: '25', status: 'published' });
+    const paid = await callTool(merchant, 'create_event', {
+      title: 'Wine Tasting',
+      startsAt: inDays(2),
+      endsAt: inDays(2, 12),
+      price: '25',
+      status: 'published',
+    });
     expect(paid).toMatchObject({ free: false, price: { amount: '25.00' }, capacity: null, placesLeft: null });
     expect((await toolError(merchant, 'create_event', { title: 'Backwards', startsAt: inDays(3), endsAt: inDays(2) })).details.field).toBe('endsAt');
 
@@ -39,7 +52,10 @@ describe('events', () => {
 
     const pending = await http(`${P}/event-registrations`, { body: { eventId: paid.id, name: 'Pam', phone: '+15550102030', quantity: 3 }, headers: h });
     expect(pending.body.data).toMatchObject({ status: 'PENDING_PAYMENT', amount: { amount: '75.00', currency: 'EUR' } });
-    expect((await http(`${P}/event-registrations/${pending.body.data.id}/access`, { headers: h })).body.data).toMatchObject({ granted: false, reason: 'PAYMENT_PENDING' });
+    expect((await http(`${P}/event-registrations/${pending.body.data.id}/access`, { headers: h })).body.data).toMatchObject({
+      granted: false,
+      reason: 'PAYMENT_PENDING',
+    });
 
     const registrations = await callTool(merchant, 'list_event_registrations', { eventId: free.id });
     expect(registrations.items.map((r: any) => r.name)).toEqual(['Gus']);
@@ -80,9 +96,17 @@ describe('events', () => {
 
   it('never sells more places than the capacity under concurrent registrations', async () => {
     const { merchant, h } = await venue();
-    const event = await callTool(merchant, 'create_event', { title: 'Small class', startsAt: inDays(7), endsAt: inDays(7, 11), capacity: 5, status: 'published' });
+    const event = await callTool(merchant, 'create_event', {
+      title: 'Small class',
+      startsAt: inDays(7),
+      endsAt: inDays(7, 11),
+      capacity: 5,
+      status: 'published',
+    });
     const attempts = await Promise.all(
-      Array.from({ length: 12 }, (_, i) => http(`${P}/event-registrations`, { body: { eventId: event.id, name: `Racer ${i}`, email: `racer${i}@example.test` }, headers: h })),
+      Array.from({ length: 12 }, (_, i) =>
+        http(`${P}/event-registrations`, { body: { eventId: event.id, name: `Racer ${i}`, email: `racer${i}@example.test` }, headers: h }),
+      ),
     );
     expect(attempts.filter((a) => a.status === 201)).toHaveLength(5);
     const refused = attempts.filter((a) => a.status === 409);
@@ -112,7 +136,8 @@ describe('surveys', () => {
     const shown = await http(`${P}/surveys/visit-feedback`, { headers: h });
     expect(shown.body.data.questions.map((q: any) => q.id)).toEqual(['rating', 'again', 'liked', 'note']);
 
-    const answer = (answers: Record<string, unknown>) => http(`${P}/surveys/${survey.id}/responses`, { body: { answers, metadata: { source: 'kiosk' } }, headers: h });
+    const answer = (answers: Record<string, unknown>) =>
+      http(`${P}/surveys/${survey.id}/responses`, { body: { answers, metadata: { source: 'kiosk' } }, headers: h });
     expect((await answer({ rating: 5, again: 'yes', liked: ['staff', 'music'] })).status).toBe(201);
     expect((await answer({ rating: 3, again: 'maybe', liked: ['staff'] })).status).toBe(201);
     const missing = await answer({ again: 'yes' });
@@ -140,7 +165,9 @@ describe('surveys', () => {
     ]);
     expect(bySummary.note).toMatchObject({ answered: 0, average: null });
     expect((await toolError(merchant, 'update_survey', { surveyId: survey.id, questions: [{ type: 'text', label: 'New' }] })).code).toBe('CONFLICT');
-    expect((await toolError(merchant, 'create_survey', { title: 'Bad', questions: [{ type: 'single_choice', label: 'Pick', options: ['one'] }] })).details.field).toBe('questions[0].options');
+    expect(
+      (await toolError(merchant, 'create_survey', { title: 'Bad', questions: [{ type: 'single_choice', label: 'Pick', options: ['one'] }] })).details.field,
+    ).toBe('questions[0].options');
   });
 
   it('invites by customer id or email with one magic token each; a token answers once', async () => {

@@ -17,7 +17,11 @@ describe('content edge cases', () => {
     await callTool(a.merchant, 'create_post', { title: 'A secret draft' });
     const survey = await callTool(a.merchant, 'create_survey', { title: 'Poll', questions: [{ type: 'text', label: 'Why?' }], status: 'published' });
     const [invitation] = (await callTool(a.merchant, 'create_survey_invitations', { surveyId: survey.id, recipients: [uniqueEmail()] })).result;
-    const mixed = await graphql('query($t: String!) { invitedSurvey(token: $t) { invitationId } posts { items { title } } postTypes { id } }', { t: invitation.token }, bearer(b.company.apiKey));
+    const mixed = await graphql(
+      'query($t: String!) { invitedSurvey(token: $t) { invitationId } posts { items { title } } postTypes { id } }',
+      { t: invitation.token },
+      bearer(b.company.apiKey),
+    );
     expect(mixed.body.data.invitedSurvey.invitationId).toBe(invitation.invitationId);
     expect(mixed.body.data.posts.items).toEqual([]);
     // The token of a survey taken back to draft shows nothing.
@@ -29,15 +33,22 @@ describe('content edge cases', () => {
     const { merchant, h } = await studio('Odd Input');
     expect((await http(`${P}/cms/posts?search=%00`, { headers: h })).status).toBe(400);
     expect((await http(`${P}/cms/posts/a%00b`, { headers: h })).status).toBe(400);
-    expect((await http(`${P}/contact`, { body: { name: 'X', email: uniqueEmail(), message: 'nul\u0000here' }, headers: h })).body.error).toMatchObject({ code: 'BAD_USER_INPUT', details: { field: 'message' } });
+    expect((await http(`${P}/contact`, { body: { name: 'X', email: uniqueEmail(), message: 'nul\u0000here' }, headers: h })).body.error).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      details: { field: 'message' },
+    });
     const nulBlock = await toolError(merchant, 'create_post', { title: 'Nul', blocks: [{ type: 'paragraph', data: { text: 'a\u0000b' } }] });
     expect(nulBlock.code).toBe('BAD_USER_INPUT');
     for (const type of ['__proto__', 'constructor', 'toString']) {
       expect((await toolError(merchant, 'create_post', { title: 'Proto', blocks: [{ type, data: {} }] })).details.field).toBe('blocks[0].type');
     }
     const type = await callTool(merchant, 'create_post_type', { key: 'thing', label: 'Thing' });
-    expect((await toolError(merchant, 'create_post_type_field', { postTypeId: type.id, key: 'constructor', label: 'C', fieldType: 'text' })).details.field).toBe('key');
-    expect((await toolError(merchant, 'create_survey', { title: 'S', questions: [{ id: '__proto__', type: 'text', label: 'L' }] })).details.field).toBe('questions[0].id');
+    expect(
+      (await toolError(merchant, 'create_post_type_field', { postTypeId: type.id, key: 'constructor', label: 'C', fieldType: 'text' })).details.field,
+    ).toBe('key');
+    expect((await toolError(merchant, 'create_survey', { title: 'S', questions: [{ id: '__proto__', type: 'text', label: 'L' }] })).details.field).toBe(
+      'questions[0].id',
+    );
   });
 
   it('gives every concurrent post of one title its own slug', async () => {
@@ -66,7 +77,12 @@ describe('content edge cases', () => {
     const res = await http(`${P}/surveys/${survey.id}/responses`, { body: { answers: { q1: 'hello' }, customerId: victim }, headers: h });
     expect(res.body.data).toMatchObject({ customerId: null, metadata: { claimedCustomerId: victim } });
 
-    const event = await callTool(merchant, 'create_event', { title: 'Soon hidden', startsAt: '2030-02-01T10:00:00Z', endsAt: '2030-02-01T11:00:00Z', status: 'published' });
+    const event = await callTool(merchant, 'create_event', {
+      title: 'Soon hidden',
+      startsAt: '2030-02-01T10:00:00Z',
+      endsAt: '2030-02-01T11:00:00Z',
+      status: 'published',
+    });
     const reg = await http(`${P}/event-registrations`, { body: { eventId: event.id, name: 'R', email: uniqueEmail() }, headers: h });
     await callTool(merchant, 'update_event', { eventId: event.id, status: 'draft', description: 'secret plans' });
     const access = await http(`${P}/event-registrations/${reg.body.data.id}/access`, { headers: h });
@@ -88,7 +104,8 @@ describe('content edge cases', () => {
     const { h } = await studio('Phone Limit');
     const phone = '+15550109999';
     const statuses = [];
-    for (let i = 0; i < 6; i++) statuses.push((await http(`${P}/contact`, { body: { name: 'P', email: uniqueEmail(), phone, message: `m${i}` }, headers: h })).status);
+    for (let i = 0; i < 6; i++)
+      statuses.push((await http(`${P}/contact`, { body: { name: 'P', email: uniqueEmail(), phone, message: `m${i}` }, headers: h })).status);
     expect(statuses).toEqual([201, 201, 201, 201, 201, 429]);
   });
 });

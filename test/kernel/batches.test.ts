@@ -16,7 +16,10 @@ describe('perKey (what a batch loader answers)', () => {
 
   it('leaves out items of keys not asked for, and gives a key asked twice an array of its own each time', () => {
     const answer = perKey(['b', 'b'], rows, (r) => r.serviceId);
-    expect(answer.map((items) => items.map((r) => r.id))).toEqual([['r1', 'r4'], ['r1', 'r4']]);
+    expect(answer.map((items) => items.map((r) => r.id))).toEqual([
+      ['r1', 'r4'],
+      ['r1', 'r4'],
+    ]);
     expect(answer[0]).not.toBe(answer[1]);
     expect(perKey([], rows, (r) => r.serviceId)).toEqual([]);
   });

@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../subgraphs/kernel/config.ts';
 
 const dataDir = () => join(mkdtempSync(join(tmpdir(), 'config-')), 'data');
-const production = (JWT_SECRET: string | undefined) => () => loadConfig({ NODE_ENV: 'production', DATA_DIR: dataDir(), ...(JWT_SECRET === undefined ? {} : { JWT_SECRET }) });
+const production = (JWT_SECRET: string | undefined) => () =>
+  loadConfig({ NODE_ENV: 'production', DATA_DIR: dataDir(), ...(JWT_SECRET === undefined ? {} : { JWT_SECRET }) });
 
 describe('configuration', () => {
   it('requires JWT_SECRET in production and generates and keeps one elsewhere', () => {
@@ -65,6 +66,8 @@ describe('configuration', () => {
       expect(production(strong)().jwtSecret).toBe(strong);
     }
     // The same published secret is still fine outside production (tests, scripts, the bench).
-    expect(loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir(), JWT_SECRET: 'test-secret-test-secret-test-secret-42' }).jwtSecret).toBe('test-secret-test-secret-test-secret-42');
+    expect(loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir(), JWT_SECRET: 'test-secret-test-secret-test-secret-42' }).jwtSecret).toBe(
+      'test-secret-test-secret-test-secret-42',
+    );
   });
 });

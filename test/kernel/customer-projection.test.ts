@@ -60,7 +60,8 @@ describe('the customer projection every subgraph keeps', () => {
   beforeAll(async () => {
     shop = await openShop('Projection Keepers');
     productId = (await product(shop, { name: 'Tea', price: '4.00' })).id;
-    surveyId = (await callTool(shop.merchant, 'create_survey', { title: 'Poll', questions: [{ id: 'why', type: 'text', label: 'Why?' }], status: 'published' })).id;
+    surveyId = (await callTool(shop.merchant, 'create_survey', { title: 'Poll', questions: [{ id: 'why', type: 'text', label: 'Why?' }], status: 'published' }))
+      .id;
   });
 
   it('each keeps the facts it declares; late, repeated and out-of-order events leave the newest', async () => {
@@ -103,8 +104,11 @@ describe('the customer projection every subgraph keeps', () => {
     expect((await callTool(shop.merchant, 'create_survey_invitations', { surveyId, recipients: [customerId] })).result).toMatchObject([{ customerId }]);
     // Campaigns' own record of them: unsubscribed from email.
     const { app } = await testServer();
-    const unsubscribe = new URL(unsubscribeUrl(app.platform.runtime, { companyId: shop.company.companyId, customerId, channel: 'email', campaignId: newId() })).pathname;
-    expect((await http(unsubscribe, { method: 'POST', raw: 'List-Unsubscribe=One-Click', headers: { 'content-type': 'application/x-www-form-urlencoded' } })).status).toBe(200);
+    const unsubscribe = new URL(unsubscribeUrl(app.platform.runtime, { companyId: shop.company.companyId, customerId, channel: 'email', campaignId: newId() }))
+      .pathname;
+    expect(
+      (await http(unsubscribe, { method: 'POST', raw: 'List-Unsubscribe=One-Click', headers: { 'content-type': 'application/x-www-form-urlencoded' } })).status,
+    ).toBe(200);
     expect(await sql('select 1 from campaigns.suppression where company_id = ? and customer_id = ?', [shop.company.companyId, customerId])).toHaveLength(1);
 
     expect(await callTool(shop.merchant, 'delete_customer', { customerId })).toEqual({ id: customerId, deleted: true });
@@ -121,9 +125,18 @@ describe('the customer projection every subgraph keeps', () => {
     expect(Object.values(await held(shop, customerId)).filter(Boolean)).toEqual([]);
 
     // And no subgraph takes them as a customer any more.
-    expect(await toolError(shop.merchant, 'adjust_points', { customerId, points: 5, reason: 'x' })).toMatchObject({ code: 'BAD_USER_INPUT', details: { field: 'customerId' } });
-    expect(await toolError(shop.merchant, 'create_shop_order', { accountId: customerId, items: [{ productId, quantity: 1 }] })).toMatchObject({ code: 'BAD_USER_INPUT', details: { field: 'accountId' } });
-    expect(await toolError(shop.merchant, 'create_survey_invitations', { surveyId, recipients: [customerId] })).toMatchObject({ code: 'BAD_USER_INPUT', details: { field: 'recipients' } });
+    expect(await toolError(shop.merchant, 'adjust_points', { customerId, points: 5, reason: 'x' })).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      details: { field: 'customerId' },
+    });
+    expect(await toolError(shop.merchant, 'create_shop_order', { accountId: customerId, items: [{ productId, quantity: 1 }] })).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      details: { field: 'accountId' },
+    });
+    expect(await toolError(shop.merchant, 'create_survey_invitations', { surveyId, recipients: [customerId] })).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      details: { field: 'recipients' },
+    });
     expect(await callTool(shop.merchant, 'tag_customers', { customerIds: [customerId], add: ['ghost'] })).toEqual({ result: 0 });
     expect(Object.values(await held(shop, customerId)).filter(Boolean)).toEqual([]);
   });

@@ -15,7 +15,15 @@ import { eventually } from '../support/eventually.ts';
 import { countStatements, jobStates } from '../support/jobs.ts';
 import { probeModule, probePlatform } from '../support/probe-platform.ts';
 
-const facts = (name: string): CustomerFacts => ({ customerId: newId(), name, lastName: null, email: null, phone: null, emailVerified: false, phoneVerified: false });
+const facts = (name: string): CustomerFacts => ({
+  customerId: newId(),
+  name,
+  lastName: null,
+  email: null,
+  phone: null,
+  emailVerified: false,
+  phoneVerified: false,
+});
 
 const CREATED = 'members.customer.created';
 const CREATED_QUEUE = subscriberQueue('probe', CREATED);
@@ -74,7 +82,8 @@ async function publish(name: typeof CREATED | 'members.customer.updated', who: s
 }
 
 /** Queues a job in a transaction of its own, due at `at` (now when null). */
-const send = (queue: string, data: object, at: Date | null = null) => RequestContext.system(platform.runtime, null).transaction(async (tx) => tx.runAt(queue, at, data));
+const send = (queue: string, data: object, at: Date | null = null) =>
+  RequestContext.system(platform.runtime, null).transaction(async (tx) => tx.runAt(queue, at, data));
 
 /** What the subscriber's queue did with each job carrying a customer's event, oldest first. */
 const statesFor = (customerId: string) => jobStates(platform.runtime.jobs, CREATED_QUEUE, { payload: { customerId } });
@@ -92,10 +101,14 @@ async function advanceUntil(done: () => boolean | Promise<boolean>, maxSeconds: 
 }
 
 /** The queues a module's process works: one per subscription, one per job. */
-const queuesOf = (module: SubgraphModule) => [...Object.keys(module.subscriptions ?? {}).map((event) => subscriberQueue(module.name, event)), ...Object.keys(module.jobs ?? {})];
+const queuesOf = (module: SubgraphModule) => [
+  ...Object.keys(module.subscriptions ?? {}).map((event) => subscriberQueue(module.name, event)),
+  ...Object.keys(module.jobs ?? {}),
+];
 
 /** Another Jobs working a module's queues, as another start of the process makes one; it delivers no messages. */
-const jobsFor = (module: SubgraphModule) => Jobs.start(platform.runtime, { consume: [module], deliverMessages: false, clock, schema, sessionSettings: { [CLOCK_OVERRIDE_SETTING]: 'on' } });
+const jobsFor = (module: SubgraphModule) =>
+  Jobs.start(platform.runtime, { consume: [module], deliverMessages: false, clock, schema, sessionSettings: { [CLOCK_OVERRIDE_SETTING]: 'on' } });
 
 beforeAll(async () => {
   clock = new TestClock(Date.now());
@@ -308,7 +321,8 @@ describe('a stop', () => {
 
 describe('an idle process', () => {
   it('asks for due jobs in one statement for all its queues: what it sends does not grow with them', async () => {
-    const idle = (name: string, queues: number) => probeModule(name, { jobs: Object.fromEntries(Array.from({ length: queues }, (_, i) => [`${name}.q${i}`, { handler: async () => {} }])) });
+    const idle = (name: string, queues: number) =>
+      probeModule(name, { jobs: Object.fromEntries(Array.from({ length: queues }, (_, i) => [`${name}.q${i}`, { handler: async () => {} }])) });
     // Two processes started together (their timers in step), of 1 and of 20 queues, none holding a job.
     const few = await jobsFor(idle('few', 1));
     const many = await jobsFor(idle('many', 20));

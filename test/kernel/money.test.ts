@@ -1,7 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../subgraphs/kernel/errors.ts';
 import {
-  add, allocate, amount, compare, isZero, max, min, minorDigits, multiply, negate, parseAmount, percentOf, subtract, toMoney,
+  add,
+  allocate,
+  amount,
+  compare,
+  isZero,
+  max,
+  min,
+  minorDigits,
+  multiply,
+  negate,
+  parseAmount,
+  percentOf,
+  subtract,
+  toMoney,
 } from '../../subgraphs/kernel/money.ts';
 
 const usd = (minor: number) => amount(minor, 'USD');

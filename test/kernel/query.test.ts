@@ -39,20 +39,27 @@ describe('ctx.query', () => {
     expect(await a.ctx().find('booking.resource', b.ids[0])).toBeNull();
     expect((await a.ctx().find('booking.resource', a.ids[0]))?.name).toBe('A room');
     // A left join keeps the row and finds nothing of the other company; a subquery is scoped too.
-    const joined = await a
-      .ctx()
-      .all(
-        q
-          .selectFrom('booking.resource as r')
-          .leftJoin('booking.resource as other', (j) => j.on('other.id', '=', b.ids[0]))
-          .select(['r.name', 'other.name as otherName'])
-          .where('r.id', '=', a.ids[0]),
-      );
+    const joined = await a.ctx().all(
+      q
+        .selectFrom('booking.resource as r')
+        .leftJoin('booking.resource as other', (j) => j.on('other.id', '=', b.ids[0]))
+        .select(['r.name', 'other.name as otherName'])
+        .where('r.id', '=', a.ids[0]),
+    );
     expect(joined).toEqual([{ name: 'A room', otherName: null }]);
-    const counted = await a.ctx().first(q.selectNoFrom((eb) => eb.selectFrom('booking.resource').select((e) => e.fn.countAll<string>().as('n')).as('n')));
+    const counted = await a.ctx().first(
+      q.selectNoFrom((eb) =>
+        eb
+          .selectFrom('booking.resource')
+          .select((e) => e.fn.countAll<string>().as('n'))
+          .as('n'),
+      ),
+    );
     expect(Number(counted?.n)).toBe(3);
     // Writes: an update or delete of the other company's row touches nothing.
-    const updated = await a.ctx().transaction((tx) => tx.query.updateTable('booking.resource').set({ name: 'taken' }).where('id', '=', b.ids[0]).executeTakeFirst());
+    const updated = await a
+      .ctx()
+      .transaction((tx) => tx.query.updateTable('booking.resource').set({ name: 'taken' }).where('id', '=', b.ids[0]).executeTakeFirst());
     expect(Number(updated.numUpdatedRows)).toBe(0);
     const deleted = await a.ctx().transaction((tx) => tx.query.deleteFrom('booking.resource').where('id', '=', anyOf(b.ids)).executeTakeFirst());
     expect(Number(deleted.numDeletedRows)).toBe(0);
@@ -63,12 +70,16 @@ describe('ctx.query', () => {
     const a = await company();
     const id = newId();
     const now = new Date();
-    await a.ctx().transaction((tx) =>
-      tx.query.insertInto('booking.resource').values({ id, name: 'D desk', type: 'desk', active: true, createdAt: now }).execute(),
-    );
+    await a
+      .ctx()
+      .transaction((tx) => tx.query.insertInto('booking.resource').values({ id, name: 'D desk', type: 'desk', active: true, createdAt: now }).execute());
     expect((await a.ctx().find('booking.resource', id))?.companyId).toBe(a.companyId);
     await expect(
-      a.ctx().transaction((tx) => tx.query.insertInto('booking.resource').values({ id: newId(), companyId: newId(), name: 'E', type: 'x', active: true, createdAt: now }).execute()),
+      a
+        .ctx()
+        .transaction((tx) =>
+          tx.query.insertInto('booking.resource').values({ id: newId(), companyId: newId(), name: 'E', type: 'x', active: true, createdAt: now }).execute(),
+        ),
     ).rejects.toThrow(/another company/);
     const none = RequestContext.system(a.rt, null);
     await expect(none.all(none.query.selectFrom('booking.resource').selectAll())).rejects.toThrow(NoTenantError);
@@ -76,22 +87,23 @@ describe('ctx.query', () => {
 
   it('gives the values an entity has: Dates, numbers, booleans, JSON with its own keys', async () => {
     const { ctx } = await company();
-    const id = await ctx().transaction(async (tx) =>
-      tx.em.create(Service, {
-        name: 'Cut',
-        durationMinutes: 30,
-        priceMinor: 4900,
-        currency: 'EUR',
-        capacity: 1,
-        requiresStaff: false,
-        requiresResource: false,
-        bufferBeforeMinutes: 0,
-        bufferAfterMinutes: 5,
-        minimumNoticeMinutes: 60,
-        bookingHorizonDays: 30,
-        cancellationPolicy: { hoursBefore: 24, refundPercent: 50, description: 'snake_case_kept' },
-        active: true,
-      }).id,
+    const id = await ctx().transaction(
+      async (tx) =>
+        tx.em.create(Service, {
+          name: 'Cut',
+          durationMinutes: 30,
+          priceMinor: 4900,
+          currency: 'EUR',
+          capacity: 1,
+          requiresStaff: false,
+          requiresResource: false,
+          bufferBeforeMinutes: 0,
+          bufferAfterMinutes: 5,
+          minimumNoticeMinutes: 60,
+          bookingHorizonDays: 30,
+          cancellationPolicy: { hoursBefore: 24, refundPercent: 50, description: 'snake_case_kept' },
+          active: true,
+        }).id,
     );
     const c = ctx();
     const row = (await c.first(c.query.selectFrom('booking.service').selectAll().where('id', '=', id)))!;
@@ -101,7 +113,13 @@ describe('ctx.query', () => {
     expect(row.cancellationPolicy).toEqual({ hoursBefore: 24, refundPercent: 50, description: 'snake_case_kept' });
     expect(row.description).toBeNull();
     // The same through a transaction's own execute, and for an aggregate of a timestamp.
-    const inTx = await c.transaction((tx) => tx.query.selectFrom('booking.service as s').select(['s.createdAt', (e) => e.fn.max('s.updatedAt').as('lastChange')]).groupBy('s.createdAt').execute());
+    const inTx = await c.transaction((tx) =>
+      tx.query
+        .selectFrom('booking.service as s')
+        .select(['s.createdAt', (e) => e.fn.max('s.updatedAt').as('lastChange')])
+        .groupBy('s.createdAt')
+        .execute(),
+    );
     expect(inTx[0].createdAt).toBeInstanceOf(Date);
     expect(inTx[0].lastChange).toBeInstanceOf(Date);
     expect(inTx[0].createdAt.getTime()).toBe(row.createdAt.getTime());
@@ -111,7 +129,8 @@ describe('ctx.query', () => {
     const { ids, ctx } = await company();
     const c = ctx();
     const q = c.query.selectFrom('booking.resource').select(['id', 'name']);
-    const together = () => Promise.all([c.all(q.where('active', '=', true)), c.find('booking.resource', ids[1]), c.page(q.orderBy('name'), { page: 2, limit: 2, offset: 2 })]);
+    const together = () =>
+      Promise.all([c.all(q.where('active', '=', true)), c.find('booking.resource', ids[1]), c.page(q.orderBy('name'), { page: 2, limit: 2, offset: 2 })]);
     await together();
     sqlLog.recent = [];
     sqlLog.keep = true;
@@ -139,7 +158,16 @@ describe('ctx.query', () => {
     const { ids, ctx } = await company();
     const names = ['A room', 'B chair', 'C room'];
     // Separate contexts: no batching into one statement, so the reads spread over the pool's sessions.
-    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => ctx().all(ctx().query.selectFrom('booking.resource').select('name').where('id', '=', ids[i % 3]))));
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        ctx().all(
+          ctx()
+            .query.selectFrom('booking.resource')
+            .select('name')
+            .where('id', '=', ids[i % 3]),
+        ),
+      ),
+    );
     answers.forEach((rows, i) => expect(rows).toEqual([{ name: names[i % 3] }]));
     // A value that looks like a placeholder stays a value.
     expect(await ctx().all(ctx().query.selectFrom('booking.resource').select('name').where('name', '=', 'A room $1'))).toEqual([]);

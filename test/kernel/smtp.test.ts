@@ -18,7 +18,11 @@ describe('SMTP transport', () => {
         let data = '';
         stream.on('data', (chunk) => (data += chunk));
         stream.on('end', () => {
-          received.push({ from: session.envelope.mailFrom ? (session.envelope.mailFrom as any).address : '', to: session.envelope.rcptTo.map((r) => r.address), data });
+          received.push({
+            from: session.envelope.mailFrom ? (session.envelope.mailFrom as any).address : '',
+            to: session.envelope.rcptTo.map((r) => r.address),
+            data,
+          });
           callback();
         });
       },
@@ -30,7 +34,12 @@ describe('SMTP transport', () => {
   afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
   it('delivers an outbox email with subject and body', async () => {
-    await smtpTransport(url, 'studio@example.test').send({ channel: 'email', to: 'ann@example.test', subject: 'Your sign-in code', body: 'Your code is 123456.' });
+    await smtpTransport(url, 'studio@example.test').send({
+      channel: 'email',
+      to: 'ann@example.test',
+      subject: 'Your sign-in code',
+      body: 'Your code is 123456.',
+    });
     expect(received).toHaveLength(1);
     expect(received[0].from).toBe('studio@example.test');
     expect(received[0].to).toEqual(['ann@example.test']);

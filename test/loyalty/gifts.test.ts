@@ -16,13 +16,21 @@ async function member(shop: Shop, points: number) {
   return { ...me, h: { ...shop.h, ...bearer(me.token) } };
 }
 
-const redeem = (h: Record<string, string>, offerId: string, quantity?: number) => http(`${P}/gifts/offers/${offerId}/redeem`, { body: quantity ? { quantity } : {}, headers: h });
+const redeem = (h: Record<string, string>, offerId: string, quantity?: number) =>
+  http(`${P}/gifts/offers/${offerId}/redeem`, { body: quantity ? { quantity } : {}, headers: h });
 const balanceOf = async (shop: Shop, customerId: string) => (await callTool(shop.merchant, 'get_customer_loyalty', { customerId })).balance;
 
 describe('gift offers and redemptions', () => {
   it('offers gifts, redeems them for points with a code for the counter, marks them used or cancels them', async () => {
     const shop = await openShop('Gift Shop');
-    const coffee = await callTool(shop.merchant, 'create_gift_offer', { title: 'Free coffee', pointsCost: 100, stock: 5, limitPerCustomer: 2, status: 'active', imageUrl: 'https://img.example/coffee.png' });
+    const coffee = await callTool(shop.merchant, 'create_gift_offer', {
+      title: 'Free coffee',
+      pointsCost: 100,
+      stock: 5,
+      limitPerCustomer: 2,
+      status: 'active',
+      imageUrl: 'https://img.example/coffee.png',
+    });
     expect(coffee).toMatchObject({ title: 'Free coffee', pointsCost: 100, stock: 5, limitPerCustomer: 2, status: 'active' });
     const draft = await callTool(shop.merchant, 'create_gift_offer', { title: 'Secret', pointsCost: 10 });
     expect(draft.status).toBe('draft');
@@ -31,26 +39,60 @@ describe('gift offers and redemptions', () => {
 
     // Anonymous storefront: open gifts only, no per-customer answer.
     const anonymous = await http(`${P}/gifts/offers`, { headers: shop.h });
-    expect(anonymous.body.data.items.map((o: any) => [o.title, o.redeemable])).toEqual([['VIP lounge', null], ['Free coffee', null]]);
+    expect(anonymous.body.data.items.map((o: any) => [o.title, o.redeemable])).toEqual([
+      ['VIP lounge', null],
+      ['Free coffee', null],
+    ]);
     expect(anonymous.body.data.pagination).toEqual({ page: 1, limit: 20, total: 2, totalPages: 1, hasNextPage: false });
     expect((await http(`${P}/gifts/offers?search=coffee`, { headers: shop.h })).body.data.items.map((o: any) => o.title)).toEqual(['Free coffee']);
     // Offers outside their dates are not open: neither listed nor counted.
     const hour = 3600_000;
-    const later = await callTool(shop.merchant, 'create_gift_offer', { title: 'Summer gift', pointsCost: 10, status: 'active', startsAt: new Date(Date.now() + 24 * hour).toISOString() });
-    const over = await callTool(shop.merchant, 'create_gift_offer', { title: 'Spring gift', pointsCost: 20, status: 'active', startsAt: new Date(Date.now() - 48 * hour).toISOString(), endsAt: new Date(Date.now() - 24 * hour).toISOString() });
-    const dated = await callTool(shop.merchant, 'create_gift_offer', { title: 'This week', pointsCost: 30, status: 'active', startsAt: new Date(Date.now() - hour).toISOString(), endsAt: new Date(Date.now() + 24 * hour).toISOString() });
-    expect((await http(`${P}/gifts/offers`, { headers: shop.h })).body.data).toMatchObject({ items: [{ title: 'This week' }, { title: 'VIP lounge' }, { title: 'Free coffee' }], pagination: { total: 3 } });
+    const later = await callTool(shop.merchant, 'create_gift_offer', {
+      title: 'Summer gift',
+      pointsCost: 10,
+      status: 'active',
+      startsAt: new Date(Date.now() + 24 * hour).toISOString(),
+    });
+    const over = await callTool(shop.merchant, 'create_gift_offer', {
+      title: 'Spring gift',
+      pointsCost: 20,
+      status: 'active',
+      startsAt: new Date(Date.now() - 48 * hour).toISOString(),
+      endsAt: new Date(Date.now() - 24 * hour).toISOString(),
+    });
+    const dated = await callTool(shop.merchant, 'create_gift_offer', {
+      title: 'This week',
+      pointsCost: 30,
+      status: 'active',
+      startsAt: new Date(Date.now() - hour).toISOString(),
+      endsAt: new Date(Date.now() + 24 * hour).toISOString(),
+    });
+    expect((await http(`${P}/gifts/offers`, { headers: shop.h })).body.data).toMatchObject({
+      items: [{ title: 'This week' }, { title: 'VIP lounge' }, { title: 'Free coffee' }],
+      pagination: { total: 3 },
+    });
     for (const offer of [later, over, dated]) await callTool(shop.merchant, 'update_gift_offer', { offerId: offer.id, status: 'archived' });
     expect((await http(`${P}/gifts/offers/${draft.id}`, { headers: shop.h })).status).toBe(404);
 
     const me = await member(shop, 250);
     const mine = await http(`${P}/gifts/offers`, { headers: me.h });
-    expect(mine.body.data.items.map((o: any) => [o.title, o.redeemable, o.unavailableReason, o.pointsShort])).toEqual([['VIP lounge', false, 'TIER_REQUIRED', 0], ['Free coffee', true, null, 0]]);
+    expect(mine.body.data.items.map((o: any) => [o.title, o.redeemable, o.unavailableReason, o.pointsShort])).toEqual([
+      ['VIP lounge', false, 'TIER_REQUIRED', 0],
+      ['Free coffee', true, null, 0],
+    ]);
     expect((await http(`${P}/gifts/offers/${coffee.id}`, { headers: me.h })).body.data).toMatchObject({ id: coffee.id, redeemable: true });
 
     const given = await redeem(me.h, coffee.id, 2);
     expect(given.status).toBe(201);
-    expect(given.body.data).toMatchObject({ offerId: coffee.id, title: 'Free coffee', customerId: me.customerId, quantity: 2, points: 200, balanceAfter: 50, status: 'ISSUED' });
+    expect(given.body.data).toMatchObject({
+      offerId: coffee.id,
+      title: 'Free coffee',
+      customerId: me.customerId,
+      quantity: 2,
+      points: 200,
+      balanceAfter: 50,
+      status: 'ISSUED',
+    });
     expect(given.body.data.code).toMatch(/^[A-Z2-9]{8}$/);
     expect(await balanceOf(shop, me.customerId)).toBe(50);
     const why = async (offerId: string, quantity?: number) => (await redeem(me.h, offerId, quantity)).body.error;
@@ -62,7 +104,11 @@ describe('gift offers and redemptions', () => {
 
     const other = await member(shop, 30);
     expect((await redeem(other.h, coffee.id)).body.error).toMatchObject({ code: 'CONFLICT', details: { reason: 'INSUFFICIENT_POINTS' } });
-    expect((await http(`${P}/gifts/offers/${coffee.id}`, { headers: other.h })).body.data).toMatchObject({ redeemable: false, unavailableReason: 'INSUFFICIENT_POINTS', pointsShort: 70 });
+    expect((await http(`${P}/gifts/offers/${coffee.id}`, { headers: other.h })).body.data).toMatchObject({
+      redeemable: false,
+      unavailableReason: 'INSUFFICIENT_POINTS',
+      pointsShort: 70,
+    });
     expect(await balanceOf(shop, other.customerId)).toBe(30);
 
     const list = await http(`${P}/gifts/redemptions`, { headers: me.h });
@@ -91,7 +137,9 @@ describe('gift offers and redemptions', () => {
     // Bad input names the field.
     expect((await toolError(shop.merchant, 'create_gift_offer', { title: 'X', pointsCost: -1 })).details.field).toBe('pointsCost');
     expect((await toolError(shop.merchant, 'create_gift_offer', { title: 'X', pointsCost: 1, imageUrl: 'ftp://x' })).details.field).toBe('imageUrl');
-    expect((await toolError(shop.merchant, 'update_gift_offer', { offerId: coffee.id, minTierId: '01900000-0000-7000-8000-000000000000' })).details.field).toBe('minTierId');
+    expect((await toolError(shop.merchant, 'update_gift_offer', { offerId: coffee.id, minTierId: '01900000-0000-7000-8000-000000000000' })).details.field).toBe(
+      'minTierId',
+    );
   });
 
   it('20 concurrent redemptions by a customer whose points cover 5 give exactly 5; 10 customers racing for a stock of 3 get exactly 3', async () => {
@@ -124,7 +172,10 @@ describe('gift offers and redemptions', () => {
     const anonymous = await http(`${P}/gifts/claim`, { body: { claimToken: a }, headers: shop.h });
     expect(anonymous.status).toBe(201);
     expect(anonymous.body.data).toMatchObject({ offerId: paid.id, customerId: null, points: 0, status: 'ISSUED' });
-    expect((await http(`${P}/gifts/claim`, { body: { claimToken: a }, headers: shop.h })).body.error).toMatchObject({ code: 'CONFLICT', details: { reason: 'ALREADY_CLAIMED' } });
+    expect((await http(`${P}/gifts/claim`, { body: { claimToken: a }, headers: shop.h })).body.error).toMatchObject({
+      code: 'CONFLICT',
+      details: { reason: 'ALREADY_CLAIMED' },
+    });
     const me = await member(shop, 0);
     const attached = await http(`${P}/gifts/claim`, { body: { claimToken: b }, headers: me.h });
     expect(attached.body.data).toMatchObject({ customerId: me.customerId, points: 0 });
@@ -135,7 +186,9 @@ describe('gift offers and redemptions', () => {
     // 31 days on, the last token has expired.
     const { app } = await testServer();
     const later = { ...app.platform.runtime, clock: new TestClock(Date.now() + 31 * 86_400_000) };
-    await expect(claim(RequestContext.system(later, shop.company.companyId), { claimToken: c })).rejects.toMatchObject({ extensions: { code: 'CONFLICT', reason: 'CLAIM_EXPIRED' } });
+    await expect(claim(RequestContext.system(later, shop.company.companyId), { claimToken: c })).rejects.toMatchObject({
+      extensions: { code: 'CONFLICT', reason: 'CLAIM_EXPIRED' },
+    });
 
     const free = await http(`${P}/gifts/claim`, { body: { offerId: sample.id }, headers: me.h });
     expect(free.status).toBe(201);

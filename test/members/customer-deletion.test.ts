@@ -21,10 +21,13 @@ describe('erasing a customer', () => {
     const session = await http('/v6/customer-portal/auth/validate-token', { method: 'POST', body: {}, headers: bearer(customer.token) });
     expect(session.status).toBe(401);
     // members.customer.deleted reaches content: the id is no longer a customer of the company.
-    await eventually(async () => {
-      const error = await toolError(merchant, 'create_survey_invitations', { surveyId: survey.id, recipients: [customer.customerId] });
-      expect(error).toMatchObject({ code: 'BAD_USER_INPUT', details: { field: 'recipients' } });
-    }, { tries: 20 });
+    await eventually(
+      async () => {
+        const error = await toolError(merchant, 'create_survey_invitations', { surveyId: survey.id, recipients: [customer.customerId] });
+        expect(error).toMatchObject({ code: 'BAD_USER_INPUT', details: { field: 'recipients' } });
+      },
+      { tries: 20 },
+    );
     expect((await toolError(merchant, 'delete_customer', { customerId: customer.customerId })).code).toBe('NOT_FOUND');
   });
 });

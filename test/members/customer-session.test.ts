@@ -112,7 +112,9 @@ describe('member session routes', () => {
     await http(`${P}/auth/otp`, { body: { email }, headers: tenant });
     const code = await lastCode(email, since);
     const { app } = await testServer();
-    await app.platform.runtime.db.orm.em.getConnection().execute(`update members.otp_challenge set expires_at = now() - interval '1 second' where address = ?`, [email]);
+    await app.platform.runtime.db.orm.em
+      .getConnection()
+      .execute(`update members.otp_challenge set expires_at = now() - interval '1 second' where address = ?`, [email]);
     const res = await http(`${P}/auth/otp/verify`, { body: { email, code }, headers: tenant });
     expect(res.status).toBe(401);
     expect(res.body.error).toMatchObject({ code: 'UNAUTHENTICATED', details: { reason: 'INVALID_CODE' } });
@@ -170,10 +172,20 @@ describe('member session routes', () => {
 
   it('registers a member with data.member and data.token; duplicates are 409', async () => {
     const email = uniqueEmail('reg');
-    const res = await http(`${P}/auth/register`, { body: { name: 'Ada', lastName: 'Lovelace', email, phone: '+44 20 7946 0000', source: 'storefront' }, headers: tenant });
+    const res = await http(`${P}/auth/register`, {
+      body: { name: 'Ada', lastName: 'Lovelace', email, phone: '+44 20 7946 0000', source: 'storefront' },
+      headers: tenant,
+    });
     expect(res.status).toBe(201);
     expect(res.body.success).toBe(true);
-    expect(res.body.data.member).toMatchObject({ name: 'Ada', lastName: 'Lovelace', email, phone: '+442079460000', source: 'storefront', companyId: company.companyId });
+    expect(res.body.data.member).toMatchObject({
+      name: 'Ada',
+      lastName: 'Lovelace',
+      email,
+      phone: '+442079460000',
+      source: 'storefront',
+      companyId: company.companyId,
+    });
     expect(res.body.data.member.id).toMatch(/^[0-9a-f-]{36}$/);
     const token = res.body.data.token;
     expect((await http(`${P}/auth/validate-token`, { method: 'POST', headers: bearer(token) })).body.data.customer.id).toBe(res.body.data.member.id);
@@ -198,8 +210,22 @@ describe('member session routes', () => {
 
     const strict = await signupCompany('Strict Form');
     const update = await graphql(
-      `mutation($f: [RegistrationFieldInput!]) { updateCompanySettings(input: { registrationFields: $f }) { registrationFields { key required } } }`,
-      { f: [{ key: 'phone', label: 'Phone', type: 'phone', required: true }, { key: 'level', label: 'Level', type: 'select', options: ['beginner', 'pro'] }] },
+      `
+        mutation ($f: [RegistrationFieldInput!]) {
+          updateCompanySettings(input: { registrationFields: $f }) {
+            registrationFields {
+              key
+              required
+            }
+          }
+        }
+      `,
+      {
+        f: [
+          { key: 'phone', label: 'Phone', type: 'phone', required: true },
+          { key: 'level', label: 'Level', type: 'select', options: ['beginner', 'pro'] },
+        ],
+      },
       bearer(strict.apiKey),
     );
     expect(update.body.data?.updateCompanySettings.registrationFields).toEqual([
@@ -218,7 +244,7 @@ describe('member session routes', () => {
     expect(ok.body.data.member.attributes).toEqual({ level: 'pro' });
   });
 
-  it("verifying an address ends sessions someone else opened by registering it first", async () => {
+  it('verifying an address ends sessions someone else opened by registering it first', async () => {
     const email = uniqueEmail('victim');
     const squatter = await http(`${P}/auth/register`, { body: { name: 'Not the owner', email }, headers: tenant });
     expect(squatter.status).toBe(201);
@@ -262,7 +288,7 @@ describe('member session routes', () => {
     expect(asMerchant.status).toBe(401);
   });
 
-  it("a customer token never works for another company", async () => {
+  it('a customer token never works for another company', async () => {
     const { token } = await signInCustomer(company.companyId);
     const cross = await http(`${P}/auth/validate-token`, { method: 'POST', headers: { ...bearer(token), 'x-company-id': other.companyId } });
     expect(cross.status).toBe(401);

@@ -22,7 +22,16 @@ describe('organisation signup', () => {
     const merchant = await mcpClient(result.apiKey);
     const company = await callTool(merchant, 'get_company');
     // Another test (the README's examples) may have signed up a "Zen Yoga" first: the slug is then -2, -3 ….
-    expect(company).toMatchObject({ id: result.companyId, name: 'Zen Yoga', slug: expect.stringMatching(/^zen-yoga(-\d+)?$/), industry: 'fitness', country: 'GB', timeZone: 'Europe/London', currency: 'GBP', loginChannel: 'email' });
+    expect(company).toMatchObject({
+      id: result.companyId,
+      name: 'Zen Yoga',
+      slug: expect.stringMatching(/^zen-yoga(-\d+)?$/),
+      industry: 'fitness',
+      country: 'GB',
+      timeZone: 'Europe/London',
+      currency: 'GBP',
+      loginChannel: 'email',
+    });
     // Verifying twice is refused.
     expect((await toolError(anonymous, 'register_organisation_verify', { requestId: request.requestId, code })).code).toBe('CONFLICT');
   });
@@ -59,7 +68,8 @@ describe('organisation signup', () => {
   it('rate-limits signup codes per email', async () => {
     const email = uniqueEmail('flood');
     const statuses = [];
-    for (let i = 0; i < 6; i++) statuses.push((await http('/v6/dev/signup', { body: { email, organisationName: 'Flood', industry: 'salon', country: 'DE' } })).status);
+    for (let i = 0; i < 6; i++)
+      statuses.push((await http('/v6/dev/signup', { body: { email, organisationName: 'Flood', industry: 'salon', country: 'DE' } })).status);
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
   });
 
@@ -127,7 +137,12 @@ describe('merchant tools', () => {
     expect((await toolError(merchant, 'update_company_settings', { currency: 'XXQ' })).details.field).toBe('currency');
     const badEnum = await toolError(merchant, 'update_company_settings', { loginChannel: 'pigeon' });
     expect(badEnum.message).toMatch(/loginChannel/);
-    const dupField = await toolError(merchant, 'update_company_settings', { registrationFields: [{ key: 'x', label: 'X', type: 'text' }, { key: 'x', label: 'Y', type: 'text' }] });
+    const dupField = await toolError(merchant, 'update_company_settings', {
+      registrationFields: [
+        { key: 'x', label: 'X', type: 'text' },
+        { key: 'x', label: 'Y', type: 'text' },
+      ],
+    });
     expect(dupField.details.field).toBe('registrationFields[1].key');
     // Untouched settings stay.
     expect(await callTool(merchant, 'get_company')).toMatchObject({ timeZone: 'Asia/Tokyo', currency: 'JPY' });
@@ -143,11 +158,19 @@ describe('merchant tools', () => {
     expect((await toolError(await mcpClient((await signupCompany('Other')).apiKey), 'add_storefront_domain', { domain: host })).code).toBe('CONFLICT');
     expect((await toolError(merchant, 'add_storefront_domain', { domain: 'not a host' })).details.field).toBe('domain');
     // The platform's own and local names cannot be claimed.
-    for (const reserved of ['127.0.0.1', 'localhost', 'shop.localhost']) expect((await toolError(merchant, 'add_storefront_domain', { domain: reserved })).details.field).toBe('domain');
+    for (const reserved of ['127.0.0.1', 'localhost', 'shop.localhost'])
+      expect((await toolError(merchant, 'add_storefront_domain', { domain: reserved })).details.field).toBe('domain');
 
     const resolved = await http(`/v6/customer-portal/storefront/resolve-domain?domain=${host}`);
     expect(resolved.status).toBe(200);
-    expect(resolved.body.data).toEqual({ companyId: company.companyId, name: 'Domain Studio', slug: 'domain-studio', timeZone: 'Europe/Berlin', currency: 'EUR', loginChannel: 'email' });
+    expect(resolved.body.data).toEqual({
+      companyId: company.companyId,
+      name: 'Domain Studio',
+      slug: 'domain-studio',
+      timeZone: 'Europe/Berlin',
+      currency: 'EUR',
+      loginChannel: 'email',
+    });
     const missing = await http('/v6/customer-portal/storefront/resolve-domain?domain=nowhere.example.test');
     expect(missing.status).toBe(404);
     expect(missing.body).toMatchObject({ success: false, error: { code: 'NOT_FOUND' } });
@@ -170,7 +193,10 @@ describe('merchant tools', () => {
     });
     expect(viaHost.data.companyId).toBe(company.companyId);
     const customer = await signInCustomer(company.companyId);
-    const onOwnDomain = await fetch(`${url}/v6/customer-portal/auth/validate-token`, { method: 'POST', headers: { 'x-forwarded-host': host, authorization: `Bearer ${customer.token}` } });
+    const onOwnDomain = await fetch(`${url}/v6/customer-portal/auth/validate-token`, {
+      method: 'POST',
+      headers: { 'x-forwarded-host': host, authorization: `Bearer ${customer.token}` },
+    });
     expect(onOwnDomain.status).toBe(200);
   });
 });

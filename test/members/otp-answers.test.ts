@@ -79,7 +79,10 @@ describe('OTP verification answers', () => {
 
     const expected = {
       status: 401,
-      body: { success: false, error: { code: 'UNAUTHENTICATED', message: 'The code is invalid or has expired; request a new one', details: { reason: 'INVALID_CODE' } } },
+      body: {
+        success: false,
+        error: { code: 'UNAUTHENTICATED', message: 'The code is invalid or has expired; request a new one', details: { reason: 'INVALID_CODE' } },
+      },
     };
     for (const [name, answer] of Object.entries(answers)) {
       expect(seen(answer), name).toEqual(seen(answers.none));

@@ -14,7 +14,13 @@ describe('audit log', () => {
     const client = await mcpClient(company.apiKey);
     const staff = await callTool(client, 'create_staff_member', { name: 'Mia' });
     const key = await callTool(client, 'create_api_key', { name: 'Second key' });
-    const failed = await toolError(client, 'create_service', { name: 'Cut', durationMinutes: 30, price: '10.00', capacity: 1, staffIds: ['0190d5a0-0000-7000-8000-000000000000'] });
+    const failed = await toolError(client, 'create_service', {
+      name: 'Cut',
+      durationMinutes: 30,
+      price: '10.00',
+      capacity: 1,
+      staffIds: ['0190d5a0-0000-7000-8000-000000000000'],
+    });
     expect(failed.code).toBe('BAD_USER_INPUT');
     const viaGraphql = await graphql('mutation { createApiKey(input: { name: "From GraphQL" }) { id } }', {}, bearer(company.apiKey));
     expect(viaGraphql.body.errors).toBeUndefined();

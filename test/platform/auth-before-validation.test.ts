@@ -64,7 +64,10 @@ describe('authentication before validation', () => {
 
   beforeAll(async () => {
     company = await signupCompany('Auth First');
-    const registered = await http('/v6/customer-portal/auth/register', { body: { name: 'Ann', email: uniqueEmail('auth-first') }, headers: { 'x-company-id': company.companyId } });
+    const registered = await http('/v6/customer-portal/auth/register', {
+      body: { name: 'Ann', email: uniqueEmail('auth-first') },
+      headers: { 'x-company-id': company.companyId },
+    });
     customerToken = registered.body.data.token;
     const document = (await http('/openapi/connect-v6.openapi.json')).body;
     operations = [];
@@ -101,10 +104,15 @@ describe('authentication before validation', () => {
     const bad = ['Bearer svc_mcp_not-a-real-key', 'Bearer not.a.token', 'Basic dXNlcjpwYXNz'];
     for (const op of operations) {
       for (const { path, init } of badInputs(op)) {
-        for (const authorization of bad) expectRefused(await http(path, { ...init, headers: { ...init.headers, authorization } }), 401, `${authorization}: ${init.method} ${path}`);
+        for (const authorization of bad)
+          expectRefused(await http(path, { ...init, headers: { ...init.headers, authorization } }), 401, `${authorization}: ${init.method} ${path}`);
         // A good credential of the other kind: a customer is forbidden merchant routes, a merchant is no customer.
         const other = op.needs === 'apiKey' ? bearer(customerToken) : bearer(company.apiKey);
-        expectRefused(await http(path, { ...init, headers: { ...init.headers, ...other, 'x-company-id': company.companyId } }), op.needs === 'apiKey' ? 403 : 401, `other kind: ${init.method} ${path}`);
+        expectRefused(
+          await http(path, { ...init, headers: { ...init.headers, ...other, 'x-company-id': company.companyId } }),
+          op.needs === 'apiKey' ? 403 : 401,
+          `other kind: ${init.method} ${path}`,
+        );
       }
     }
   }, 120_000);
@@ -123,7 +131,11 @@ describe('authentication before validation', () => {
 
   it('answers the legacy adapters’ callers without a good credential with 401 before reading their input', async () => {
     const adapters = LEGACY_ROUTES.filter((r) => r.path.includes('/members/') && !r.path.endsWith('/register/'));
-    expect(adapters.map((r) => `${r.method} ${r.path}`).sort()).toEqual(['GET /connect/v1/members/search/', 'POST /connect/v1/members/reward-transactions/', 'POST /connect/v1/members/{member_uuid}/token/']);
+    expect(adapters.map((r) => `${r.method} ${r.path}`).sort()).toEqual([
+      'GET /connect/v1/members/search/',
+      'POST /connect/v1/members/reward-transactions/',
+      'POST /connect/v1/members/{member_uuid}/token/',
+    ]);
     const calls = [
       { path: '/connect/v1/members/search/', init: { method: 'GET' } },
       { path: '/connect/v1/members/search/?unknownParam=1', init: { method: 'GET' } },
@@ -135,7 +147,12 @@ describe('authentication before validation', () => {
       { path: '/connect/v1/booking-records/?unknownParam=1', init: { method: 'GET' } },
     ];
     for (const { path, init } of calls) {
-      for (const headers of [{} as Record<string, string>, { 'x-company-id': company.companyId }, { authorization: 'Bearer svc_mcp_not-a-real-key' }, { authorization: 'Bearer not.a.token' }]) {
+      for (const headers of [
+        {} as Record<string, string>,
+        { 'x-company-id': company.companyId },
+        { authorization: 'Bearer svc_mcp_not-a-real-key' },
+        { authorization: 'Bearer not.a.token' },
+      ]) {
         const res = await http(path, { ...init, headers });
         expect(res.status, `${init.method} ${path} ${JSON.stringify(headers)}: ${JSON.stringify(res.body)}`).toBe(401);
         expect(res.body.error).toEqual({ code: 'UNAUTHENTICATED', message: expect.any(String), requestId: expect.any(String) });
@@ -149,7 +166,10 @@ describe('authentication before validation', () => {
     const names = (await merchant.listTools()).tools.map((t) => t.name).filter((n) => !(SIGNUP_TOOLS as readonly string[]).includes(n));
     expect(names.length).toBeGreaterThan(80);
     const call = (name: string, args: unknown, headers: Record<string, string> = {}) =>
-      http('/mcp', { body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }, headers: { accept: 'application/json, text/event-stream', ...headers } });
+      http('/mcp', {
+        body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } },
+        headers: { accept: 'application/json, text/event-stream', ...headers },
+      });
     for (const name of names) {
       // One answer whatever the arguments: nothing in it depends on them.
       const anonymous = new Set<string>();

@@ -66,7 +66,8 @@ describe('docker-compose.yml', () => {
   });
 
   it.runIf(dockerComposeAvailable())('is accepted by `docker compose config` once the secrets are given, and refused without', () => {
-    const config = (env: NodeJS.ProcessEnv) => execFileSync('docker', ['compose', '-f', join(root, 'docker-compose.yml'), 'config', '--quiet'], { stdio: 'pipe', env });
+    const config = (env: NodeJS.ProcessEnv) =>
+      execFileSync('docker', ['compose', '-f', join(root, 'docker-compose.yml'), 'config', '--quiet'], { stdio: 'pipe', env });
     const { JWT_SECRET: _jwt, POSTGRES_PASSWORD: _pg, ...rest } = process.env;
     config({ ...rest, JWT_SECRET: 'k'.repeat(48), POSTGRES_PASSWORD: 'p'.repeat(24) });
     expect(() => config({ ...rest, POSTGRES_PASSWORD: 'p'.repeat(24) })).toThrow(/set JWT_SECRET/);

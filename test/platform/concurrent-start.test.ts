@@ -28,9 +28,11 @@ describe.runIf(databaseUrl)('subgraph processes starting together on an empty da
     for (const s of started) if (s.status === 'fulfilled') platforms.push(s.value);
     expect(started.filter((s) => s.status === 'rejected').map((s) => String((s as PromiseRejectedResult).reason))).toEqual([]);
     const [first] = platforms;
-    const rows = await first.runtime.db.orm.em.getConnection().execute<{ module: string; n: number }[]>(
-      'select module, count(*)::int as n, count(distinct name)::int as names from kernel.schema_migration group by module',
-    );
+    const rows = await first.runtime.db.orm.em
+      .getConnection()
+      .execute<{ module: string; n: number }[]>(
+        'select module, count(*)::int as n, count(distinct name)::int as names from kernel.schema_migration group by module',
+      );
     for (const row of rows) expect(row.n, row.module).toBe((row as unknown as { names: number }).names);
     expect(rows.map((r) => r.module).sort()).toEqual(['kernel', ...MODULES.map((m) => m.name)].sort());
   }, 120_000);

@@ -26,11 +26,19 @@ interface Answer {
 }
 
 /** A request as a browser sends it cross-origin: an Origin header, optionally a preflight. */
-async function call(base: string, path: string, init: { method?: string; origin?: string; headers?: Record<string, string>; body?: unknown } = {}): Promise<Answer> {
+async function call(
+  base: string,
+  path: string,
+  init: { method?: string; origin?: string; headers?: Record<string, string>; body?: unknown } = {},
+): Promise<Answer> {
   const headers: Record<string, string> = { ...init.headers };
   if (init.origin) headers.origin = init.origin;
   if (init.body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${base}${path}`, { method: init.method ?? (init.body !== undefined ? 'POST' : 'GET'), headers, body: init.body !== undefined ? JSON.stringify(init.body) : undefined });
+  const res = await fetch(`${base}${path}`, {
+    method: init.method ?? (init.body !== undefined ? 'POST' : 'GET'),
+    headers,
+    body: init.body !== undefined ? JSON.stringify(init.body) : undefined,
+  });
   const text = await res.text();
   let body: any = text;
   try {
@@ -42,10 +50,22 @@ async function call(base: string, path: string, init: { method?: string; origin?
 const preflight = (base: string, path: string, origin: string, method = 'POST', requestHeaders = 'content-type,x-company-id') =>
   call(base, path, { method: 'OPTIONS', origin, headers: { 'access-control-request-method': method, 'access-control-request-headers': requestHeaders } });
 
-const CORS_HEADERS = ['access-control-allow-origin', 'access-control-allow-methods', 'access-control-allow-headers', 'access-control-allow-credentials', 'access-control-expose-headers', 'access-control-max-age'];
+const CORS_HEADERS = [
+  'access-control-allow-origin',
+  'access-control-allow-methods',
+  'access-control-allow-headers',
+  'access-control-allow-credentials',
+  'access-control-expose-headers',
+  'access-control-max-age',
+];
 const corsHeadersOf = (res: Answer) => CORS_HEADERS.filter((h) => res.headers.has(h));
 
-const MCP_INITIALIZE = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'cors-test', version: '1' } } };
+const MCP_INITIALIZE = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'cors-test', version: '1' } },
+};
 const MCP_ACCEPT = { accept: 'application/json, text/event-stream' };
 
 /** A company with a storefront domain, registered the way a merchant does it (MCP tool). */
@@ -65,14 +85,20 @@ describe('CORS_ORIGINS', () => {
     const dir = mkdtempSync(join(tmpdir(), 'cors-config-'));
     const env = { DATA_DIR: dir, JWT_SECRET: 'x'.repeat(32) };
     expect(loadConfig(env).corsOrigins).toEqual([]);
-    expect(loadConfig({ ...env, CORS_ORIGINS: ' https://Shop.Example.com/ , http://localhost:5173,https://a.example.com:443,,https://*.partner.example, * ,https://shop.example.com' }).corsOrigins).toEqual([
-      'https://shop.example.com',
-      'http://localhost:5173',
-      'https://a.example.com',
-      'https://*.partner.example',
-      '*',
-    ]);
-    for (const bad of ['null', 'https://shop.example.com/path', 'ftp://shop.example.com', 'shop.example.com', 'https://shop.example.com:99999', 'https://shop.example.com?x=1']) {
+    expect(
+      loadConfig({
+        ...env,
+        CORS_ORIGINS: ' https://Shop.Example.com/ , http://localhost:5173,https://a.example.com:443,,https://*.partner.example, * ,https://shop.example.com',
+      }).corsOrigins,
+    ).toEqual(['https://shop.example.com', 'http://localhost:5173', 'https://a.example.com', 'https://*.partner.example', '*']);
+    for (const bad of [
+      'null',
+      'https://shop.example.com/path',
+      'ftp://shop.example.com',
+      'shop.example.com',
+      'https://shop.example.com:99999',
+      'https://shop.example.com?x=1',
+    ]) {
       expect(() => loadConfig({ ...env, CORS_ORIGINS: bad }), bad).toThrow(/CORS_ORIGINS/);
     }
   });
@@ -88,7 +114,10 @@ describe('CORS on the API paths (development: storefront domains and localhost)'
       expect(res.headers.get('access-control-allow-origin'), path).toBe(origin());
       expect(res.headers.get('vary'), path).toMatch(/\bOrigin\b/);
       expect(res.headers.get('access-control-allow-methods'), path).toContain('POST');
-      const allowed = res.headers.get('access-control-allow-headers')!.toLowerCase().split(/\s*,\s*/);
+      const allowed = res.headers
+        .get('access-control-allow-headers')!
+        .toLowerCase()
+        .split(/\s*,\s*/);
       expect(allowed, path).toEqual(expect.arrayContaining(['x-company-id', 'authorization', 'idempotency-key', 'content-type']));
       expect(Number(res.headers.get('access-control-max-age')), path).toBeGreaterThan(0);
       // The API takes its credential from Authorization, never a cookie.
@@ -141,7 +170,11 @@ describe('CORS on the API paths (development: storefront domains and localhost)'
       expect(res.headers.get('vary'), path).toMatch(/\bOrigin\b/);
     }
     // An actual request runs as without CORS (the browser withholds the answer from the page).
-    const graphql = await call(api, '/graphql', { origin: stranger, headers: { 'x-company-id': company.companyId }, body: { query: '{ loginChannel { channel } }' } });
+    const graphql = await call(api, '/graphql', {
+      origin: stranger,
+      headers: { 'x-company-id': company.companyId },
+      body: { query: '{ loginChannel { channel } }' },
+    });
     expect(graphql.status).toBe(200);
     expect(corsHeadersOf(graphql)).toEqual([]);
     const rest = await call(api, '/v6/customer-portal/auth/login-channel', { origin: stranger, headers: { 'x-company-id': company.companyId } });
@@ -157,7 +190,14 @@ describe('CORS on the API paths (development: storefront domains and localhost)'
   });
 
   it('never allows the opaque origin null, other schemes or a storefront host under another name', async () => {
-    for (const origin of ['null', 'file://', `chrome-extension://${storefrontHost}`, `https://${storefrontHost}.evil.test`, `https://x${storefrontHost}`, `https://${storefrontHost}/path`]) {
+    for (const origin of [
+      'null',
+      'file://',
+      `chrome-extension://${storefrontHost}`,
+      `https://${storefrontHost}.evil.test`,
+      `https://x${storefrontHost}`,
+      `https://${storefrontHost}/path`,
+    ]) {
       const res = await preflight(api, '/graphql', origin);
       expect(res.status, origin).toBe(403);
       expect(corsHeadersOf(res), origin).toEqual([]);
@@ -224,13 +264,28 @@ describe('CORS in production with CORS_ORIGINS', () => {
   });
 
   it('allows exactly the configured origins, its own, and no localhost', async () => {
-    const allowed = ['https://app.example.com', 'https://a.partner.example', 'https://b.c.partner.example', `http://127.0.0.1:${page.port}`, 'https://api.example.com'];
+    const allowed = [
+      'https://app.example.com',
+      'https://a.partner.example',
+      'https://b.c.partner.example',
+      `http://127.0.0.1:${page.port}`,
+      'https://api.example.com',
+    ];
     for (const origin of allowed) {
       const res = await preflight(production.url, '/graphql', origin);
       expect(res.status, origin).toBe(204);
       expect(res.headers.get('access-control-allow-origin'), origin).toBe(origin);
     }
-    const refused = ['http://app.example.com', 'https://app.example.com:8443', 'https://partner.example', 'https://evilpartner.example', 'http://localhost:5173', `http://localhost:${page.port}`, 'http://127.0.0.1:1', `https://${storefrontHost}.invalid`];
+    const refused = [
+      'http://app.example.com',
+      'https://app.example.com:8443',
+      'https://partner.example',
+      'https://evilpartner.example',
+      'http://localhost:5173',
+      `http://localhost:${page.port}`,
+      'http://127.0.0.1:1',
+      `https://${storefrontHost}.invalid`,
+    ];
     for (const origin of refused) {
       const res = await preflight(production.url, '/graphql', origin);
       expect(res.status, origin).toBe(403);
@@ -308,7 +363,12 @@ describe('CORS in production with CORS_ORIGINS', () => {
               mcp: await attempt('/mcp', {
                 method: 'POST',
                 headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
-                body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'storefront', version: '1' } } }),
+                body: JSON.stringify({
+                  jsonrpc: '2.0',
+                  id: 1,
+                  method: 'initialize',
+                  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'storefront', version: '1' } },
+                }),
               }),
             };
           },

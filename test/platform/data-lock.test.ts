@@ -38,7 +38,13 @@ type Server = ReturnType<typeof startServerProcess>;
 async function readyOrExited(server: Server, port: number): Promise<'ready' | 'exited'> {
   const exited = () => server.child.exitCode !== null || server.child.signalCode !== null;
   for (let i = 0; i < 600 && !exited(); i++) {
-    if (await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false)) return 'ready';
+    if (
+      await fetch(`http://127.0.0.1:${port}/readyz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return 'ready';
     await Promise.race([server.exited, new Promise((r) => setTimeout(r, 100))]);
   }
   if (exited()) return 'exited';
@@ -59,7 +65,11 @@ function startUnreaped(dataDir: string, port: number): { pid: Promise<number>; p
   const server = `"${process.execPath}" --import tsx router/main.ts`;
   // The server's pid on descriptor 3; `sleep` ends by itself if this test dies before stopping it.
   const log = join(mkdtempSync(join(tmpdir(), 'data-lock-log-')), 'server.log');
-  const parent = spawn('sh', ['-c', `${server} 3>&- >"${log}" 2>&1 & echo $! >&3; exec sleep 600 3>&-`], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'ignore', 'pipe'] });
+  const parent = spawn('sh', ['-c', `${server} 3>&- >"${log}" 2>&1 & echo $! >&3; exec sleep 600 3>&-`], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'ignore', 'ignore', 'pipe'],
+  });
   const pid = new Promise<number>((resolve) => parent.stdio[3]!.once('data', (d) => resolve(Number(String(d).trim()))));
   return { pid, parent, output: () => readFileSync(log, 'utf8') };
 }
@@ -133,7 +143,9 @@ describe.runIf(!inject('databaseUrl') && process.platform === 'linux')('server p
     const second = startServerProcess(dataDir, await freePort());
     started.push(second.child);
     expect(await second.exited).not.toBe(0);
-    expect(second.output()).toContain(`${dataDir} is in use by process ${restarted.child.pid} (a server on this data folder); stop it or set DATA_DIR to another folder`);
+    expect(second.output()).toContain(
+      `${dataDir} is in use by process ${restarted.child.pid} (a server on this data folder); stop it or set DATA_DIR to another folder`,
+    );
 
     restarted.child.kill('SIGTERM');
     expect(await restarted.exited).toBe(0);

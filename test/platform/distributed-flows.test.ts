@@ -47,9 +47,18 @@ describe.runIf(inject('databaseUrl'))('the main flows on the embedded and the di
   it('booking: a service listing its staff, the slots their hours give, a booking that gets the staff member and takes the slot, cancelled within the policy', async () => {
     const [embedded, distributed] = await onBoth(async (t, shop) => {
       const staff = await tool(shop.merchant, 'create_staff_member', { name: 'Dina' });
-      for (let day = 0; day < 7; day++) await tool(shop.merchant, 'set_staff_availability', { memberId: staff.id, dayOfWeek: day, startTime: '09:00', endTime: '12:00' });
+      for (let day = 0; day < 7; day++)
+        await tool(shop.merchant, 'set_staff_availability', { memberId: staff.id, dayOfWeek: day, startTime: '09:00', endTime: '12:00' });
       // The walk-through's call (docs/guides/walk-throughs.md): staff listed, requiresStaff left out.
-      const service = await tool(shop.merchant, 'create_service', { name: 'Haircut', durationMinutes: 60, price: '49.00', capacity: 1, staffIds: [staff.id], minimumNoticeMinutes: 0, cancellationPolicy: { hoursBefore: 24, refundPercent: 100 } });
+      const service = await tool(shop.merchant, 'create_service', {
+        name: 'Haircut',
+        durationMinutes: 60,
+        price: '49.00',
+        capacity: 1,
+        staffIds: [staff.id],
+        minimumNoticeMinutes: 0,
+        cancellationPolicy: { hoursBefore: 24, refundPercent: 100 },
+      });
       expect(service.requiresStaff).toBe(true);
       const date = new Date(Date.now() + 14 * 86_400_000).toISOString().slice(0, 10);
       const slots = async () => (await t.http(`/v6/customer-portal/services/${service.id}/slots?date=${date}`, { headers: shop.h })).body.data.items;
@@ -90,7 +99,10 @@ describe.runIf(inject('databaseUrl'))('the main flows on the embedded and the di
       await tool(shop.merchant, 'set_loyalty_rules', { pointsPerCurrencyUnit: '2' });
       const lamp = await tool(shop.merchant, 'create_product', { name: 'Lamp', price: '12.50', status: 'active', trackInventory: true, stock: 3 });
       const me = await t.signInCustomer(shop.companyId);
-      const order = await t.http('/v6/customer-portal/shop/orders', { body: { items: [{ productId: lamp.id, quantity: 2 }], paymentMethodId: 'sandbox' }, headers: { ...shop.h, ...bearer(me.token) } });
+      const order = await t.http('/v6/customer-portal/shop/orders', {
+        body: { items: [{ productId: lamp.id, quantity: 2 }], paymentMethodId: 'sandbox' },
+        headers: { ...shop.h, ...bearer(me.token) },
+      });
       expect(order.status).toBe(201);
       expect(order.body.data).toMatchObject({ status: 'PENDING_PAYMENT', total: { amount: '25.00' } });
       // The sandbox's hosted page is commerce's own route, which the router serves or forwards.
@@ -132,7 +144,12 @@ describe.runIf(inject('databaseUrl'))('the main flows on the embedded and the di
       const segment = await tool(shop.merchant, 'create_customer_segment', { name: 'Everyone', customerIds: people.map((p) => p.id) });
       // Campaigns learns of customers from members' events, a moment after they register.
       await eventually(async () => expect((await tool(shop.merchant, 'preview_segment', { segmentId: segment.id })).count).toBe(3), { tries: 300 });
-      const campaign = await tool(shop.merchant, 'create_campaign', { name: 'News', channel: 'email', segmentId: segment.id, channelConfig: { subject: 'Hello {{firstName}}', html: '<p>Hi {{firstName}}, spring is here.</p>' } });
+      const campaign = await tool(shop.merchant, 'create_campaign', {
+        name: 'News',
+        channel: 'email',
+        segmentId: segment.id,
+        channelConfig: { subject: 'Hello {{firstName}}', html: '<p>Hi {{firstName}}, spring is here.</p>' },
+      });
       const sent = await t.http(`/v6/merchant/campaigns/${campaign.id}/send`, { method: 'POST', headers: bearer(shop.apiKey) });
       expect(sent.status).toBe(202);
       const done = await eventually(
@@ -148,7 +165,15 @@ describe.runIf(inject('databaseUrl'))('the main flows on the embedded and the di
       return { sending: sent.body.data.status, deliveries: done.deliveries, each: deliveries.map((d: any) => [d.status, d.attempts]) };
     });
     expect(distributed).toEqual(embedded);
-    expect(distributed).toMatchObject({ sending: 'SENDING', deliveries: { total: 3, sent: 3, failed: 0 }, each: [['SENT', 1], ['SENT', 1], ['SENT', 1]] });
+    expect(distributed).toMatchObject({
+      sending: 'SENDING',
+      deliveries: { total: 3, sent: 3, failed: 0 },
+      each: [
+        ['SENT', 1],
+        ['SENT', 1],
+        ['SENT', 1],
+      ],
+    });
   });
 });
 

@@ -49,7 +49,13 @@ describe.runIf(inject('databaseUrl'))('embedded and distributed give the same an
     });
     expectSameAnswers(embedded, distributed);
     // Data-driven: a tool added to the registry with an optional input fails here until the sweep calls it.
-    const optional = REGISTRY.filter((tool) => !tool.public && Object.keys(tool.inputSchema.properties ?? {}).some((p) => p !== IDEMPOTENCY_ARG && !((tool.inputSchema.required as string[] | undefined) ?? []).includes(p)));
+    const optional = REGISTRY.filter(
+      (tool) =>
+        !tool.public &&
+        Object.keys(tool.inputSchema.properties ?? {}).some(
+          (p) => p !== IDEMPOTENCY_ARG && !((tool.inputSchema.required as string[] | undefined) ?? []).includes(p),
+        ),
+    );
     expect(optional.map((tool) => tool.name).filter((name) => !called.has(name))).toEqual([]);
     // The walk-through's create_service call (docs/guides/walk-throughs.md): staff listed, requiresStaff left out → the service needs staff, and a booking gets one.
     const readme = distributed.find((a) => a.step === 'create_service (staff listed)')!;
@@ -79,14 +85,22 @@ describe.runIf(inject('databaseUrl'))('embedded and distributed give the same an
       const tool = async (step: string, name: string, args: Record<string, unknown>) => {
         const result = await merchant.callTool({ name, arguments: args });
         const text = (result.content as { text?: string }[])[0]?.text ?? '';
-        answers.push({ step, value: { isError: result.isError ?? false, error: result.isError ? errorOf(JSON.parse(text).error) : undefined }, raw: JSON.stringify(result) });
+        answers.push({
+          step,
+          value: { isError: result.isError ?? false, error: result.isError ? errorOf(JSON.parse(text).error) : undefined },
+          raw: JSON.stringify(result),
+        });
       };
       const graphql = async (step: string, body: unknown, gatewayOnly = false) => {
         const init = { method: 'POST', headers: { 'content-type': 'application/json', ...key }, body: JSON.stringify(body) };
         // Through the HTTP entry point, and straight into the gateway (what every read meets once no fast path answers it).
         const res = gatewayOnly ? await t.app!.gateway.fetch(`${t.url}/graphql`, init) : await fetch(`${t.url}/graphql`, init);
         const answer = await res.json();
-        answers.push({ step, value: { status: res.status, errors: answer.errors?.map((e: any) => ({ message: e.message, code: e.extensions?.code, field: e.extensions?.field })) }, raw: JSON.stringify(answer) });
+        answers.push({
+          step,
+          value: { status: res.status, errors: answer.errors?.map((e: any) => ({ message: e.message, code: e.extensions?.code, field: e.extensions?.field })) },
+          raw: JSON.stringify(answer),
+        });
       };
 
       await rest('GET /v6/merchant/services/{unknown}', `/v6/merchant/services/${unknown}`);
@@ -104,7 +118,11 @@ describe.runIf(inject('databaseUrl'))('embedded and distributed give the same an
       await graphql('a query for an unknown service', { query: `{ service(id: "${unknown}") { id } }` });
       await graphql('a query for an unknown service, in the gateway', { query: `{ service(id: "${unknown}") { id } }` }, true);
       await graphql('a mutation refused by its service, in the gateway', { query: 'mutation { createServiceCategory(input: { name: "" }) { id } }' }, true);
-      await graphql('a variable that does not coerce, in the gateway', { query: 'query($l: Int) { services(limit: $l) { items { id } } }', variables: { l: 'many' } }, true);
+      await graphql(
+        'a variable that does not coerce, in the gateway',
+        { query: 'query($l: Int) { services(limit: $l) { items { id } } }', variables: { l: 'many' } },
+        true,
+      );
     });
     expectSameAnswers(embedded, distributed);
     const statuses = Object.fromEntries(distributed.map((a) => [a.step, (a.value as any).status ?? (a.value as any).error?.code]));
@@ -127,10 +145,14 @@ describe.runIf(inject('databaseUrl'))('embedded and distributed give the same an
     // As package.json runs them: `node <flags> scripts/launch.mjs <entry> [args]`, the bundles in dist/ (built first if stale).
     const start = (script: string, env: NodeJS.ProcessEnv) => {
       const [, ...argv] = (scripts[script] as string).split(' ');
-      const child = spawn(process.execPath, argv.map((a) => (a.startsWith('scripts/') ? join(root, a) : a)).concat(script === 'start:subgraph' ? ['booking'] : []), {
-        cwd: root,
-        env: { ...process.env, DATABASE_URL: config.databaseUrl, JWT_SECRET: config.jwtSecret, NODE_ENV: 'development', OUTBOX_LOG: 'silent', ...env },
-      });
+      const child = spawn(
+        process.execPath,
+        argv.map((a) => (a.startsWith('scripts/') ? join(root, a) : a)).concat(script === 'start:subgraph' ? ['booking'] : []),
+        {
+          cwd: root,
+          env: { ...process.env, DATABASE_URL: config.databaseUrl, JWT_SECRET: config.jwtSecret, NODE_ENV: 'development', OUTBOX_LOG: 'silent', ...env },
+        },
+      );
       let output = '';
       child.stdout!.on('data', (d) => (output += d));
       child.stderr!.on('data', (d) => (output += d));
@@ -166,7 +188,10 @@ describe.runIf(inject('databaseUrl'))('embedded and distributed give the same an
 
       // The walk-through's create_service (docs/guides/walk-throughs.md): staff listed, requiresStaff left out.
       const staff = (await tool('create_staff_member', { name: 'Dina' })) as { id: string };
-      expect(await tool('create_service', { name: 'Haircut', durationMinutes: 60, price: '49.00', capacity: 1, staffIds: [staff.id] })).toMatchObject({ requiresStaff: true, staff: [{ name: 'Dina' }] });
+      expect(await tool('create_service', { name: 'Haircut', durationMinutes: 60, price: '49.00', capacity: 1, staffIds: [staff.id] })).toMatchObject({
+        requiresStaff: true,
+        staff: [{ name: 'Dina' }],
+      });
       const unknown = '01900000-0000-7000-8000-000000000000';
       expect(await rest(`/v6/merchant/services/${unknown}`)).toEqual({ status: 404, code: 'NOT_FOUND' });
       expect(await tool('get_service_detail', { serviceId: unknown })).toMatchObject({ error: { code: 'NOT_FOUND' } });
@@ -175,7 +200,10 @@ describe.runIf(inject('databaseUrl'))('embedded and distributed give the same an
       expect(await tool('create_category', { name: '' })).toMatchObject({ error: { code: 'BAD_USER_INPUT', field: 'name' } });
       const email = uniqueEmail('built-verify');
       const request = await built.http('/v6/dev/signup', { body: { email, organisationName: 'Wrong Code', industry: 'salon', country: 'DE' } });
-      expect(await rest('/v6/dev/verify', { body: { requestId: request.body.data.requestId, code: '000000' } })).toEqual({ status: 401, code: 'UNAUTHENTICATED' });
+      expect(await rest('/v6/dev/verify', { body: { requestId: request.body.data.requestId, code: '000000' } })).toEqual({
+        status: 401,
+        code: 'UNAUTHENTICATED',
+      });
 
       // What only a router asks the subgraph process: entity references it never sends (ids that
       // are no ids), which fail inside the subgraph's code or its driver today. Whatever fails
@@ -183,7 +211,11 @@ describe.runIf(inject('databaseUrl'))('embedded and distributed give the same an
       // trace, even in development.
       const entities = async (id: unknown) => {
         const query = 'query($r: [_Any!]!) { _entities(representations: $r) { ... on Customer { bookings { id } } } }';
-        const res = await fetch(bookingUrl, { method: 'POST', headers: { 'content-type': 'application/json', ...key }, body: JSON.stringify({ query, variables: { r: [{ __typename: 'Customer', id }] } }) });
+        const res = await fetch(bookingUrl, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...key },
+          body: JSON.stringify({ query, variables: { r: [{ __typename: 'Customer', id }] } }),
+        });
         const text = await res.text();
         raw.push(text);
         return JSON.parse(text).errors?.map((e: any) => e.extensions?.code);
@@ -242,7 +274,11 @@ async function viaRest(t: Topology, apiKey: string, name: string, args: Record<s
   });
   const bodyless = method === 'GET' || method === 'DELETE';
   const query = bodyless ? new URLSearchParams(Object.entries(rest).map(([k, v]) => [k, String(v)])).toString() : '';
-  const res = await t.http(`/v6${path}${query ? `?${query}` : ''}`, { method, body: bodyless ? undefined : rest, headers: { authorization: `Bearer ${apiKey}` } });
+  const res = await t.http(`/v6${path}${query ? `?${query}` : ''}`, {
+    method,
+    body: bodyless ? undefined : rest,
+    headers: { authorization: `Bearer ${apiKey}` },
+  });
   return res.body?.success ? res.body.data : { status: res.status, error: errorOf(res.body?.error) };
 }
 
@@ -275,7 +311,8 @@ async function sweep(t: Topology, answers: Answer[], call: Call, companyId: stri
   // Booking: staff, resources, categories, services, a booking.
   const staff = await created('create_staff_member', 'create_staff_member', { name: 'Dina' });
   await step('set_staff_availability (only memberId)', 'set_staff_availability', { memberId: staff.id });
-  for (let day = 0; day < 7; day++) await step(`set_staff_availability day ${day}`, 'set_staff_availability', { memberId: staff.id, dayOfWeek: day, startTime: '09:00', endTime: '17:00' });
+  for (let day = 0; day < 7; day++)
+    await step(`set_staff_availability day ${day}`, 'set_staff_availability', { memberId: staff.id, dayOfWeek: day, startTime: '09:00', endTime: '17:00' });
   const resource = await created('create_resource', 'create_resource', { name: 'Room 1', type: 'room' });
   await step('set_resource_availability (only resourceId)', 'set_resource_availability', { resourceId: resource.id });
   const serviceCategory = await created('create_service_category', 'create_service_category', { name: 'Hair' });
@@ -295,11 +332,21 @@ async function sweep(t: Topology, answers: Answer[], call: Call, companyId: stri
   });
   await leftAlone('update_service', 'serviceId', service);
   const renamed = await step('update_service (only name)', 'update_service', { serviceId: service.id, name: 'Colour & cut' });
-  expect(renamed).toMatchObject({ name: 'Colour & cut', description: 'Colour and style', prepNotes: 'Come with dry hair', categoryId: serviceCategory.id, requiresStaff: true });
+  expect(renamed).toMatchObject({
+    name: 'Colour & cut',
+    description: 'Colour and style',
+    prepNotes: 'Come with dry hair',
+    categoryId: serviceCategory.id,
+    requiresStaff: true,
+  });
   const day = new Date(Date.now() + 10 * 86_400_000).toISOString().slice(0, 10);
   const slots = await call('get_available_slots', { serviceId: service.id, startDate: day, endDate: day });
   const slot = (slots as any).items[0];
-  const booking = await created('create_booking', 'create_booking', { serviceId: service.id, slotTime: slot.start, customer: { name: 'Cy', email: 'cy@parity.example' } });
+  const booking = await created('create_booking', 'create_booking', {
+    serviceId: service.id,
+    slotTime: slot.start,
+    customer: { name: 'Cy', email: 'cy@parity.example' },
+  });
   await step('cancel_booking (only bookingId)', 'cancel_booking', { bookingId: booking.id });
 
   // Commerce: brands, categories, collections, products, shipping, promotions, orders.
@@ -326,7 +373,16 @@ async function sweep(t: Topology, answers: Answer[], call: Call, companyId: stri
   await step('create_shipping_method (only name and kind)', 'create_shipping_method', { name: 'Pickup', kind: 'LOCAL_PICKUP' });
   const shipping = await created('create_shipping_method', 'create_shipping_method', { name: 'Post', kind: 'FLAT_RATE', price: '4.90' });
   await leftAlone('update_shipping_method', 'shippingMethodId', shipping);
-  const promotion = await created('create_promotion', 'create_promotion', { name: 'Spring', code: 'SPRING10', type: 'percentage', value: '10', bookingEnabled: true, onlineEnabled: true, posEnabled: false, description: 'Ten off' });
+  const promotion = await created('create_promotion', 'create_promotion', {
+    name: 'Spring',
+    code: 'SPRING10',
+    type: 'percentage',
+    value: '10',
+    bookingEnabled: true,
+    onlineEnabled: true,
+    posEnabled: false,
+    description: 'Ten off',
+  });
   await leftAlone('update_promotion', 'promotionId', promotion);
 
   // Members, loyalty and campaigns need a customer: registered through the storefront.
@@ -341,7 +397,7 @@ async function sweep(t: Topology, answers: Answer[], call: Call, companyId: stri
   await step('mark_order_paid', 'mark_order_paid', { orderId: paid.id });
   // The points of the payment first (loyalty learns of it from commerce's event): a refund handled
   // before them would take back nothing (see the report of issue 43).
-  await eventually(async () => expect((await call('get_customer_loyalty', { customerId }) as any).ledger.pagination.total).toBe(1));
+  await eventually(async () => expect(((await call('get_customer_loyalty', { customerId })) as any).ledger.pagination.total).toBe(1));
   await step('refund_order (only orderId)', 'refund_order', { orderId: paid.id });
 
   const tier = await created('create_membership_tier', 'create_membership_tier', { name: 'Gold', threshold: 100, color: '#FFD700' });
@@ -354,7 +410,12 @@ async function sweep(t: Topology, answers: Answer[], call: Call, companyId: stri
 
   const segment = await created('create_customer_segment', 'create_customer_segment', { name: 'Regulars', customerIds: [customerId] });
   await leftAlone('update_customer_segment', 'segmentId', segment);
-  const campaign = await created('create_campaign', 'create_campaign', { name: 'News', channel: 'email', segmentId: segment.id, channelConfig: { subject: 'Hello {{firstName}}', html: '<p>Hi</p>' } });
+  const campaign = await created('create_campaign', 'create_campaign', {
+    name: 'News',
+    channel: 'email',
+    segmentId: segment.id,
+    channelConfig: { subject: 'Hello {{firstName}}', html: '<p>Hi</p>' },
+  });
   await leftAlone('update_campaign', 'campaignId', campaign);
 
   // Content: categories, posts and their blocks, pages, post types, events, surveys.
@@ -366,7 +427,12 @@ async function sweep(t: Topology, answers: Answer[], call: Call, companyId: stri
   const page = await created('create_page', 'create_page', { title: 'About', seoTitle: 'About us' });
   await leftAlone('update_page', 'pageId', page);
   const postType = await created('create_post_type', 'create_post_type', { key: 'recipe', label: 'Recipe' });
-  await step('create_post_type_field (only what it requires)', 'create_post_type_field', { postTypeId: postType.id, key: 'time', label: 'Time', fieldType: 'text' });
+  await step('create_post_type_field (only what it requires)', 'create_post_type_field', {
+    postTypeId: postType.id,
+    key: 'time',
+    label: 'Time',
+    fieldType: 'text',
+  });
   const startsAt = new Date(Date.UTC(new Date().getUTCFullYear() + 1, 5, 1, 18)).toISOString();
   const endsAt = new Date(Date.UTC(new Date().getUTCFullYear() + 1, 5, 1, 20)).toISOString();
   const event = await created('create_event', 'create_event', { title: 'Open evening', startsAt, endsAt, venue: 'The shop', capacity: 20 });
@@ -381,15 +447,18 @@ async function sweep(t: Topology, answers: Answer[], call: Call, companyId: stri
   });
   answers.push({ step: 'POST /bookings/guest (no email, staff or resource)', value: { status: guest.status, data: guest.body.data } });
   expect(guest.body.data?.staff, `${t.name}: a guest booking of a service that needs staff gets one`).toMatchObject({ name: 'Dina' });
-  const placed = await t.http('/v6/customer-portal/shop/orders', { body: { items: [{ productId: plain.id, quantity: 1 }], customer: { name: 'Ola', email: 'ola@parity.example' }, paymentMethodId: 'manual' }, headers: h });
+  const placed = await t.http('/v6/customer-portal/shop/orders', {
+    body: { items: [{ productId: plain.id, quantity: 1 }], customer: { name: 'Ola', email: 'ola@parity.example' }, paymentMethodId: 'manual' },
+    headers: h,
+  });
   answers.push({ step: 'POST /shop/orders (no shipping, no promotion)', value: { status: placed.status, data: placed.body.data } });
   const inquiry = await t.http('/v6/customer-portal/contact', { body: { name: 'Ivy', email: 'ivy@parity.example', message: 'Open on Sundays?' }, headers: h });
   answers.push({ step: 'POST /contact (no phone, no subject)', value: { status: inquiry.status, data: inquiry.body.data } });
 
   // What other subgraphs' events bring a moment later: the reversal of the refunded order's points
   // (loyalty), the registered customer in the segment (campaigns).
-  await eventually(async () => expect((await call('get_customer_loyalty', { customerId }) as any).ledger.pagination.total).toBe(2));
-  await eventually(async () => expect((await call('preview_segment', { segmentId: segment.id }) as any).count).toBe(1), { tries: 300 });
+  await eventually(async () => expect(((await call('get_customer_loyalty', { customerId })) as any).ledger.pagination.total).toBe(2));
+  await eventually(async () => expect(((await call('preview_segment', { segmentId: segment.id })) as any).count).toBe(1), { tries: 300 });
 
   // Every read of the registry, with only what it requires (lists: nothing; one object: its id).
   const required: Record<string, unknown> = {
@@ -433,7 +502,8 @@ const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
  * subgraphs' events a moment later (a segment's members, which campaigns learns from members):
  * compared by presence only.
  */
-const VOLATILE = /^(createdAt|updatedAt|sentAt|issuedAt|expiresAt|token|accessToken|claimUrl|url|redirectUrl|requestId|cancelledAt|paidAt|refundedAt|fulfilledAt|submittedAt|nextAction|memberCount|lastUsedAt|prefix)$/;
+const VOLATILE =
+  /^(createdAt|updatedAt|sentAt|issuedAt|expiresAt|token|accessToken|claimUrl|url|redirectUrl|requestId|cancelledAt|paidAt|refundedAt|fulfilledAt|submittedAt|nextAction|memberCount|lastUsedAt|prefix)$/;
 
 function normalised(value: unknown, key = ''): unknown {
   if (Array.isArray(value)) return value.map((v) => normalised(v));

@@ -36,7 +36,11 @@ describe.runIf(databaseUrl)('distributed topology', () => {
   });
 
   const call = async (path: string, body?: unknown, headers: Record<string, string> = {}) => {
-    const res = await fetch(`${url}${path}`, { method: body ? 'POST' : 'GET', headers: { 'content-type': 'application/json', ...headers }, body: body ? JSON.stringify(body) : undefined });
+    const res = await fetch(`${url}${path}`, {
+      method: body ? 'POST' : 'GET',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: body ? JSON.stringify(body) : undefined,
+    });
     return { status: res.status, body: await res.json() };
   };
 
@@ -62,7 +66,11 @@ describe.runIf(databaseUrl)('distributed topology', () => {
     const customerEmail = uniqueEmail('dist-customer');
     const sent = Date.now();
     await call('/v6/customer-portal/auth/otp', { email: customerEmail }, { 'x-company-id': companyId });
-    const session = await call('/v6/customer-portal/auth/otp/verify', { email: customerEmail, code: await lastCode(customerEmail, sent) }, { 'x-company-id': companyId });
+    const session = await call(
+      '/v6/customer-portal/auth/otp/verify',
+      { email: customerEmail, code: await lastCode(customerEmail, sent) },
+      { 'x-company-id': companyId },
+    );
     expect(session.status).toBe(200);
     const valid = await call('/v6/customer-portal/auth/validate-token', {}, { authorization: `Bearer ${session.body.data.token}` });
     expect(valid.body.data.customer.email).toBe(customerEmail);
@@ -77,12 +85,23 @@ describe.runIf(databaseUrl)('distributed topology', () => {
       return res.body.data;
     };
     const { createStaffMember } = await gql('mutation { createStaffMember(input: { name: "Dina" }) { id } }');
-    for (let d = 0; d < 7; d++) await gql('mutation($m: ID!, $d: Int) { setStaffAvailability(input: { memberId: $m, dayOfWeek: $d, startTime: "09:00", endTime: "17:00" }) { id } }', { m: createStaffMember.id, d });
-    const { createService } = await gql('mutation($s: [ID!]) { createService(input: { name: "Facial", durationMinutes: 60, price: "70", capacity: 1, staffIds: $s, minimumNoticeMinutes: 0 }) { id } }', { s: [createStaffMember.id] });
+    for (let d = 0; d < 7; d++)
+      await gql('mutation($m: ID!, $d: Int) { setStaffAvailability(input: { memberId: $m, dayOfWeek: $d, startTime: "09:00", endTime: "17:00" }) { id } }', {
+        m: createStaffMember.id,
+        d,
+      });
+    const { createService } = await gql(
+      'mutation($s: [ID!]) { createService(input: { name: "Facial", durationMinutes: 60, price: "70", capacity: 1, staffIds: $s, minimumNoticeMinutes: 0 }) { id } }',
+      { s: [createStaffMember.id] },
+    );
     const day = new Date(Date.now() + 4 * 86400000).toISOString().slice(0, 10);
     const slots = await call(`/v6/customer-portal/services/${createService.id}/slots?date=${day}`, undefined, { 'x-company-id': companyId });
     const slot = slots.body.data.items[0];
-    const booked = await call('/v6/customer-portal/bookings/guest', { serviceId: createService.id, occurrenceStart: slot.start, occurrenceEnd: slot.end, customerName: 'Cy', customerPhone: '+15550001234' }, { 'x-company-id': companyId, authorization: `Bearer ${session.body.data.token}` });
+    const booked = await call(
+      '/v6/customer-portal/bookings/guest',
+      { serviceId: createService.id, occurrenceStart: slot.start, occurrenceEnd: slot.end, customerName: 'Cy', customerPhone: '+15550001234' },
+      { 'x-company-id': companyId, authorization: `Bearer ${session.body.data.token}` },
+    );
     expect(booked.status).toBe(201);
     const joined = await gql('{ currentCustomer { email bookings { id service { name } } } }', {}, { authorization: `Bearer ${session.body.data.token}` });
     expect(joined.currentCustomer).toEqual({ email: customerEmail, bookings: [{ id: booked.body.data.id, service: { name: 'Facial' } }] });
@@ -93,12 +112,24 @@ describe.runIf(databaseUrl)('distributed topology', () => {
 
   it('sells through the commerce subgraph process: a checkout, the sandbox page and webhooks forwarded to it', async () => {
     const { companyId, apiKey } = await signUp('dist-shop', 'Distributed Shop', 'retail');
-    const created = await call('/graphql', { query: 'mutation { createProduct(input: { name: "Mug", price: "12.50", status: active, trackInventory: true, stock: 2 }) { id } }' }, { authorization: `Bearer ${apiKey}` });
+    const created = await call(
+      '/graphql',
+      { query: 'mutation { createProduct(input: { name: "Mug", price: "12.50", status: active, trackInventory: true, stock: 2 }) { id } }' },
+      { authorization: `Bearer ${apiKey}` },
+    );
     expect(created.body.errors).toBeUndefined();
     const h = { 'x-company-id': companyId };
     const listed = await call('/v6/customer-portal/shop/products', undefined, h);
     expect(listed.body.data.items).toMatchObject([{ name: 'Mug', stockStatus: 'LOW_STOCK', price: { amount: '12.50', currency: 'EUR' } }]);
-    const order = await call('/v6/customer-portal/shop/orders', { items: [{ productId: created.body.data.createProduct.id, quantity: 2 }], customer: { name: 'Dee', email: uniqueEmail('dist-buyer') }, paymentMethodId: 'sandbox' }, h);
+    const order = await call(
+      '/v6/customer-portal/shop/orders',
+      {
+        items: [{ productId: created.body.data.createProduct.id, quantity: 2 }],
+        customer: { name: 'Dee', email: uniqueEmail('dist-buyer') },
+        paymentMethodId: 'sandbox',
+      },
+      h,
+    );
     expect(order.status).toBe(201);
     expect(order.body.data).toMatchObject({ status: 'PENDING_PAYMENT', total: { amount: '25.00', currency: 'EUR' } });
     // The hosted page is commerce's route: the router forwards it to the commerce process.
@@ -107,45 +138,74 @@ describe.runIf(databaseUrl)('distributed topology', () => {
     expect(html).toContain('25.00 EUR');
     const pressed = await fetch(`${url}${page.pathname}`, { method: 'POST', body: new URLSearchParams({ action: 'pay' }), redirect: 'manual' });
     expect(pressed.status).toBe(200);
-    const status = await call(`/v6/customer-portal/shop/orders/${order.body.data.id}/payment-status?accessToken=${encodeURIComponent(order.body.data.accessToken)}`, undefined, h);
+    const status = await call(
+      `/v6/customer-portal/shop/orders/${order.body.data.id}/payment-status?accessToken=${encodeURIComponent(order.body.data.accessToken)}`,
+      undefined,
+      h,
+    );
     expect(status.body.data).toMatchObject({ orderStatus: 'PAID', paymentStatus: 'succeeded' });
     // A webhook with a bad signature reaches commerce's check through the router.
-    const webhook = await fetch(`${url}/webhooks/payments/sandbox`, { method: 'POST', headers: { 'content-type': 'application/json', 'sandbox-signature': 't=1,v1=00' }, body: '{}' });
+    const webhook = await fetch(`${url}/webhooks/payments/sandbox`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'sandbox-signature': 't=1,v1=00' },
+      body: '{}',
+    });
     expect(webhook.status).toBe(400);
     expect((await fetch(`${url}/webhooks/payments/nope`, { method: 'POST', body: '{}' })).status).toBe(404);
   });
 
   it('answers a one-subgraph query straight from the subgraph process (the fast path), as the plan would, and the rest through the plan', async () => {
     const { companyId, apiKey } = await signUp('dist-direct', 'Direct Spa');
-    await call('/graphql', { query: 'mutation { createService(input: { name: "Steam", durationMinutes: 20, price: "15" }) { id } }' }, { authorization: `Bearer ${apiKey}` });
+    await call(
+      '/graphql',
+      { query: 'mutation { createService(input: { name: "Steam", durationMinutes: 20, price: "15" }) { id } }' },
+      { authorization: `Bearer ${apiKey}` },
+    );
     const services = 'query services($limit: Int) { services(limit: $limit) { items { name price { amount currency } } pagination { total } } }';
     let n = 0;
     const both = async (body: unknown, headers: Record<string, string> = {}) => {
-      const init = () => ({ method: 'POST', headers: { 'content-type': 'application/json', 'x-company-id': companyId, 'x-request-id': `dist-direct-${++n}`, ...headers }, body: JSON.stringify(body) });
+      const init = () => ({
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-company-id': companyId, 'x-request-id': `dist-direct-${++n}`, ...headers },
+        body: JSON.stringify(body),
+      });
       const before = router.gateway.fastPath.served;
       const routed = await fetch(`${url}/graphql`, init());
       const routedText = await routed.text();
       const served = router.gateway.fastPath.served - before === 1;
       const alone = await withoutFastPath(() => fetch(`${url}/graphql`, init()));
-      return { served, routed: { status: routed.status, type: routed.headers.get('content-type'), body: routedText.replace(/dist-direct-\d+/g, '') }, gateway: { status: alone.status, type: alone.headers.get('content-type'), body: (await alone.text()).replace(/dist-direct-\d+/g, '') } };
+      return {
+        served,
+        routed: { status: routed.status, type: routed.headers.get('content-type'), body: routedText.replace(/dist-direct-\d+/g, '') },
+        gateway: { status: alone.status, type: alone.headers.get('content-type'), body: (await alone.text()).replace(/dist-direct-\d+/g, '') },
+      };
     };
     const listed = await both({ query: services, variables: { limit: 10 } }, { accept: 'application/graphql-response+json' });
     expect(listed.served).toBe(true);
     expect(listed.routed).toEqual(listed.gateway);
-    expect(JSON.parse(listed.routed.body).data.services).toEqual({ items: [{ name: 'Steam', price: { amount: '15.00', currency: 'EUR' } }], pagination: { total: 1 } });
+    expect(JSON.parse(listed.routed.body).data.services).toEqual({
+      items: [{ name: 'Steam', price: { amount: '15.00', currency: 'EUR' } }],
+      pagination: { total: 1 },
+    });
     // An error from the subgraph process: answered by the gateway, with its own error handling.
     const missing = await both({ query: '{ service(id: "00000000-0000-0000-0000-000000000000") { id } }' });
     expect(missing.served).toBe(false);
     expect(missing.routed).toEqual(missing.gateway);
     expect(JSON.parse(missing.routed.body).errors[0].extensions.code).toBe('NOT_FOUND');
     // ... from the answer the fast path got: the subgraph is not asked twice.
-    const ask = () => ({ method: 'POST', headers: { 'content-type': 'application/json', 'x-company-id': companyId }, body: JSON.stringify({ query: '{ service(id: "00000000-0000-0000-0000-000000000000") { id } }' }) });
+    const ask = () => ({
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-company-id': companyId },
+      body: JSON.stringify({ query: '{ service(id: "00000000-0000-0000-0000-000000000000") { id } }' }),
+    });
     const alone = await withoutFastPath(() => statementsOf(() => fetch(`${url}/graphql`, ask())));
     expect(alone.length).toBeGreaterThan(0);
     expect(await statementsOf(() => fetch(`${url}/graphql`, ask()))).toEqual(alone);
     // Identical requests in flight share one execution; each still gets the whole answer.
     const before = router.gateway.fastPath.served;
-    const answers = await Promise.all(Array.from({ length: 20 }, () => call('/graphql', { query: services, variables: { limit: 10 } }, { 'x-company-id': companyId })));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => call('/graphql', { query: services, variables: { limit: 10 } }, { 'x-company-id': companyId })),
+    );
     // Executed fewer times than sent (the gateway's inbound deduplication), each by the fast path.
     const executed = router.gateway.fastPath.served - before;
     expect(executed).toBeGreaterThan(0);
@@ -189,14 +249,31 @@ describe.runIf(databaseUrl)('distributed topology', () => {
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
     const subgraphUrls = Object.fromEntries(MODULES.map((m, i) => [`SUBGRAPH_${m.name.toUpperCase()}_URL`, subgraphs[i].url]));
-    const alone = start({ ...subgraphUrls, TOPOLOGY: '', DATABASE_URL: config.databaseUrl, JWT_SECRET: config.jwtSecret, PORT: String(port), PUBLIC_URL: base, NODE_ENV: 'development', OUTBOX_LOG: 'silent' });
+    const alone = start({
+      ...subgraphUrls,
+      TOPOLOGY: '',
+      DATABASE_URL: config.databaseUrl,
+      JWT_SECRET: config.jwtSecret,
+      PORT: String(port),
+      PUBLIC_URL: base,
+      NODE_ENV: 'development',
+      OUTBOX_LOG: 'silent',
+    });
     try {
       await waitReady(port);
       expect((await (await fetch(`${base}/readyz`)).json()).topology).toBe('distributed');
-      const company = await fetch(`${base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` }, body: JSON.stringify({ query: '{ company { id name } }' }) });
+      const company = await fetch(`${base}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` },
+        body: JSON.stringify({ query: '{ company { id name } }' }),
+      });
       expect((await company.json()).data.company).toEqual({ id: companyId, name: 'Router Alone Spa' });
       // What the subgraph processes hold, through this router and no other.
-      const staff = await fetch(`${base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` }, body: JSON.stringify({ query: 'mutation { createStaffMember(input: { name: "Eli" }) { id name } }' }) });
+      const staff = await fetch(`${base}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` },
+        body: JSON.stringify({ query: 'mutation { createStaffMember(input: { name: "Eli" }) { id name } }' }),
+      });
       const created = (await staff.json()).data.createStaffMember;
       expect(created.name).toBe('Eli');
       const listed = await call('/graphql', { query: '{ staffMembers { items { id name } } }' }, { authorization: `Bearer ${apiKey}` });
@@ -209,7 +286,14 @@ describe.runIf(databaseUrl)('distributed topology', () => {
 
   it('answers a variable that does not coerce with 400 naming the field, as the embedded topology does', async () => {
     const headers = { 'x-company-id': (await signUp('dist-coerce', 'Coercion Spa')).companyId };
-    const gql = await call('/graphql', { query: 'mutation($input: RegisterCustomerInput!) { registerCustomer(input: $input) { token } }', variables: { input: { name: 'Obj', email: uniqueEmail(), attributes: 'abc' } } }, headers);
+    const gql = await call(
+      '/graphql',
+      {
+        query: 'mutation($input: RegisterCustomerInput!) { registerCustomer(input: $input) { token } }',
+        variables: { input: { name: 'Obj', email: uniqueEmail(), attributes: 'abc' } },
+      },
+      headers,
+    );
     expect(gql.status).toBe(400);
     expect(gql.body.errors[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT' } });
     expect(JSON.stringify(gql.body)).not.toMatch(/"abc"/);

@@ -13,7 +13,11 @@ const MB = 1024 * 1024;
 const nested = (depth: number) => '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
 
 /** A raw request, for bodies fetch will not send as they are (chunked, a lying Content-Length). */
-async function raw(path: string, headers: Record<string, string>, chunks: (string | Buffer)[]): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
+async function raw(
+  path: string,
+  headers: Record<string, string>,
+  chunks: (string | Buffer)[],
+): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
   const { url } = await testServer();
   return new Promise((resolve, reject) => {
     const req = httpRequest(`${url}${path}`, { method: 'POST', headers }, (res) => {
@@ -93,7 +97,15 @@ describe('the edge: request ids, body limits, media types', () => {
     expect(mcp.status).toBe(413);
     // Chunked, without a length: refused as soon as it passes the limit.
     const chunk = Buffer.alloc(256 * 1024, 'x');
-    const streamed = await raw(`${P}/contact`, { 'content-type': 'application/json', 'transfer-encoding': 'chunked' }, ['{"name":"', chunk, chunk, chunk, chunk, chunk, '"}']);
+    const streamed = await raw(`${P}/contact`, { 'content-type': 'application/json', 'transfer-encoding': 'chunked' }, [
+      '{"name":"',
+      chunk,
+      chunk,
+      chunk,
+      chunk,
+      chunk,
+      '"}',
+    ]);
     expect(streamed.status).toBe(413);
     // Just under the limit is read and answered on its merits.
     const under = await http(`${P}/contact`, { raw: JSON.stringify({ name: 'x'.repeat(MB - 100) }) });
@@ -125,7 +137,10 @@ describe('input the interfaces refuse in REST words', () => {
     expect(rest.status).toBe(400);
     expect(rest.body.error).toMatchObject({ code: 'BAD_USER_INPUT', details: { field: expect.stringMatching(/^attributes(\.a)+$/) } });
     const query = 'mutation($input: RegisterCustomerInput!) { registerCustomer(input: $input) { token } }';
-    const gql = await http('/graphql', { raw: `{"query":${JSON.stringify(query)},"variables":{"input":{"name":"Deep","attributes":${nested(5000)}}}}`, headers: h });
+    const gql = await http('/graphql', {
+      raw: `{"query":${JSON.stringify(query)},"variables":{"input":{"name":"Deep","attributes":${nested(5000)}}}}`,
+      headers: h,
+    });
     expect(gql.status).toBe(400);
     expect(gql.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: expect.stringMatching(/^input\.attributes/) });
     const merchant = await mcpClient(company.apiKey);
@@ -138,8 +153,17 @@ describe('input the interfaces refuse in REST words', () => {
     const h = { 'x-company-id': company.companyId };
     const rest = await http(`${P}/auth/register`, { body: { name: 'Obj', email: uniqueEmail(), attributes: 'abc' }, headers: h });
     expect(rest.status).toBe(400);
-    expect(rest.body.error).toEqual({ code: 'BAD_USER_INPUT', message: 'attributes: must be a JSON object', details: { field: 'attributes' }, requestId: expect.any(String) });
-    const gql = await graphql('mutation($input: RegisterCustomerInput!) { registerCustomer(input: $input) { token } }', { input: { name: 'Obj', attributes: 'abc' } }, h);
+    expect(rest.body.error).toEqual({
+      code: 'BAD_USER_INPUT',
+      message: 'attributes: must be a JSON object',
+      details: { field: 'attributes' },
+      requestId: expect.any(String),
+    });
+    const gql = await graphql(
+      'mutation($input: RegisterCustomerInput!) { registerCustomer(input: $input) { token } }',
+      { input: { name: 'Obj', attributes: 'abc' } },
+      h,
+    );
     expect(gql.status).toBe(400);
     expect(gql.body.errors![0]).toMatchObject({ message: 'attributes: must be a JSON object', extensions: { code: 'BAD_USER_INPUT', field: 'attributes' } });
     // The router's own coercion says it the same way, without repeating the value.

@@ -125,7 +125,12 @@ describe('the curl examples of the README and the guides', () => {
    * requestId, the last emailed code, and the tokens the sign-in steps answered (`TOKEN`,
    * `NEW_TOKEN`); `fill` and `after` add a file's own.
    */
-  async function runAll(file: string, env: Record<string, string>, fill: (command: string) => string = (c) => c, after: (example: Example, body: any) => void = () => {}) {
+  async function runAll(
+    file: string,
+    env: Record<string, string>,
+    fill: (command: string) => string = (c) => c,
+    after: (example: Example, body: any) => void = () => {},
+  ) {
     const examples = examplesOf(file);
     expect(examples.length, `${file} has curl examples`).toBeGreaterThan(0);
     const day = aTuesdayAhead();
@@ -166,7 +171,11 @@ describe('the curl examples of the README and the guides', () => {
     const company: Company = await signupCompany('Walk-through Studio');
     // The walk-throughs' company is the demo one, in New York.
     const key = { authorization: `Bearer ${company.apiKey}` };
-    await fetch(`${base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...key }, body: JSON.stringify({ query: 'mutation { updateCompanySettings(input: { timeZone: "America/New_York" }) { id } }' }) });
+    await fetch(`${base}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...key },
+      body: JSON.stringify({ query: 'mutation { updateCompanySettings(input: { timeZone: "America/New_York" }) { id } }' }),
+    });
     // The booking's tool steps ("1. `tool` → `{ … }`"), in order, with the guide's own arguments:
     // M and S are the ids the steps before gave, the date one still ahead.
     const agent = await mcpClient(company.apiKey);
@@ -177,7 +186,12 @@ describe('the curl examples of the README and the guides', () => {
     const ids: Record<string, string> = {};
     let slots: { start: string }[] = [];
     for (const [, tool, json] of steps) {
-      const args = JSON.parse(json.replace(/\b([MS])\b(?=\s*[,\]}])/g, (_, id: string) => JSON.stringify(ids[id])).replace(/2026-12-01/g, day).replace(/2026-12-07/g, day));
+      const args = JSON.parse(
+        json
+          .replace(/\b([MS])\b(?=\s*[,\]}])/g, (_, id: string) => JSON.stringify(ids[id]))
+          .replace(/2026-12-01/g, day)
+          .replace(/2026-12-07/g, day),
+      );
       const result = await callTool(agent, tool, args);
       if (tool === 'create_staff_member') ids.M = result.id;
       if (tool === 'create_service') ids.S = result.id;
@@ -186,15 +200,21 @@ describe('the curl examples of the README and the guides', () => {
     // The time the storefront books is one of the slots the staff hours give that day.
     const booked = /"occurrenceStart":"2026-12-01(T[^"]+)"/.exec(booking)![1];
     expect(slots.map((s) => new Date(s.start).toISOString())).toContain(`${day}${booked}`);
-    await callTool(agent, 'create_post', { type: 'post', title: 'Summer opening hours', blocks: [{ type: 'paragraph', data: { text: 'From June we open at 8.' } }] }).then((post) =>
-      callTool(agent, 'update_post', { postId: post.id, status: 'published' }),
-    );
+    await callTool(agent, 'create_post', {
+      type: 'post',
+      title: 'Summer opening hours',
+      blocks: [{ type: 'paragraph', data: { text: 'From June we open at 8.' } }],
+    }).then((post) => callTool(agent, 'update_post', { postId: post.id, status: 'published' }));
     // The shop's product, promotion and validation, as its tool lines make them.
     const shop = section(guide, 'Shop');
     const mug = await callTool(agent, 'create_product', JSON.parse(/create_product\s+(\{.*\})\s+→/.exec(shop)![1]));
     await callTool(agent, 'create_promotion', JSON.parse(/create_promotion\s+(\{.*\})\n/.exec(shop)![1]));
     const validation = /validate_promotion\s+(\{.*\})\s+→ \{ "isValid": (\w+), "discountAmount": \{ "amount": "([\d.]+)"/.exec(shop)!;
-    expect(await callTool(agent, 'validate_promotion', JSON.parse(validation[1]))).toMatchObject({ isValid: validation[2] === 'true', discountAmount: { amount: validation[3] }, errorCode: null });
+    expect(await callTool(agent, 'validate_promotion', JSON.parse(validation[1]))).toMatchObject({
+      isValid: validation[2] === 'true',
+      discountAmount: { amount: validation[3] },
+      errorCode: null,
+    });
     // The loyalty gift, as its tool line makes it.
     const gift = await callTool(agent, 'create_gift_offer', JSON.parse(/create_gift_offer\s+(\{.*\})\s+→/.exec(section(guide, 'Loyalty'))![1]));
     // The campaign's tool steps, with the ids they give.
@@ -226,13 +246,20 @@ describe('the curl examples of the README and the guides', () => {
   });
 
   // Every other file of docs/ with curl examples, as it is found: a company with a service bookable any day, its id and API key.
-  it.each(GUIDES_WITH_EXAMPLES)('%s', async (file) => {
-    const company = await signupCompany(`Guide ${file}`);
-    const agent = await mcpClient(company.apiKey);
-    const staff = await callTool(agent, 'create_staff_member', { name: 'Mia' });
-    for (let dayOfWeek = 0; dayOfWeek < 7; dayOfWeek++) await callTool(agent, 'set_staff_availability', { memberId: staff.id, dayOfWeek, startTime: '00:00', endTime: '23:59' });
-    const service = await callTool(agent, 'create_service', { name: 'Haircut', durationMinutes: 60, price: '49.00', capacity: 1, staffIds: [staff.id] });
-    await agent.close();
-    await runAll(file, { C: company.companyId, COMPANY_ID: company.companyId, KEY: company.apiKey }, (command) => command.replace('"serviceId":"…"', `"serviceId":"${service.id}"`));
-  }, 60_000);
+  it.each(GUIDES_WITH_EXAMPLES)(
+    '%s',
+    async (file) => {
+      const company = await signupCompany(`Guide ${file}`);
+      const agent = await mcpClient(company.apiKey);
+      const staff = await callTool(agent, 'create_staff_member', { name: 'Mia' });
+      for (let dayOfWeek = 0; dayOfWeek < 7; dayOfWeek++)
+        await callTool(agent, 'set_staff_availability', { memberId: staff.id, dayOfWeek, startTime: '00:00', endTime: '23:59' });
+      const service = await callTool(agent, 'create_service', { name: 'Haircut', durationMinutes: 60, price: '49.00', capacity: 1, staffIds: [staff.id] });
+      await agent.close();
+      await runAll(file, { C: company.companyId, COMPANY_ID: company.companyId, KEY: company.apiKey }, (command) =>
+        command.replace('"serviceId":"…"', `"serviceId":"${service.id}"`),
+      );
+    },
+    60_000,
+  );
 });

@@ -20,16 +20,25 @@ let sent = 0;
 beforeAll(async () => {
   server = await testServer();
   company = await signupCompany('Direct Studio');
-  const created = await graphql<{ createService: { id: string } }>('mutation { createService(input: { name: "Cut", durationMinutes: 30, price: "25.5" }) { id } }', {}, bearer(company.apiKey));
+  const created = await graphql<{ createService: { id: string } }>(
+    'mutation { createService(input: { name: "Cut", durationMinutes: 30, price: "25.5" }) { id } }',
+    {},
+    bearer(company.apiKey),
+  );
   serviceId = created.body.data!.createService.id;
 });
 
-const SERVICES = 'query services($limit: Int) { services(limit: $limit) { items { id name price { amount currency } category { id } staff { id } } pagination { total } } }';
+const SERVICES =
+  'query services($limit: Int) { services(limit: $limit) { items { id name price { amount currency } category { id } staff { id } } pagination { total } } }';
 
 /** The answer with the fast path on and with it off, for the same request; and whether the fast path served it. */
 async function both(body: unknown, headers: Record<string, string> = {}) {
   const requestId = `fast-${++sent}`;
-  const init = () => ({ method: 'POST', headers: { 'content-type': 'application/json', 'x-company-id': company.companyId, 'x-request-id': requestId, ...headers }, body: JSON.stringify(body) });
+  const init = () => ({
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-company-id': company.companyId, 'x-request-id': requestId, ...headers },
+    body: JSON.stringify(body),
+  });
   const before = fastPath().served;
   const routed = await fetch(`${server.url}/graphql`, init());
   const routedText = await routed.text();
@@ -55,14 +64,24 @@ async function withoutFastPath<T>(run: () => Promise<T>): Promise<T> {
 
 describe('the fast path inside the gateway', () => {
   it('answers a one-subgraph query as the gateway does, for each media type a client may accept', async () => {
-    for (const accept of [undefined, '*/*', 'application/json', 'application/graphql-response+json', 'application/graphql-response+json, application/json;q=0.9', 'application/json, application/graphql-response+json']) {
+    for (const accept of [
+      undefined,
+      '*/*',
+      'application/json',
+      'application/graphql-response+json',
+      'application/graphql-response+json, application/json;q=0.9',
+      'application/json, application/graphql-response+json',
+    ]) {
       const answer = await both({ query: SERVICES, variables: { limit: 5 }, operationName: 'services' }, accept ? { accept } : {});
       expect(answer.served, accept).toBe(true);
       expect(answer.routed, accept).toEqual(answer.gateway);
       expect(JSON.parse(answer.routed.body).data.services.items[0]).toMatchObject({ id: serviceId, name: 'Cut', price: { amount: '25.50' } });
     }
     // The planner writes arguments and variables in name order: the same question, served.
-    const reordered = await both({ query: 'query($search: String, $limit: Int) { services(search: $search, limit: $limit) { items { id name } } }', variables: { search: 'Cut', limit: 3 } });
+    const reordered = await both({
+      query: 'query($search: String, $limit: Int) { services(search: $search, limit: $limit) { items { id name } } }',
+      variables: { search: 'Cut', limit: 3 },
+    });
     expect(reordered.served).toBe(true);
     expect(reordered.routed).toEqual(reordered.gateway);
     // Directives, aliases, defaults and __typename: whichever path answers, the answer is the gateway's.
@@ -72,9 +91,20 @@ describe('the fast path inside the gateway', () => {
       ['aliases', { query: '{ first: services(limit: 1) { items { id } } all: services(limit: 5) { items { label: name } pagination { total } } }' }, true],
       ['a default', { query: 'query($limit: Int = 2) { services(limit: $limit) { items { id } } }' }, true],
       ['nested __typename', { query: '{ services { items { __typename id price { __typename amount } } } }' }, true],
-      ['fragments', { query: 'query S { services { items { id ...S ... on Service { price { ...P } } } } } fragment S on Service { id name } fragment P on Money { amount currency }' }, true],
+      [
+        'fragments',
+        {
+          query:
+            'query S { services { items { id ...S ... on Service { price { ...P } } } } } fragment S on Service { id name } fragment P on Money { amount currency }',
+        },
+        true,
+      ],
       ['an extension the gateway ignores', { query: SERVICES, extensions: { persistedQuery: { version: 1, sha256Hash: 'x' } } }, true],
-      ['a fragment with a directive', { query: 'query($x: Boolean!) { services { items { id ...S @include(if: $x) } } } fragment S on Service { name }', variables: { x: false } }, true],
+      [
+        'a fragment with a directive',
+        { query: 'query($x: Boolean!) { services { items { id ...S @include(if: $x) } } } fragment S on Service { name }', variables: { x: false } },
+        true,
+      ],
     ];
     // Yoga executes before it finds it cannot answer in the media type asked for (406): as without the fast path.
     const unsupported = await both({ query: SERVICES }, { accept: 'text/html' });
@@ -100,7 +130,10 @@ describe('the fast path inside the gateway', () => {
       ['an error from the subgraph', { query: 'query($id: ID!) { service(id: $id) { id } }', variables: { id: '00000000-0000-0000-0000-000000000000' } }],
       ['a variable that does not coerce', { query: SERVICES, variables: { limit: 'many' } }],
       ['a list too costly', { query: SERVICES, variables: { limit: 100000000 } }],
-      ['a control character in a variable', { query: 'query($search: String) { services(search: $search) { items { id } } }', variables: { search: 'a\u0000b' } }],
+      [
+        'a control character in a variable',
+        { query: 'query($search: String) { services(search: $search) { items { id } } }', variables: { search: 'a\u0000b' } },
+      ],
       ['an unknown field', { query: '{ services { items { nope } } }' }],
       ['not a document', { query: '{ services ' }],
       ['an operation not in the document', { query: SERVICES, operationName: 'other' }],

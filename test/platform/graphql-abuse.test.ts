@@ -16,18 +16,60 @@ const fanOut = (levels: number, spread: (next: string) => string) =>
   `{ ...G0 } ${Array.from({ length: levels }, (_, i) => `fragment G${i} on Query { ${spread(`G${i + 1}`)} }`).join(' ')} fragment G${levels} on Query { __typename }`;
 
 const CASES: { name: string; body: string; limit: string; max: number }[] = [
-  { name: 'fragment fan-out, thirty levels (1.2 KB)', body: JSON.stringify({ query: fanOut(30, (n) => `...${n} ...${n}`) }), limit: 'selections', max: MAX_SELECTIONS },
-  { name: 'fan-out through inline fragments', body: JSON.stringify({ query: fanOut(30, (n) => `... on Query { ...${n} } ... on Query { ...${n} }`) }), limit: 'selections', max: MAX_SELECTIONS },
-  { name: 'a fragment cycle', body: JSON.stringify({ query: '{ ...A } fragment A on Query { company { id } ...B } fragment B on Query { ...A }' }), limit: 'selections', max: MAX_SELECTIONS },
+  {
+    name: 'fragment fan-out, thirty levels (1.2 KB)',
+    body: JSON.stringify({ query: fanOut(30, (n) => `...${n} ...${n}`) }),
+    limit: 'selections',
+    max: MAX_SELECTIONS,
+  },
+  {
+    name: 'fan-out through inline fragments',
+    body: JSON.stringify({ query: fanOut(30, (n) => `... on Query { ...${n} } ... on Query { ...${n} }`) }),
+    limit: 'selections',
+    max: MAX_SELECTIONS,
+  },
+  {
+    name: 'a fragment cycle',
+    body: JSON.stringify({ query: '{ ...A } fragment A on Query { company { id } ...B } fragment B on Query { ...A }' }),
+    limit: 'selections',
+    max: MAX_SELECTIONS,
+  },
   { name: 'a fragment spreading itself', body: JSON.stringify({ query: '{ ...A } fragment A on Query { ...A }' }), limit: 'selections', max: MAX_SELECTIONS },
-  { name: 'a list literal nested 100,000 deep', body: JSON.stringify({ query: `{ services(search: ${'['.repeat(100_000)}${']'.repeat(100_000)}) { items { id } } }` }), limit: 'nesting', max: MAX_NESTING },
-  { name: 'a list literal nested within the token limit', body: JSON.stringify({ query: `{ services(search: ${'['.repeat(900)}${']'.repeat(900)}) { items { id } } }` }), limit: 'nesting', max: MAX_NESTING },
-  { name: 'an object literal nested deep', body: JSON.stringify({ query: `{ services(search: ${'{a:'.repeat(600)}1${'}'.repeat(600)}) { items { id } } }` }), limit: 'nesting', max: MAX_NESTING },
-  { name: 'thousands of operations', body: JSON.stringify({ query: Array.from({ length: 3000 }, (_, i) => `query q${i} { __typename }`).join(' '), operationName: 'q1' }), limit: 'tokens', max: DEFAULT_QUERY_LIMITS.tokens },
-  { name: 'thousands of variables', body: JSON.stringify({ query: `query(${Array.from({ length: 3000 }, (_, i) => `$v${i}: Int`).join(' ')}) { __typename }` }), limit: 'tokens', max: DEFAULT_QUERY_LIMITS.tokens },
+  {
+    name: 'a list literal nested 100,000 deep',
+    body: JSON.stringify({ query: `{ services(search: ${'['.repeat(100_000)}${']'.repeat(100_000)}) { items { id } } }` }),
+    limit: 'nesting',
+    max: MAX_NESTING,
+  },
+  {
+    name: 'a list literal nested within the token limit',
+    body: JSON.stringify({ query: `{ services(search: ${'['.repeat(900)}${']'.repeat(900)}) { items { id } } }` }),
+    limit: 'nesting',
+    max: MAX_NESTING,
+  },
+  {
+    name: 'an object literal nested deep',
+    body: JSON.stringify({ query: `{ services(search: ${'{a:'.repeat(600)}1${'}'.repeat(600)}) { items { id } } }` }),
+    limit: 'nesting',
+    max: MAX_NESTING,
+  },
+  {
+    name: 'thousands of operations',
+    body: JSON.stringify({ query: Array.from({ length: 3000 }, (_, i) => `query q${i} { __typename }`).join(' '), operationName: 'q1' }),
+    limit: 'tokens',
+    max: DEFAULT_QUERY_LIMITS.tokens,
+  },
+  {
+    name: 'thousands of variables',
+    body: JSON.stringify({ query: `query(${Array.from({ length: 3000 }, (_, i) => `$v${i}: Int`).join(' ')}) { __typename }` }),
+    limit: 'tokens',
+    max: DEFAULT_QUERY_LIMITS.tokens,
+  },
   {
     name: 'a deep selection through fragments',
-    body: JSON.stringify({ query: `{ ...F0 } ${Array.from({ length: 40 }, (_, i) => `fragment F${i} on Query { a { ...F${i + 1} } }`).join(' ')} fragment F40 on Query { id }` }),
+    body: JSON.stringify({
+      query: `{ ...F0 } ${Array.from({ length: 40 }, (_, i) => `fragment F${i} on Query { a { ...F${i + 1} } }`).join(' ')} fragment F40 on Query { id }`,
+    }),
     limit: 'depth',
     max: DEFAULT_QUERY_LIMITS.depth,
   },
@@ -92,7 +134,14 @@ describe('GraphQL documents that cost more than their size', () => {
   });
 
   it('hold for a mutation sent with an Idempotency-Key too (its operation is read before the gateway)', async () => {
-    const answer = await measured(JSON.stringify({ query: `mutation { ...M } ${fanOut(30, (n) => `...${n} ...${n}`).replace('{ ...G0 } ', '').replaceAll('on Query', 'on Mutation')} fragment M on Mutation { ...G0 }` }), { 'idempotency-key': 'abuse-1' });
+    const answer = await measured(
+      JSON.stringify({
+        query: `mutation { ...M } ${fanOut(30, (n) => `...${n} ...${n}`)
+          .replace('{ ...G0 } ', '')
+          .replaceAll('on Query', 'on Mutation')} fragment M on Mutation { ...G0 }`,
+      }),
+      { 'idempotency-key': 'abuse-1' },
+    );
     expect(answer.status).toBe(400);
     expect(answer.body.errors[0].extensions).toMatchObject({ code: 'QUERY_TOO_COMPLEX', limit: 'selections' });
     expect(answer.cpuMs).toBeLessThan(100);
@@ -100,11 +149,17 @@ describe('GraphQL documents that cost more than their size', () => {
 
   it('REST and MCP refuse input nested too deep before it reaches GraphQL', async () => {
     const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
-    const rest = await http('/v6/customer-portal/auth/register', { raw: `{"name":"a","email":${deep}}`, headers: { 'x-company-id': '00000000-0000-0000-0000-000000000000' } });
+    const rest = await http('/v6/customer-portal/auth/register', {
+      raw: `{"name":"a","email":${deep}}`,
+      headers: { 'x-company-id': '00000000-0000-0000-0000-000000000000' },
+    });
     expect(rest.status).toBeGreaterThanOrEqual(400);
     expect(rest.status).toBeLessThan(500);
     expect(JSON.stringify(rest.body)).not.toMatch(INTERNALS);
-    const mcp = await http('/mcp', { raw: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"signup_company","arguments":{"name":${deep}}}}`, headers: { accept: 'application/json, text/event-stream' } });
+    const mcp = await http('/mcp', {
+      raw: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"signup_company","arguments":{"name":${deep}}}}`,
+      headers: { accept: 'application/json, text/event-stream' },
+    });
     expect(mcp.status).toBeLessThan(500);
     expect(JSON.stringify(mcp.body)).not.toMatch(INTERNALS);
   });

@@ -23,19 +23,34 @@ const P = '/v6/customer-portal';
 
 /** An operation's variables at their most expensive: every list at its largest page. */
 function worstVariables(operation: OperationDefinitionNode): Record<string, unknown> {
-  return Object.fromEntries((operation.variableDefinitions ?? []).filter((v) => v.variable.name.value === 'limit').map((v) => [v.variable.name.value, MAX_LIMIT]));
+  return Object.fromEntries(
+    (operation.variableDefinitions ?? []).filter((v) => v.variable.name.value === 'limit').map((v) => [v.variable.name.value, MAX_LIMIT]),
+  );
 }
 
 /** SOFA's operation for a REST route, built as SOFA builds it (its own @graphql-tools/utils, depth limit 2). */
 function restOperations(apiSchema: Parameters<typeof filterSchema>[0]['schema']): { route: string; document: DocumentNode }[] {
   const allowed = new Set<string>(ROUTES.map((r) => r.field));
-  const schema = pruneSchema(filterSchema({ schema: apiSchema, rootFieldFilter: (op, name) => allowed.has(`${op}.${name}`), fieldFilter: (type, field) => !HIDDEN_FIELDS.has(`${type}.${field}`) }));
+  const schema = pruneSchema(
+    filterSchema({
+      schema: apiSchema,
+      rootFieldFilter: (op, name) => allowed.has(`${op}.${name}`),
+      fieldFilter: (type, field) => !HIDDEN_FIELDS.has(`${type}.${field}`),
+    }),
+  );
   const sofa = createSofa({ schema, depthLimit: 2 } as Parameters<typeof createSofa>[0]);
   const require = createRequire(import.meta.url);
   const { buildOperationNodeForField } = createRequire(join(dirname(require.resolve('sofa-api')), 'index.js'))('@graphql-tools/utils');
   return ROUTES.map((r) => {
     const [type, field] = r.field.split('.');
-    const operation = buildOperationNodeForField({ kind: type === 'Query' ? 'query' : 'mutation', schema, field, models: sofa.models, ignore: sofa.ignore, circularReferenceDepth: sofa.depthLimit });
+    const operation = buildOperationNodeForField({
+      kind: type === 'Query' ? 'query' : 'mutation',
+      schema,
+      field,
+      models: sofa.models,
+      ignore: sofa.ignore,
+      circularReferenceDepth: sofa.depthLimit,
+    });
     // Printed and parsed again, so the document is this realm's graphql AST.
     return { route: `${r.method} /v6${r.path}`, document: parse(print({ kind: Kind.DOCUMENT, definitions: [operation] })) };
   });
@@ -69,12 +84,17 @@ describe('GraphQL limits: ordinary operations stay under them', () => {
     const schema = await app.gateway.getSchema();
     const costs = costAnnotations(supergraph);
     // The router's own parse and validate, with its limit plugins.
-    const { parse: routerParse, validate: routerValidate } = app.gateway.getEnveloped({ request: new Request('http://router.internal/graphql', { method: 'POST' }) });
+    const { parse: routerParse, validate: routerValidate } = app.gateway.getEnveloped({
+      request: new Request('http://router.internal/graphql', { method: 'POST' }),
+    });
     const checked: { name: string; cost: number }[] = [];
     const check = (name: string, source: string) => {
       const document = routerParse(source) as DocumentNode;
       const refused = (routerValidate(schema, document) as readonly GraphQLError[]).filter((e) => e.extensions?.code === 'QUERY_TOO_COMPLEX');
-      expect(refused.map((e) => e.message), name).toEqual([]);
+      expect(
+        refused.map((e) => e.message),
+        name,
+      ).toEqual([]);
       const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
       const cost = operationCost(schema, document, worstVariables(operation), costs, limits);
       expect(cost, `${name} costs ${cost}`).toBeLessThanOrEqual(limits.cost);
@@ -117,7 +137,9 @@ describe('GraphQL limits: ordinary operations stay under them', () => {
     expect(Object.keys(fortnight.body.data)).toHaveLength(14);
     // GraphiQL's introspection (depth 15 inside __schema, which depth does not count).
     const { getIntrospectionQuery } = await import('graphql');
-    const introspection = await graphql(getIntrospectionQuery({ descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true, schemaDescription: true, inputValueDeprecation: true }));
+    const introspection = await graphql(
+      getIntrospectionQuery({ descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true, schemaDescription: true, inputValueDeprecation: true }),
+    );
     expect(introspection.body.errors).toBeUndefined();
     expect(introspection.body.data.__schema.types.length).toBeGreaterThan(50);
   });
@@ -135,7 +157,14 @@ describe('GraphQL limits: abusive operations are refused with 400 before anythin
     const slots = (await http(`${P}/services/${salon.service.id}/slots?date=${dayFromNow(5)}`, { headers: h })).body.data.items;
     for (const slot of slots.slice(0, 3)) {
       const booked = await http(`${P}/bookings/guest`, {
-        body: { serviceId: salon.service.id, occurrenceStart: slot.start, occurrenceEnd: slot.end, customerName: 'Nest', customerPhone: '+4915112345678', customerEmail: customer.email },
+        body: {
+          serviceId: salon.service.id,
+          occurrenceStart: slot.start,
+          occurrenceEnd: slot.end,
+          customerName: 'Nest',
+          customerPhone: '+4915112345678',
+          customerEmail: customer.email,
+        },
         headers: { ...h, ...bearer(customer.token) },
       });
       expect(booked.status, JSON.stringify(booked.body)).toBe(201);
@@ -148,7 +177,11 @@ describe('GraphQL limits: abusive operations are refused with 400 before anythin
     expect(res.errors[0].extensions).toMatchObject({ code: 'QUERY_TOO_COMPLEX', limit: 'nesting', max: MAX_NESTING });
     // Within the nesting limit the document parses, and the depth limit refuses it.
     const levels = MAX_NESTING - 1;
-    expectRefused(await send(`{ ${'a { '.repeat(levels)}b${' }'.repeat(levels)} }`), 'depth', new RegExp(`^Query depth ${levels + 1} exceeds the limit of ${limits.depth}$`));
+    expectRefused(
+      await send(`{ ${'a { '.repeat(levels)}b${' }'.repeat(levels)} }`),
+      'depth',
+      new RegExp(`^Query depth ${levels + 1} exceeds the limit of ${limits.depth}$`),
+    );
   });
 
   it('a list literal of 100,000 values: the token limit', async () => {
@@ -157,15 +190,24 @@ describe('GraphQL limits: abusive operations are refused with 400 before anythin
   });
 
   it('1,000 aliases of serviceSlots from an anonymous caller: refused (tokens); 100 compact aliases: the alias limit', async () => {
-    const aliases = (n: number) => `query Slots($id: ID!) { ${Array.from({ length: n }, (_, i) => `s${i}: serviceSlots(id: $id, date: "${dayFromNow(1 + (i % 60))}") { date }`).join(' ')} }`;
+    const aliases = (n: number) =>
+      `query Slots($id: ID!) { ${Array.from({ length: n }, (_, i) => `s${i}: serviceSlots(id: $id, date: "${dayFromNow(1 + (i % 60))}") { date }`).join(' ')} }`;
     expectRefused(await send(aliases(1000), h, { id: salon.service.id }), 'tokens', /tokens/);
     const compact = `query Slots($id: ID!, $d: String!) { ${Array.from({ length: 100 }, (_, i) => `s${i}:serviceSlots(id:$id,date:$d){date}`).join(' ')} }`;
-    expectRefused(await send(compact, h, { id: salon.service.id, d: dayFromNow(2) }), 'aliases', new RegExp(`Query uses 100 aliases, over the limit of ${limits.aliases}`));
+    expectRefused(
+      await send(compact, h, { id: salon.service.id, d: dayFromNow(2) }),
+      'aliases',
+      new RegExp(`Query uses 100 aliases, over the limit of ${limits.aliases}`),
+    );
   });
 
   it('serviceSlots many times within the alias limit: the cost limit', async () => {
     const days = Array.from({ length: limits.aliases }, (_, i) => dayFromNow(i + 1));
-    const res = await send(`query Month($id: ID!) { ${days.map((d, i) => `d${i}: serviceSlots(id: $id, date: "${d}") { items { start staff { id } resources { id } } }`).join(' ')} }`, h, { id: salon.service.id });
+    const res = await send(
+      `query Month($id: ID!) { ${days.map((d, i) => `d${i}: serviceSlots(id: $id, date: "${d}") { items { start staff { id } resources { id } } }`).join(' ')} }`,
+      h,
+      { id: salon.service.id },
+    );
     expectRefused(res, 'cost', new RegExp(`^Query cost \\d+ exceeds the limit of ${limits.cost}`));
     expect(res.errors[0].extensions.found).toBeGreaterThan(limits.cost);
   });
@@ -200,21 +242,36 @@ describe('GraphQL limits: abusive operations are refused with 400 before anythin
     expect(res.body.data).toBeUndefined();
     expect(res.body.errors).toHaveLength(1);
     const [error] = res.body.errors;
-    expect(error).toMatchObject({ message: `The document has more than ${limits.tokens} tokens, the limit; send a smaller query`, extensions: { code: 'QUERY_TOO_COMPLEX', limit: 'tokens', max: limits.tokens } });
+    expect(error).toMatchObject({
+      message: `The document has more than ${limits.tokens} tokens, the limit; send a smaller query`,
+      extensions: { code: 'QUERY_TOO_COMPLEX', limit: 'tokens', max: limits.tokens },
+    });
     for (const internal of ['http', 'stack', 'originalError', 'exception']) expect(error.extensions).not.toHaveProperty(internal);
     // The facades' error mapping (REST envelope status, MCP error body).
     const mapped = toErrorBody(limitError('cost', limits.cost, limits.cost + 1));
-    expect(mapped).toEqual({ status: 400, body: { code: 'QUERY_TOO_COMPLEX', message: expect.stringMatching(/^Query cost/), details: { limit: 'cost', max: limits.cost, found: limits.cost + 1 } } });
+    expect(mapped).toEqual({
+      status: 400,
+      body: { code: 'QUERY_TOO_COMPLEX', message: expect.stringMatching(/^Query cost/), details: { limit: 'cost', max: limits.cost, found: limits.cost + 1 } },
+    });
   });
 
   it('keeps /healthz answering while the attacks are refused', async () => {
     const attacks: Record<string, () => Promise<Refusal>> = {
       'nested 10,000 deep': () => send(`{ ${'a { '.repeat(10_000)}b${' }'.repeat(10_000)} }`),
-      'list literal of 100,000': () => send(`{ serviceSlots(id: [${Array.from({ length: 100_000 }, (_, i) => i).join(',')}], date: "2030-01-01") { date } }`, h),
+      'list literal of 100,000': () =>
+        send(`{ serviceSlots(id: [${Array.from({ length: 100_000 }, (_, i) => i).join(',')}], date: "2030-01-01") { date } }`, h),
       '1,000 aliases of serviceSlots': () =>
-        send(`query Slots($id: ID!) { ${Array.from({ length: 1000 }, (_, i) => `s${i}: serviceSlots(id: $id, date: "${dayFromNow(1 + (i % 60))}") { date }`).join(' ')} }`, h, { id: salon.service.id }),
+        send(
+          `query Slots($id: ID!) { ${Array.from({ length: 1000 }, (_, i) => `s${i}: serviceSlots(id: $id, date: "${dayFromNow(1 + (i % 60))}") { date }`).join(' ')} }`,
+          h,
+          { id: salon.service.id },
+        ),
       '30 serviceSlots (cost)': () =>
-        send(`query M($id: ID!) { ${Array.from({ length: 30 }, (_, i) => `d${i}: serviceSlots(id: $id, date: "${dayFromNow(i + 1)}") { items { start staff { id } resources { id } } }`).join(' ')} }`, h, { id: salon.service.id }),
+        send(
+          `query M($id: ID!) { ${Array.from({ length: 30 }, (_, i) => `d${i}: serviceSlots(id: $id, date: "${dayFromNow(i + 1)}") { items { start staff { id } resources { id } } }`).join(' ')} }`,
+          h,
+          { id: salon.service.id },
+        ),
       '12-deep customer nest': () => send(`{ currentCustomer { ${'bookings { customer { '.repeat(6)}id${' } }'.repeat(6)} } }`, bearer(customer.token)),
       '200 directives': () => send(`{ __typename ${'@skip(if: false) '.repeat(200)} }`),
     };

@@ -44,7 +44,10 @@ describe('router HTTP entry point', () => {
     const validated: any = await SwaggerParser.validate(structuredClone(document));
     expect(validated.openapi).toMatch(/^3\./);
     const listed = Object.entries(document.paths).flatMap(([path, ops]: [string, any]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
-    const expected = [...ROUTES.map((r) => `${r.method} /v6${r.path.replace(/:([A-Za-z]+)/g, '{$1}')}`), ...Object.values(TOOL_ROUTES).map((s) => s.replace(' ', ' /v6'))];
+    const expected = [
+      ...ROUTES.map((r) => `${r.method} /v6${r.path.replace(/:([A-Za-z]+)/g, '{$1}')}`),
+      ...Object.values(TOOL_ROUTES).map((s) => s.replace(' ', ' /v6')),
+    ];
     expect(listed.sort()).toEqual(expected.sort());
     // Flat bodies: the OTP body is { phone, email }, not { input }.
     const otp = document.paths['/v6/customer-portal/auth/otp'].post.requestBody.content['application/json'].schema;

@@ -103,7 +103,11 @@ describe.runIf(inject('databaseUrl'))('Idempotency-Key when the subgraph process
   it('GraphQL: the retry is not run again', async () => {
     const input = { name: 'Dist Gil', email: `dist.graphql.${process.pid}@example.test`, message: 'Hello' };
     const headers = { 'x-company-id': company.companyId, 'idempotency-key': `dist-graphql-${Date.now()}` };
-    const send = () => call(url, '/graphql', { body: { query: 'mutation($input: ContactInput!) { submitContactInquiry(input: $input) { id } }', variables: { input } }, headers });
+    const send = () =>
+      call(url, '/graphql', {
+        body: { query: 'mutation($input: ContactInput!) { submitContactInquiry(input: $input) { id } }', variables: { input } },
+        headers,
+      });
     const first = await crashing('content', send);
     expect(first.body.errors?.length).toBeGreaterThan(0);
     const [inquiry] = await contactInquiries(local, company, input.email);

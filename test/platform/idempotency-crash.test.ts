@@ -58,21 +58,25 @@ describe('Idempotency-Key across a crash between the commit and the stored answe
     if (url) Object.assign(database, await createDatabase(url, 'idemcrash'));
     port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    crashedAt.rest = await crashWith((at, c) => fetch(`${at}/v6/customer-portal/contact`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-company-id': c.companyId, 'idempotency-key': keys.rest },
-      body: JSON.stringify(contact),
-    }));
+    crashedAt.rest = await crashWith((at, c) =>
+      fetch(`${at}/v6/customer-portal/contact`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-company-id': c.companyId, 'idempotency-key': keys.rest },
+        body: JSON.stringify(contact),
+      }),
+    );
     crashedAt.mcp = await crashWith(async (at, c) => {
       const client = new Client({ name: 'crash-test', version: '1.0.0' });
       await client.connect(new StreamableHTTPClientTransport(new URL(`${at}/mcp`), { requestInit: { headers: { authorization: `Bearer ${c.apiKey}` } } }));
       return client.callTool({ name: 'create_staff_member', arguments: { ...staff, idempotencyKey: keys.mcp } });
     });
-    crashedAt.graphql = await crashWith((at, c) => fetch(`${at}/graphql`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-company-id': c.companyId, 'idempotency-key': keys.graphql },
-      body: JSON.stringify({ query: submit, variables: { input: graphqlContact } }),
-    }));
+    crashedAt.graphql = await crashWith((at, c) =>
+      fetch(`${at}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-company-id': c.companyId, 'idempotency-key': keys.graphql },
+        body: JSON.stringify({ query: submit, variables: { input: graphqlContact } }),
+      }),
+    );
     // The next server on the same data, in this process so that its clock can be set: createApp
     // takes none, so its runtime's is replaced (every request reads it through the runtime).
     const config = loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'development', PORT: String(port), ...(database.url ? { DATABASE_URL: database.url } : {}) });
@@ -86,8 +90,13 @@ describe('Idempotency-Key across a crash between the commit and the stored answe
   });
 
   const merchant = () => ({ authorization: `Bearer ${company.apiKey}` });
-  const restRetry = () => call(base, '/v6/customer-portal/contact', { body: contact, headers: { 'x-company-id': company.companyId, 'idempotency-key': keys.rest } });
-  const graphqlRetry = () => call(base, '/graphql', { body: { query: submit, variables: { input: graphqlContact } }, headers: { 'x-company-id': company.companyId, 'idempotency-key': keys.graphql } });
+  const restRetry = () =>
+    call(base, '/v6/customer-portal/contact', { body: contact, headers: { 'x-company-id': company.companyId, 'idempotency-key': keys.rest } });
+  const graphqlRetry = () =>
+    call(base, '/graphql', {
+      body: { query: submit, variables: { input: graphqlContact } },
+      headers: { 'x-company-id': company.companyId, 'idempotency-key': keys.graphql },
+    });
   async function mcpRetry() {
     const client = new Client({ name: 'crash-test', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers: merchant() } }));
@@ -127,7 +136,10 @@ describe('Idempotency-Key across a crash between the commit and the stored answe
       }
       expect(await contactInquiries(base, company, contact.email)).toEqual([inquiry]);
       // The same request under a new key is a new request.
-      const fresh = await call(base, '/v6/customer-portal/contact', { body: contact, headers: { 'x-company-id': company.companyId, 'idempotency-key': `${keys.rest}-2` } });
+      const fresh = await call(base, '/v6/customer-portal/contact', {
+        body: contact,
+        headers: { 'x-company-id': company.companyId, 'idempotency-key': `${keys.rest}-2` },
+      });
       expect(fresh.status).toBe(201);
       expect(await contactInquiries(base, company, contact.email)).toHaveLength(2);
     });

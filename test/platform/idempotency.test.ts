@@ -119,7 +119,11 @@ describe('Idempotency-Key', () => {
     const rest = await bookGuest(salon, guest(salon, slot), 'k'.repeat(256));
     expect(rest.status).toBe(400);
     expect(rest.body.error).toMatchObject({ code: 'BAD_USER_INPUT', details: { field: 'Idempotency-Key' } });
-    const gql = await graphql('mutation { createServiceCategory(input: { name: "X" }) { id } }', {}, { ...bearer(salon.company.apiKey), 'idempotency-key': '' });
+    const gql = await graphql(
+      'mutation { createServiceCategory(input: { name: "X" }) { id } }',
+      {},
+      { ...bearer(salon.company.apiKey), 'idempotency-key': '' },
+    );
     expect(gql.status).toBe(400);
     expect(gql.body.errors?.[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'Idempotency-Key' });
     expect(await bookingsOn(salon)).toHaveLength(0);

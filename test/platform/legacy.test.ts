@@ -29,7 +29,13 @@ describe('legacy /connect/v1 routes', () => {
     const post = await callTool(merchant, 'create_post', { title: 'Autumn news', blocks: [{ type: 'paragraph', data: { text: 'New colours' } }] });
     await callTool(merchant, 'update_post', { postId: post.id, status: 'published' });
     await callTool(merchant, 'create_category', { name: 'News' });
-    await callTool(merchant, 'create_event', { title: 'Open day', startsAt: '2031-01-01T10:00:00Z', endsAt: '2031-01-01T12:00:00Z', capacity: 10, status: 'published' });
+    await callTool(merchant, 'create_event', {
+      title: 'Open day',
+      startsAt: '2031-01-01T10:00:00Z',
+      endsAt: '2031-01-01T12:00:00Z',
+      capacity: 10,
+      status: 'published',
+    });
     customer = await signInCustomer(salon.company.companyId);
     const slots = (await http(`/v6/customer-portal/services/${salon.service.id}/slots?date=${dayFromNow(4)}`, { headers: tenant })).body.data.items;
     const booked = await http('/v6/customer-portal/bookings/guest', {
@@ -119,7 +125,12 @@ describe('legacy /connect/v1 routes', () => {
     expect(minted.body).toMatchObject({ token: expect.any(String), customer: { id: customer.customerId } });
     // A merchant write like any other: in the audit log, under the legacy route it came through.
     const audit = await callTool(merchant, 'list_audit_log', { operation: 'issueCustomerToken' });
-    expect(audit.items[0]).toMatchObject({ interface: 'rest', via: 'POST /connect/v1/members/{member_uuid}/token/', outcome: 'ok', targetId: customer.customerId });
+    expect(audit.items[0]).toMatchObject({
+      interface: 'rest',
+      via: 'POST /connect/v1/members/{member_uuid}/token/',
+      outcome: 'ok',
+      targetId: customer.customerId,
+    });
     const validated = await http(path, { body: { action: 'validate' }, headers: { ...tenant, ...bearer(minted.body.token) } });
     expect(validated.status, JSON.stringify(validated.body)).toBe(200);
     expect(validated.body).toMatchObject({ valid: true, customer: { id: customer.customerId } });
@@ -143,28 +154,41 @@ describe('legacy /connect/v1 routes', () => {
   });
 
   it('member search: exact email or phone, merchant key only', async () => {
-    const found = await http(`/connect/v1/members/search/?email=${encodeURIComponent(customer.email.toUpperCase())}`, { headers: bearer(salon.company.apiKey) });
+    const found = await http(`/connect/v1/members/search/?email=${encodeURIComponent(customer.email.toUpperCase())}`, {
+      headers: bearer(salon.company.apiKey),
+    });
     expect(found.status).toBe(200);
     expect(found.body.map((m: any) => m.id)).toEqual([customer.customerId]);
-    const partial = await http(`/connect/v1/members/search/?email=${encodeURIComponent(customer.email.slice(0, 8))}`, { headers: bearer(salon.company.apiKey) });
+    const partial = await http(`/connect/v1/members/search/?email=${encodeURIComponent(customer.email.slice(0, 8))}`, {
+      headers: bearer(salon.company.apiKey),
+    });
     expect(partial.status).toBe(400);
     expect(partial.body.error.details.field).toBe('email');
     const none = await http(`/connect/v1/members/search/?email=nobody%40example.test`, { headers: bearer(salon.company.apiKey) });
     expect(none.body).toEqual([]);
     expect((await http('/connect/v1/members/search/', { headers: bearer(salon.company.apiKey) })).status).toBe(400);
     expect((await http(`/connect/v1/members/search/?email=${encodeURIComponent(customer.email)}`, { headers: tenant })).status).toBe(401);
-    expect((await http(`/connect/v1/members/search/?email=${encodeURIComponent(customer.email)}`, { headers: { ...tenant, ...bearer(customer.token) } })).status).toBe(403);
+    expect(
+      (await http(`/connect/v1/members/search/?email=${encodeURIComponent(customer.email)}`, { headers: { ...tenant, ...bearer(customer.token) } })).status,
+    ).toBe(403);
     const stranger = await signupCompany('Legacy Searcher');
     expect((await http(`/connect/v1/members/search/?email=${encodeURIComponent(customer.email)}`, { headers: bearer(stranger.apiKey) })).body).toEqual([]);
   });
 
   it('reward transactions become loyalty ADJUST entries, once per Idempotency-Key, merchant key only', async () => {
     const member = await signInCustomer(salon.company.companyId);
-    const send = (body: unknown, headers: Record<string, string> = bearer(salon.company.apiKey)) => http('/connect/v1/members/reward-transactions/', { body, headers });
-    const first = await send({ member_uuid: member.customerId, points: 40, reason: 'Migrated balance' }, { ...bearer(salon.company.apiKey), 'idempotency-key': 'legacy-reward-1' });
+    const send = (body: unknown, headers: Record<string, string> = bearer(salon.company.apiKey)) =>
+      http('/connect/v1/members/reward-transactions/', { body, headers });
+    const first = await send(
+      { member_uuid: member.customerId, points: 40, reason: 'Migrated balance' },
+      { ...bearer(salon.company.apiKey), 'idempotency-key': 'legacy-reward-1' },
+    );
     expect(first.status).toBe(201);
     expect(first.body).toMatchObject({ type: 'ADJUST', points: 40, balanceAfter: 40 });
-    const replay = await send({ member_uuid: member.customerId, points: 40, reason: 'Migrated balance' }, { ...bearer(salon.company.apiKey), 'idempotency-key': 'legacy-reward-1' });
+    const replay = await send(
+      { member_uuid: member.customerId, points: 40, reason: 'Migrated balance' },
+      { ...bearer(salon.company.apiKey), 'idempotency-key': 'legacy-reward-1' },
+    );
     expect(replay.body.id).toBe(first.body.id);
     const taken = await send({ member_uuid: member.customerId, points: -15, reason: 'Correction' });
     expect(taken.body.balanceAfter).toBe(25);
@@ -194,7 +218,11 @@ describe('legacy /connect/v1 routes', () => {
     const owner = await mcpClient(company.apiKey);
     const before = await callTool(owner, 'get_legacy_usage');
     expect(before.routes).toEqual([]);
-    await Promise.all(Array.from({ length: 20 }, (_, i) => http(i % 2 ? '/connect/v1/blog/posts/' : '/connect/v1/blog/posts', { headers: { 'x-company-id': company.companyId } })));
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        http(i % 2 ? '/connect/v1/blog/posts/' : '/connect/v1/blog/posts', { headers: { 'x-company-id': company.companyId } }),
+      ),
+    );
     await http('/connect/v1/pages/missing/', { headers: { 'x-company-id': company.companyId } });
     const usage = await callTool(owner, 'get_legacy_usage');
     expect(usage.routes.map((r: any) => [r.route, r.calls])).toEqual([
@@ -246,7 +274,10 @@ describe.runIf(!inject('databaseUrl'))('legacy routes after their sunset', () =>
       const res = await fetch(`http://127.0.0.1:${port}/connect/v1/blog/posts/hello/`, { headers: { 'x-forwarded-host': 'localhost' } });
       expect(res.status).toBe(410);
       expect(await res.json()).toEqual({
-        error: expect.objectContaining({ code: 'GONE', details: { sunsetAt: '2025-07-01T00:00:00.000Z', successor: 'GET /v6/customer-portal/cms/posts/hello' } }),
+        error: expect.objectContaining({
+          code: 'GONE',
+          details: { sunsetAt: '2025-07-01T00:00:00.000Z', successor: 'GET /v6/customer-portal/cms/posts/hello' },
+        }),
       });
       expect(res.headers.get('sunset')).toBe('Tue, 01 Jul 2025 00:00:00 GMT');
       expect(res.headers.get('deprecation')).toBe(`@${Date.parse('2025-01-01T00:00:00Z') / 1000}`);

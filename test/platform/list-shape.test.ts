@@ -51,7 +51,8 @@ describe('every list operation of the OpenAPI document', () => {
   /** The GET operations, by "GET path", with their operation. */
   const gets = () =>
     Object.entries(doc.paths as Record<string, Record<string, Schema>>).flatMap(([path, ops]) => (ops.get ? [{ name: `GET ${path}`, path, op: ops.get }] : []));
-  const listOperations = () => gets().filter(({ op }) => (op.parameters ?? []).some((p: Schema) => p.name === 'limit' && p.in === 'query') || dataOf(op).type === 'array');
+  const listOperations = () =>
+    gets().filter(({ op }) => (op.parameters ?? []).some((p: Schema) => p.name === 'limit' && p.in === 'query') || dataOf(op).type === 'array');
 
   beforeAll(async () => {
     doc = (await http('/openapi/connect-v6.openapi.json')).body;
@@ -68,9 +69,26 @@ describe('every list operation of the OpenAPI document', () => {
       id: salon.service.id,
       serviceId: salon.service.id,
       customerId: customer.customerId,
-      eventId: (await callTool(m, 'create_event', { title: 'Open day', startsAt: '2031-01-01T10:00:00Z', endsAt: '2031-01-01T12:00:00Z', capacity: 10, status: 'published' })).id,
-      surveyId: (await callTool(m, 'create_survey', { title: 'How was it', status: 'published', questions: [{ id: 'r', type: 'rating', label: 'Rating' }] })).id,
-      campaignId: (await callTool(m, 'create_campaign', { name: 'Hi', channel: 'email', recipientSource: 'segment', segmentId: segment.id, channelConfig: { subject: 'Hi', html: '<p>Hi</p>' } })).id,
+      eventId: (
+        await callTool(m, 'create_event', {
+          title: 'Open day',
+          startsAt: '2031-01-01T10:00:00Z',
+          endsAt: '2031-01-01T12:00:00Z',
+          capacity: 10,
+          status: 'published',
+        })
+      ).id,
+      surveyId: (await callTool(m, 'create_survey', { title: 'How was it', status: 'published', questions: [{ id: 'r', type: 'rating', label: 'Rating' }] }))
+        .id,
+      campaignId: (
+        await callTool(m, 'create_campaign', {
+          name: 'Hi',
+          channel: 'email',
+          recipientSource: 'segment',
+          segmentId: segment.id,
+          channelConfig: { subject: 'Hi', html: '<p>Hi</p>' },
+        })
+      ).id,
       date: dayFromNow(3),
       startDate: dayFromNow(3),
       endDate: dayFromNow(4),

@@ -42,7 +42,17 @@ const OVERSIZED_BODY = 1_500_000;
 const MAX_ERROR_BYTES = 2_048;
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 /** 4xx-class codes of the catalogue (ARCHITECTURE.md, rule 4). */
-const CLIENT_CODES = new Set(['BAD_USER_INPUT', 'UNAUTHENTICATED', 'FORBIDDEN', 'NOT_FOUND', 'CONFLICT', 'SLOT_TAKEN', 'CANCELLATION_NOT_ALLOWED', 'RATE_LIMITED', 'PAYMENT_FAILED']);
+const CLIENT_CODES = new Set([
+  'BAD_USER_INPUT',
+  'UNAUTHENTICATED',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'CONFLICT',
+  'SLOT_TAKEN',
+  'CANCELLATION_NOT_ALLOWED',
+  'RATE_LIMITED',
+  'PAYMENT_FAILED',
+]);
 
 interface RestCase {
   op: Operation;
@@ -63,7 +73,8 @@ interface RestCase {
 /** Every malformed request of one operation, generated from its parameters and body schema. */
 function restCases(op: Operation): RestCase[] {
   const cases: RestCase[] = [];
-  const add = (kind: string, label: string, request: Partial<RestCase>, expect: Expectation, small = false) => cases.push({ op, kind, label, ...request, expect, small });
+  const add = (kind: string, label: string, request: Partial<RestCase>, expect: Expectation, small = false) =>
+    cases.push({ op, kind, label, ...request, expect, small });
 
   add('baseline', 'valid-looking request (random ids)', {}, { status: 'any' });
 
@@ -77,7 +88,8 @@ function restCases(op: Operation): RestCase[] {
   for (const p of op.parameters.filter((p) => p.in === 'query')) {
     const kind = kindOf(p.schema);
     if (p.required) add('missing required field', `without ?${p.name}`, { query: { [p.name]: undefined } }, { status: 400, field: p.name });
-    const wrong = (label: string, value: string, message?: string) => add('wrong type', `?${p.name}=${label}`, { query: { [p.name]: value } }, { status: 400, field: p.name, message });
+    const wrong = (label: string, value: string, message?: string) =>
+      add('wrong type', `?${p.name}=${label}`, { query: { [p.name]: value } }, { status: 400, field: p.name, message });
     if (kind === 'integer') {
       wrong('abc', 'abc', `${p.name}: must be an integer`);
       wrong('1.5', '1.5', `${p.name}: must be an integer`);
@@ -117,7 +129,13 @@ function restCases(op: Operation): RestCase[] {
     add('content type', 'form-urlencoded body', { body: 'a=1&b=2', contentType: 'application/x-www-form-urlencoded' }, { status: 415 });
     add('deep nesting', `body of arrays nested ${NESTING} levels`, { body: deepJson(NESTING) }, { status: 400, field: 'body', fieldPrefix: true });
     add('deep nesting', `body of objects nested ${NESTING} levels`, { body: `${'{"a":'.repeat(NESTING)}1${'}'.repeat(NESTING)}` }, { status: 400 });
-    add('oversized body', `body of ${OVERSIZED_BODY.toLocaleString('en')} bytes`, { body: JSON.stringify({ ...valid(), padding: 'x'.repeat(OVERSIZED_BODY) }) }, { status: 413 }, true);
+    add(
+      'oversized body',
+      `body of ${OVERSIZED_BODY.toLocaleString('en')} bytes`,
+      { body: JSON.stringify({ ...valid(), padding: 'x'.repeat(OVERSIZED_BODY) }) },
+      { status: 413 },
+      true,
+    );
     add('unknown field', 'unknownField in the body', { body: JSON.stringify({ ...valid(), unknownField: 1 }) }, { status: 400, field: 'unknownField' });
     for (const c of fieldCases(schema)) {
       const value = withValue(valid(), schema, c.path, c.value);
@@ -136,7 +154,10 @@ function expectationProblems(expect: Expectation, status: number, error: any): s
   if (status === 400 && error && typeof error === 'object') {
     const field = error.details?.field;
     if (typeof field !== 'string' || !field) problems.push('no details.field');
-    else if (!fieldMatches(expect, field)) problems.push(`details.field ${JSON.stringify(field)}, want ${JSON.stringify(expect.fieldOneOf?.join(' | ') ?? expect.field)}${expect.fieldPrefix ? '…' : ''}`);
+    else if (!fieldMatches(expect, field))
+      problems.push(
+        `details.field ${JSON.stringify(field)}, want ${JSON.stringify(expect.fieldOneOf?.join(' | ') ?? expect.field)}${expect.fieldPrefix ? '…' : ''}`,
+      );
     else if (typeof error.message === 'string' && !error.message.startsWith(`${field}:`)) problems.push(`message does not start with "${field}:"`);
     if (expect.message && error.message !== expect.message) problems.push(`message ${JSON.stringify(error.message)}, want ${JSON.stringify(expect.message)}`);
   }
@@ -182,7 +203,11 @@ describe('malformed-input sweep (issue 8)', () => {
     if (alternatives.length && alternatives.every((a) => a.includes('customerToken'))) {
       // Ending or rotating a session gets a customer of its own, so the shared token stays valid.
       if (/\/(logout|refresh)$/.test(op.path)) {
-        if (!ownCustomers.has(op.id)) ownCustomers.set(op.id, signInCustomer(company.companyId).then((c) => c.token));
+        if (!ownCustomers.has(op.id))
+          ownCustomers.set(
+            op.id,
+            signInCustomer(company.companyId).then((c) => c.token),
+          );
         return { ...tenant, ...bearer(await ownCustomers.get(op.id)!) };
       }
       return { ...tenant, ...bearer(customerToken) };
@@ -208,7 +233,8 @@ describe('malformed-input sweep (issue 8)', () => {
     const body = c.body ?? (WRITE_METHODS.has(op.method) ? JSON.stringify(validObject(op.body)) : undefined);
     if (body !== undefined) headers['content-type'] = c.contentType ?? 'application/json';
     const target = `${op.id}`;
-    const fail = (problems: string[], answer: string): Failure | undefined => (problems.length ? { target, kind: c.kind, label: c.label, problems, answer } : undefined);
+    const fail = (problems: string[], answer: string): Failure | undefined =>
+      problems.length ? { target, kind: c.kind, label: c.label, problems, answer } : undefined;
 
     let res: Response;
     let text: string;
@@ -253,7 +279,12 @@ describe('malformed-input sweep (issue 8)', () => {
     const cases = operations.flatMap(restCases);
     // Requests that may succeed (and end a session, say) run after the malformed ones.
     cases.sort((a, b) => Number(a.kind === 'baseline') - Number(b.kind === 'baseline'));
-    const failures = (await bounded(CONCURRENCY, cases.map((c, i) => () => runRest(c, i)))).filter((f): f is Failure => !!f);
+    const failures = (
+      await bounded(
+        CONCURRENCY,
+        cases.map((c, i) => () => runRest(c, i)),
+      )
+    ).filter((f): f is Failure => !!f);
     expect(failures.length, report('REST malformed-input sweep', failures, cases.length)).toBe(0);
   });
 
@@ -274,9 +305,24 @@ describe('malformed-input sweep (issue 8)', () => {
     const cases: ToolCase[] = [];
     for (const tool of tools) {
       const schema = tool.inputSchema as Schema;
-      cases.push({ tool: tool.name, kind: 'unknown field', label: 'unknownParam = 1', args: { ...validObject(schema), unknownParam: 1 }, deep: false, expect: { status: 400, field: 'unknownParam' } });
+      cases.push({
+        tool: tool.name,
+        kind: 'unknown field',
+        label: 'unknownParam = 1',
+        args: { ...validObject(schema), unknownParam: 1 },
+        deep: false,
+        expect: { status: 400, field: 'unknownParam' },
+      });
       for (const c of fieldCases(schema)) {
-        cases.push({ tool: tool.name, kind: c.kind, label: c.label, args: withValue(validObject(schema), schema, c.path, c.value), deep: c.value === DEEP, expect: c.expect, small: c.small });
+        cases.push({
+          tool: tool.name,
+          kind: c.kind,
+          label: c.label,
+          args: withValue(validObject(schema), schema, c.path, c.value),
+          deep: c.value === DEEP,
+          expect: c.expect,
+          small: c.small,
+        });
       }
     }
 
@@ -299,7 +345,8 @@ describe('malformed-input sweep (issue 8)', () => {
     }
 
     async function runTool(c: ToolCase): Promise<Failure | undefined> {
-      const fail = (problems: string[], answer: string): Failure | undefined => (problems.length ? { target: `tool ${c.tool}`, kind: c.kind, label: c.label, problems, answer } : undefined);
+      const fail = (problems: string[], answer: string): Failure | undefined =>
+        problems.length ? { target: `tool ${c.tool}`, kind: c.kind, label: c.label, problems, answer } : undefined;
       let result: Awaited<ReturnType<typeof call>>;
       const started = performance.now();
       try {
@@ -319,13 +366,21 @@ describe('malformed-input sweep (issue 8)', () => {
       } catch {}
       if (typeof error?.code !== 'string' || typeof error?.message !== 'string') problems.push('no { error: { code, message } } in the result');
       else if (!CLIENT_CODES.has(error.code)) problems.push(`code ${error.code}, want BAD_USER_INPUT`);
-      else if (error.code !== 'BAD_USER_INPUT' && !error.details?.field) problems.push(`code ${error.code} without details.field, want BAD_USER_INPUT naming ${c.expect.status === 'any' ? 'the field' : JSON.stringify(c.expect.field ?? c.expect.fieldOneOf)}`);
+      else if (error.code !== 'BAD_USER_INPUT' && !error.details?.field)
+        problems.push(
+          `code ${error.code} without details.field, want BAD_USER_INPUT naming ${c.expect.status === 'any' ? 'the field' : JSON.stringify(c.expect.field ?? c.expect.fieldOneOf)}`,
+        );
       else problems.push(...expectationProblems(c.expect, 400, error));
       if (c.small && text.length > MAX_ERROR_BYTES) problems.push(`result of ${text.length} bytes`);
       return fail([...new Set(problems)], excerpt(text));
     }
 
-    const failures = (await bounded(CONCURRENCY, cases.map((c) => () => runTool(c)))).filter((f): f is Failure => !!f);
+    const failures = (
+      await bounded(
+        CONCURRENCY,
+        cases.map((c) => () => runTool(c)),
+      )
+    ).filter((f): f is Failure => !!f);
     expect(failures.length, report('MCP malformed-argument sweep', failures, cases.length)).toBe(0);
   });
 });

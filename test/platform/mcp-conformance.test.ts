@@ -16,7 +16,10 @@ describe('MCP conformance', () => {
   it.each(SCENARIOS)('%s passes', async (scenario) => {
     const { url } = await testServer();
     const mcpUrl = `${url.replace('127.0.0.1', 'localhost')}/mcp`;
-    const { stdout } = await run(process.execPath, [cli, 'server', '--url', mcpUrl, '--scenario', scenario], { cwd: mkdtempSync(join(tmpdir(), 'mcp-conformance-')), timeout: 60_000 }).catch((e) => e);
+    const { stdout } = await run(process.execPath, [cli, 'server', '--url', mcpUrl, '--scenario', scenario], {
+      cwd: mkdtempSync(join(tmpdir(), 'mcp-conformance-')),
+      timeout: 60_000,
+    }).catch((e) => e);
     const summary = /Passed: (\d+)\/(\d+), (\d+) failed/.exec(stdout ?? '');
     expect(summary, stdout).not.toBeNull();
     expect(Number(summary![3]), stdout).toBe(0);

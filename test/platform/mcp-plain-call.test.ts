@@ -17,7 +17,11 @@ let serviceId: string;
 beforeAll(async () => {
   server = await testServer();
   company = await signupCompany('Plain Call Studio');
-  const created = await graphql<{ createService: { id: string } }>('mutation { createService(input: { name: "Cut", durationMinutes: 30, price: "25.5" }) { id } }', {}, bearer(company.apiKey));
+  const created = await graphql<{ createService: { id: string } }>(
+    'mutation { createService(input: { name: "Cut", durationMinutes: 30, price: "25.5" }) { id } }',
+    {},
+    bearer(company.apiKey),
+  );
   serviceId = created.body.data!.createService.id;
 });
 
@@ -25,7 +29,11 @@ const ACCEPT = 'application/json, text/event-stream';
 
 async function post(body: unknown, headers: Record<string, string> = {}) {
   const before = server.app.mcp.stats.plainCalls;
-  const res = await fetch(`${server.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: ACCEPT, ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  const res = await fetch(`${server.url}/mcp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: ACCEPT, ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
   const text = await res.text();
   return { status: res.status, type: res.headers.get('content-type'), text, plain: server.app.mcp.stats.plainCalls - before === 1 };
 }
@@ -62,7 +70,10 @@ describe('MCP plain tools/call path', () => {
   it('answers every kind of error as the SDK does', async () => {
     const merchant = { authorization: `Bearer ${company.apiKey}` };
     // The operation's own error, with the request id the client may quote.
-    const missing = await both({ name: 'get_service_detail', arguments: { serviceId: '00000000-0000-7000-8000-000000000000' } }, { ...merchant, 'x-request-id': 'plain-404' });
+    const missing = await both(
+      { name: 'get_service_detail', arguments: { serviceId: '00000000-0000-7000-8000-000000000000' } },
+      { ...merchant, 'x-request-id': 'plain-404' },
+    );
     expect(missing.result.isError).toBe(true);
     expect(JSON.parse(missing.result.content[0].text).error).toMatchObject({ code: 'NOT_FOUND', requestId: 'plain-404' });
     // An argument refused before anything runs.
@@ -81,7 +92,11 @@ describe('MCP plain tools/call path', () => {
     const again = await post({ jsonrpc: '2.0', id: 1, method: 'tools/call', params }, merchant);
     expect(first.plain && again.plain).toBe(true);
     expect(again.text).toBe(first.text);
-    const staff = await graphql<{ staffMembers: { items: { name: string }[] } }>('{ staffMembers(search: "Plain Ana") { items { name } } }', {}, bearer(company.apiKey));
+    const staff = await graphql<{ staffMembers: { items: { name: string }[] } }>(
+      '{ staffMembers(search: "Plain Ana") { items { name } } }',
+      {},
+      bearer(company.apiKey),
+    );
     expect(staff.body.data!.staffMembers.items).toHaveLength(1);
   });
 

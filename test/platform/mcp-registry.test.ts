@@ -30,7 +30,8 @@ function* subschemas(schema: Schema, path = ''): Generator<[Schema, string]> {
 
 /** Each property of each object in a schema (not array items or union branches themselves). */
 function* properties(schema: Schema, path = ''): Generator<[Schema, string]> {
-  for (const [node, at] of subschemas(schema, path)) for (const [key, sub] of Object.entries<Schema>(node.properties ?? {})) yield [sub, at ? `${at}.${key}` : key];
+  for (const [node, at] of subschemas(schema, path))
+    for (const [key, sub] of Object.entries<Schema>(node.properties ?? {})) yield [sub, at ? `${at}.${key}` : key];
 }
 
 /**
@@ -39,9 +40,66 @@ function* properties(schema: Schema, path = ''): Generator<[Schema, string]> {
  * clients/cli/build/index.js) reports a bare boolean where a schema belongs, a `type` array, a
  * `$ref` outside the document and a schema that constrains nothing, in input and output schemas.
  */
-const CONSTRAINING = new Set(['type', 'enum', 'const', 'multipleOf', 'maximum', 'exclusiveMaximum', 'minimum', 'exclusiveMinimum', 'maxLength', 'minLength', 'pattern', 'format', 'contentMediaType', 'contentEncoding', 'contentSchema', 'maxItems', 'minItems', 'uniqueItems', 'maxContains', 'minContains', 'maxProperties', 'minProperties', 'required', 'dependentRequired', 'allOf', 'anyOf', 'oneOf', 'not', 'items', 'prefixItems', 'contains', 'additionalItems', 'unevaluatedItems', 'properties', 'patternProperties', 'additionalProperties', 'unevaluatedProperties', 'propertyNames', 'dependentSchemas', 'dependencies', '$ref', '$dynamicRef', '$recursiveRef']);
+const CONSTRAINING = new Set([
+  'type',
+  'enum',
+  'const',
+  'multipleOf',
+  'maximum',
+  'exclusiveMaximum',
+  'minimum',
+  'exclusiveMinimum',
+  'maxLength',
+  'minLength',
+  'pattern',
+  'format',
+  'contentMediaType',
+  'contentEncoding',
+  'contentSchema',
+  'maxItems',
+  'minItems',
+  'uniqueItems',
+  'maxContains',
+  'minContains',
+  'maxProperties',
+  'minProperties',
+  'required',
+  'dependentRequired',
+  'allOf',
+  'anyOf',
+  'oneOf',
+  'not',
+  'items',
+  'prefixItems',
+  'contains',
+  'additionalItems',
+  'unevaluatedItems',
+  'properties',
+  'patternProperties',
+  'additionalProperties',
+  'unevaluatedProperties',
+  'propertyNames',
+  'dependentSchemas',
+  'dependencies',
+  '$ref',
+  '$dynamicRef',
+  '$recursiveRef',
+]);
 const BOOLEAN_VALUED = new Set(['additionalProperties', 'unevaluatedProperties', 'additionalItems', 'unevaluatedItems']);
-const SUBSCHEMA = ['items', 'contains', 'not', 'propertyNames', 'if', 'then', 'else', 'additionalProperties', 'unevaluatedProperties', 'additionalItems', 'unevaluatedItems', 'contentSchema'];
+const SUBSCHEMA = [
+  'items',
+  'contains',
+  'not',
+  'propertyNames',
+  'if',
+  'then',
+  'else',
+  'additionalProperties',
+  'unevaluatedProperties',
+  'additionalItems',
+  'unevaluatedItems',
+  'contentSchema',
+];
 const SUBSCHEMA_ARRAYS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
 const SUBSCHEMA_MAPS = ['properties', 'patternProperties', 'dependentSchemas', 'dependencies', '$defs', 'definitions'];
 
@@ -54,8 +112,10 @@ function portabilityFindings(node: unknown, path: string, keyword?: string): str
   if (typeof schema.$ref === 'string' && !schema.$ref.startsWith('#')) found.push(`${path}: remote $ref ${schema.$ref}`);
   const constrains = Object.keys(schema).some((k) => CONSTRAINING.has(k)) || ('if' in schema && ('then' in schema || 'else' in schema));
   if (!constrains && keyword !== 'not') found.push(`${path}: schema constrains nothing`);
-  for (const key of SUBSCHEMA_MAPS) for (const [name, sub] of Object.entries(schema[key] ?? {})) found.push(...portabilityFindings(sub, `${path}.${key}.${name}`, key));
-  for (const key of SUBSCHEMA_ARRAYS) for (const [i, sub] of (schema[key] ?? []).entries()) found.push(...portabilityFindings(sub, `${path}.${key}[${i}]`, key));
+  for (const key of SUBSCHEMA_MAPS)
+    for (const [name, sub] of Object.entries(schema[key] ?? {})) found.push(...portabilityFindings(sub, `${path}.${key}.${name}`, key));
+  for (const key of SUBSCHEMA_ARRAYS)
+    for (const [i, sub] of (schema[key] ?? []).entries()) found.push(...portabilityFindings(sub, `${path}.${key}[${i}]`, key));
   for (const key of SUBSCHEMA) if (key in schema) found.push(...portabilityFindings(schema[key], `${path}.${key}`, key));
   return found;
 }
@@ -74,7 +134,9 @@ beforeAll(async () => {
 
 describe('MCP tool registry: rules every tool follows', () => {
   it('lists every tool file', () => {
-    const files = readdirSync(TOOLS_DIR).filter((f) => f.endsWith('.graphql')).map((f) => f.replace(/\.graphql$/, ''));
+    const files = readdirSync(TOOLS_DIR)
+      .filter((f) => f.endsWith('.graphql'))
+      .map((f) => f.replace(/\.graphql$/, ''));
     expect(tools.map((t) => t.name).sort()).toEqual(files.sort());
   });
 
@@ -89,7 +151,8 @@ describe('MCP tool registry: rules every tool follows', () => {
       if (type.name.startsWith('__')) continue;
       if (isInputObjectType(type)) for (const f of Object.values(type.getFields())) if (!f.description?.trim()) missing.push(`input ${type.name}.${f.name}`);
       if (isObjectType(type) || isInterfaceType(type)) {
-        for (const f of Object.values(type.getFields())) for (const a of f.args) if (!a.description?.trim()) missing.push(`argument ${type.name}.${f.name}(${a.name})`);
+        for (const f of Object.values(type.getFields()))
+          for (const a of f.args) if (!a.description?.trim()) missing.push(`argument ${type.name}.${f.name}(${a.name})`);
       }
     }
     expect(missing, 'GraphQL arguments and input fields without a description').toEqual([]);
@@ -97,19 +160,26 @@ describe('MCP tool registry: rules every tool follows', () => {
 
   it('optional parameters are plain optional properties: no null unions, no type arrays', () => {
     const unions = tools.flatMap((t) =>
-      [...subschemas(t.inputSchema as Schema)].filter(([s]) => Array.isArray(s.type) || s.type === 'null' || (s.anyOf ?? []).some((b: Schema) => b.type === 'null')).map(([, at]) => `${t.name}: ${at}`),
+      [...subschemas(t.inputSchema as Schema)]
+        .filter(([s]) => Array.isArray(s.type) || s.type === 'null' || (s.anyOf ?? []).some((b: Schema) => b.type === 'null'))
+        .map(([, at]) => `${t.name}: ${at}`),
     );
     expect(unions).toEqual([]);
   });
 
   it('input and output schemas pass the MCP Inspector portability rules (0 findings)', () => {
-    const findings = tools.flatMap((t) => [...portabilityFindings(t.inputSchema, `${t.name} inputSchema`), ...(t.outputSchema ? portabilityFindings(t.outputSchema, `${t.name} outputSchema`) : [])]);
+    const findings = tools.flatMap((t) => [
+      ...portabilityFindings(t.inputSchema, `${t.name} inputSchema`),
+      ...(t.outputSchema ? portabilityFindings(t.outputSchema, `${t.name} outputSchema`) : []),
+    ]);
     expect(findings).toEqual([]);
   });
 
   it('every number carries its bounds; lists take limit 1 to 100 and page from 1', () => {
     const unbounded = tools.flatMap((t) =>
-      [...subschemas(t.inputSchema as Schema)].filter(([s]) => (s.type === 'integer' || s.type === 'number') && s.minimum === undefined && s.maximum === undefined).map(([, at]) => `${t.name}: ${at}`),
+      [...subschemas(t.inputSchema as Schema)]
+        .filter(([s]) => (s.type === 'integer' || s.type === 'number') && s.minimum === undefined && s.maximum === undefined)
+        .map(([, at]) => `${t.name}: ${at}`),
     );
     expect(unbounded, 'numbers without bounds (state them in the description: "At least 1.", "Between 1 and 100.")').toEqual([]);
     for (const t of tools) {
@@ -123,20 +193,27 @@ describe('MCP tool registry: rules every tool follows', () => {
   });
 
   it('states and fixed lists are enums, with the values REST already accepts', () => {
-    const notEnums = tools.flatMap((t) => [...properties(t.inputSchema as Schema)].filter(([s, at]) => /(^|\.)(status|state|fieldType|loginChannel)$/.test(at) && !s.enum).map(([, at]) => `${t.name}: ${at}`));
+    const notEnums = tools.flatMap((t) =>
+      [...properties(t.inputSchema as Schema)]
+        .filter(([s, at]) => /(^|\.)(status|state|fieldType|loginChannel)$/.test(at) && !s.enum)
+        .map(([, at]) => `${t.name}: ${at}`),
+    );
     expect(notEnums).toEqual([]);
     const param = (tool: string, name: string) => (byName.get(tool)!.inputSchema as Schema).properties[name];
     expect(param('list_bookings', 'status').enum).toEqual(['CONFIRMED', 'CANCELLED', 'COMPLETED', 'NO_SHOW']);
     expect(param('update_booking_status', 'status').enum).toEqual(['COMPLETED', 'NO_SHOW']);
     expect(param('update_post', 'status').enum).toEqual(['draft', 'published']);
     expect(param('list_posts', 'status').enum).toEqual(['draft', 'published']);
-    expect(param('append_post_block', 'type').enum).toEqual(expect.arrayContaining(['paragraph', 'heading', 'image', 'button', 'divider', 'video', 'gallery', 'form']));
+    expect(param('append_post_block', 'type').enum).toEqual(
+      expect.arrayContaining(['paragraph', 'heading', 'image', 'button', 'divider', 'video', 'gallery', 'form']),
+    );
     expect(param('create_post_type_field', 'fieldType').enum).toEqual(['text', 'number', 'boolean', 'date', 'image', 'url', 'select', 'richtext']);
   });
 
   it('free-form block data describes its shape for every block type', () => {
     const props = (byName.get('append_post_block')!.inputSchema as Schema).properties.props;
-    for (const type of (byName.get('append_post_block')!.inputSchema as Schema).properties.type.enum as string[]) expect(props.description, type).toContain(`${type} {`);
+    for (const type of (byName.get('append_post_block')!.inputSchema as Schema).properties.type.enum as string[])
+      expect(props.description, type).toContain(`${type} {`);
     expect(props.description).toMatch(/heading \{ text .*level\? \(1 to 6/);
   });
 
@@ -178,7 +255,10 @@ describe('MCP tool registry: rules every tool follows', () => {
     expect(booking.properties.price).toMatchObject({ type: 'object', required: ['amount', 'currency'] });
     expect(booking.properties.staff.anyOf[1]).toEqual({ type: 'null' });
     // A list is a page, { items, pagination }, as every list of the API; a scalar is given as { result }.
-    expect(byName.get('get_available_slots')!.outputSchema).toMatchObject({ required: ['items', 'pagination'], properties: { items: { type: 'array' }, pagination: { type: 'object' } } });
+    expect(byName.get('get_available_slots')!.outputSchema).toMatchObject({
+      required: ['items', 'pagination'],
+      properties: { items: { type: 'array' }, pagination: { type: 'object' } },
+    });
     expect(byName.get('tag_customers')!.outputSchema).toMatchObject({ required: ['result'], properties: { result: { type: 'integer' } } });
   });
 });
@@ -203,7 +283,11 @@ describe('MCP tool registry: results match the output schemas', () => {
     expect((await call('list_services', { limit: 5 })).items).toHaveLength(1);
     const slots = await call('get_available_slots', { serviceId: salon.service.id, startDate: dayFromNow(3), endDate: dayFromNow(3) });
     expect(slots.items.length).toBeGreaterThan(0);
-    const booking = await call('create_booking', { serviceId: salon.service.id, slotTime: slots.items[0].start, customer: { name: 'Ada', email: 'ada@example.test' } });
+    const booking = await call('create_booking', {
+      serviceId: salon.service.id,
+      slotTime: slots.items[0].start,
+      customer: { name: 'Ada', email: 'ada@example.test' },
+    });
     expect((await call('list_bookings', { status: 'CONFIRMED' })).items.map((b: any) => b.id)).toContain(booking.id);
     expect((await call('cancel_booking', { bookingId: booking.id, reason: 'ill' })).status).toBe('CANCELLED');
     await call('update_service', { serviceId: salon.service.id, categoryId: null, description: 'Cut and dry' });
@@ -238,7 +322,11 @@ describe('MCP server: getting started without guessing', () => {
 
   it('publishes RFC 9728 protected-resource metadata, and the 401 points to it', async () => {
     const { url } = await testServer();
-    const raw = await fetch(`${url}/mcp`, { method: 'POST', headers: { authorization: 'Bearer svc_mcp_nope', 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' });
+    const raw = await fetch(`${url}/mcp`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer svc_mcp_nope', 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: '{}',
+    });
     expect(raw.status).toBe(401);
     const header = raw.headers.get('www-authenticate') ?? '';
     const metadataUrl = /resource_metadata="([^"]+)"/.exec(header)?.[1];

@@ -27,7 +27,17 @@ describe('MCP facade', () => {
     const byName = new Map(tools.map((t) => [t.name, t]));
     const files = readdirSync(join(import.meta.dirname, '../../facades/mcp/tools')).map((f) => f.replace(/\.graphql$/, ''));
     expect([...byName.keys()].sort()).toEqual(files.sort());
-    for (const name of ['add_storefront_domain', 'create_api_key', 'get_company', 'list_api_keys', 'revoke_api_key', 'update_company_settings', 'create_service', 'create_booking', 'get_available_slots']) {
+    for (const name of [
+      'add_storefront_domain',
+      'create_api_key',
+      'get_company',
+      'list_api_keys',
+      'revoke_api_key',
+      'update_company_settings',
+      'create_service',
+      'create_booking',
+      'get_available_slots',
+    ]) {
       expect(byName.has(name), name).toBe(true);
     }
     const signup = byName.get('register_organisation_request')!;
@@ -60,7 +70,11 @@ describe('MCP facade', () => {
     const { url } = await testServer();
     await expect(mcpClient('svc_mcp_not-a-real-key')).rejects.toMatchObject({ code: 401 });
     await expect(mcpClient('garbage.jwt.token')).rejects.toMatchObject({ code: 401 });
-    const raw = await fetch(`${url}/mcp`, { method: 'POST', headers: { authorization: 'Bearer nope', 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' });
+    const raw = await fetch(`${url}/mcp`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer nope', 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: '{}',
+    });
     expect(raw.status).toBe(401);
     expect(raw.headers.get('www-authenticate')).toMatch(/^Bearer/);
     const company = await signupCompany('Customer Tools');
@@ -68,11 +82,21 @@ describe('MCP facade', () => {
     await expect(mcpClient(customer.token)).rejects.toMatchObject({ code: 403 });
     // A key names its company: X-Company-Id naming another one is refused, as on REST and GraphQL.
     const other = await signupCompany('Other Tools');
-    const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
+    const init = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    };
     const call = (companyId: string) =>
       fetch(`${url}/mcp`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${company.apiKey}`, 'x-company-id': companyId, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        headers: {
+          authorization: `Bearer ${company.apiKey}`,
+          'x-company-id': companyId,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
         body: JSON.stringify(init),
       });
     const foreign = await call(other.companyId);
@@ -88,7 +112,10 @@ describe('MCP facade', () => {
     const port = new URL(url).port;
     const { request } = await import('node:http');
     const status = await new Promise<number>((resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port, path: '/mcp', method: 'POST', headers: { host: 'evil.example', 'content-type': 'application/json' } }, (res) => resolve(res.statusCode!));
+      const req = request(
+        { host: '127.0.0.1', port, path: '/mcp', method: 'POST', headers: { host: 'evil.example', 'content-type': 'application/json' } },
+        (res) => resolve(res.statusCode!),
+      );
       req.on('error', reject);
       req.end('{}');
     });

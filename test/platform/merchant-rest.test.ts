@@ -42,22 +42,56 @@ describe('merchant REST, one route per MCP tool', () => {
     // One of each thing the read tools name.
     const staff = await callTool(merchant, 'create_staff_member', { name: 'Mia' });
     ids.staffId = staff.id;
-    for (let day = 0; day < 7; day++) await callTool(merchant, 'set_staff_availability', { memberId: staff.id, dayOfWeek: day, startTime: '09:00', endTime: '17:00' });
-    ids.serviceId = (await callTool(merchant, 'create_service', { name: 'Cut', durationMinutes: 60, price: '30', capacity: 1, staffIds: [staff.id], minimumNoticeMinutes: 0 })).id;
+    for (let day = 0; day < 7; day++)
+      await callTool(merchant, 'set_staff_availability', { memberId: staff.id, dayOfWeek: day, startTime: '09:00', endTime: '17:00' });
+    ids.serviceId = (
+      await callTool(merchant, 'create_service', { name: 'Cut', durationMinutes: 60, price: '30', capacity: 1, staffIds: [staff.id], minimumNoticeMinutes: 0 })
+    ).id;
     const product = await callTool(merchant, 'create_product', { name: 'Mug', price: '12.50', status: 'active', stock: 5, trackInventory: true });
     ids.productId = product.id;
-    ids.promotionId = (await callTool(merchant, 'create_promotion', { name: 'Ten', code: 'TEN', type: 'percentage', value: '10', bookingEnabled: true, onlineEnabled: true, posEnabled: true })).id;
-    const member = await http('/v6/customer-portal/auth/register', { body: { name: 'Pat', email: uniqueEmail('pat') }, headers: { 'x-company-id': company.companyId } });
+    ids.promotionId = (
+      await callTool(merchant, 'create_promotion', {
+        name: 'Ten',
+        code: 'TEN',
+        type: 'percentage',
+        value: '10',
+        bookingEnabled: true,
+        onlineEnabled: true,
+        posEnabled: true,
+      })
+    ).id;
+    const member = await http('/v6/customer-portal/auth/register', {
+      body: { name: 'Pat', email: uniqueEmail('pat') },
+      headers: { 'x-company-id': company.companyId },
+    });
     ids.customerId = member.body.data.member.id;
     const segment = await callTool(merchant, 'create_customer_segment', { name: 'Pat only', customerIds: [ids.customerId] });
     ids.segmentId = segment.id;
     await eventually(async () => expect((await callTool(merchant, 'preview_segment', { segmentId: segment.id })).count).toBe(1), { tries: 300 });
-    ids.campaignId = (await callTool(merchant, 'create_campaign', { name: 'Hi', channel: 'email', recipientSource: 'segment', segmentId: segment.id, channelConfig: { subject: 'Hi', html: '<p>Hi</p>' } })).id;
+    ids.campaignId = (
+      await callTool(merchant, 'create_campaign', {
+        name: 'Hi',
+        channel: 'email',
+        recipientSource: 'segment',
+        segmentId: segment.id,
+        channelConfig: { subject: 'Hi', html: '<p>Hi</p>' },
+      })
+    ).id;
     ids.orderId = (await callTool(merchant, 'create_shop_order', { accountId: ids.customerId, items: [{ productId: ids.productId, quantity: 1 }] })).id;
     const post = await callTool(merchant, 'create_post', { title: 'Hello world', blocks: [{ type: 'paragraph', data: { text: 'Hi' } }] });
     ids.slug = post.slug;
-    ids.eventId = (await callTool(merchant, 'create_event', { title: 'Open day', startsAt: '2031-01-01T10:00:00Z', endsAt: '2031-01-01T12:00:00Z', capacity: 10, status: 'published' })).id;
-    ids.surveyId = (await callTool(merchant, 'create_survey', { title: 'How was it', status: 'published', questions: [{ id: 'r', type: 'rating', label: 'Rating' }] })).id;
+    ids.eventId = (
+      await callTool(merchant, 'create_event', {
+        title: 'Open day',
+        startsAt: '2031-01-01T10:00:00Z',
+        endsAt: '2031-01-01T12:00:00Z',
+        capacity: 10,
+        status: 'published',
+      })
+    ).id;
+    ids.surveyId = (
+      await callTool(merchant, 'create_survey', { title: 'How was it', status: 'published', questions: [{ id: 'r', type: 'rating', label: 'Rating' }] })
+    ).id;
     ids.startDate = ids.endDate = dayFromNow(3);
   }, 120_000);
 
@@ -79,7 +113,9 @@ describe('merchant REST, one route per MCP tool', () => {
       .flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => ({ path, method: method.toUpperCase(), op })));
     // The tools' routes, and the contract's two routes: the bookable services and the send (no tool exists for it).
     const contract = ['GET /v6/merchant/bookings/services', 'POST /v6/merchant/campaigns/{id}/send'];
-    expect(merchantOps.map((o) => `${o.method} ${o.path}`).sort()).toEqual([...Object.values(TOOL_ROUTES).map((s) => s.replace(' ', ' /v6')), ...contract].sort());
+    expect(merchantOps.map((o) => `${o.method} ${o.path}`).sort()).toEqual(
+      [...Object.values(TOOL_ROUTES).map((s) => s.replace(' ', ' /v6')), ...contract].sort(),
+    );
     for (const { path, method, op } of merchantOps) {
       if (contract.includes(`${method} ${path}`)) continue;
       const tool = tools.find((t) => t.name === op.operationId)!;
@@ -88,7 +124,11 @@ describe('merchant REST, one route per MCP tool', () => {
         ...(op.parameters ?? []).filter((p: any) => p.in === 'path' || p.in === 'query').map((p: any) => p.name),
         ...Object.keys(op.requestBody?.content['application/json'].schema.properties ?? {}),
       ].sort();
-      expect(named, tool.name).toEqual(Object.keys(tool.inputSchema.properties ?? {}).filter((n) => n !== 'idempotencyKey').sort());
+      expect(named, tool.name).toEqual(
+        Object.keys(tool.inputSchema.properties ?? {})
+          .filter((n) => n !== 'idempotencyKey')
+          .sort(),
+      );
       const success = op.responses['200'] ?? op.responses['201'];
       expect(success.content['application/json'].schema.properties.data, tool.name).toBeDefined();
     }
@@ -124,7 +164,9 @@ describe('merchant REST, one route per MCP tool', () => {
     const writes = tools.filter((t) => !t.annotations?.readOnlyHint && !t.name.startsWith('register_'));
     expect(Object.keys(WRITES).sort()).toEqual(writes.map((t) => t.name).sort());
     const tool = (name: string, args: Record<string, unknown>) => callTool(merchant, name, args);
-    const slots: { start: string }[] = (await tool('get_available_slots', { serviceId: ids.serviceId, startDate: dayFromNow(10), endDate: dayFromNow(12), limit: 100 })).items;
+    const slots: { start: string }[] = (
+      await tool('get_available_slots', { serviceId: ids.serviceId, startDate: dayFromNow(10), endDate: dayFromNow(12), limit: 100 })
+    ).items;
     let nextSlot = 0;
     const fixtures: Fixtures = { ids, tool, slot: () => slots[nextSlot++].start, companyId: company.companyId };
     for (const [name, write] of Object.entries(WRITES)) {
@@ -151,7 +193,13 @@ describe('merchant REST, one route per MCP tool', () => {
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ success: true, data: { name: 'Via REST', kind: 'rules', rules: { tag: 'rest' }, memberCount: 0 } });
     const key = `campaign-${Date.now()}`;
-    const body = { name: 'REST campaign', channel: 'email', recipientSource: 'segment', segmentId: ids.segmentId, channelConfig: { subject: 'Hi', html: '<p>x</p>' } };
+    const body = {
+      name: 'REST campaign',
+      channel: 'email',
+      recipientSource: 'segment',
+      segmentId: ids.segmentId,
+      channelConfig: { subject: 'Hi', html: '<p>x</p>' },
+    };
     const first = await rest(TOOL_ROUTES.create_campaign, body, { 'idempotency-key': key });
     const again = await rest(TOOL_ROUTES.create_campaign, body, { 'idempotency-key': key });
     expect(first.status).toBe(201);
@@ -205,30 +253,52 @@ function comparable(value: unknown, own: string[] = [], key = ''): unknown {
   return value.replace(/zmcpz|zrestz/gi, (m) => (m === m.toUpperCase() ? 'ZFACEZ' : 'zfacez'));
 }
 
-const booking = (f: Fixtures, t: string) => f.tool('create_booking', { serviceId: f.ids.serviceId, slotTime: f.slot(), customer: { name: `Ana ${t}`, email: `ana.${t}@parity.example` } });
+const booking = (f: Fixtures, t: string) =>
+  f.tool('create_booking', { serviceId: f.ids.serviceId, slotTime: f.slot(), customer: { name: `Ana ${t}`, email: `ana.${t}@parity.example` } });
 /** Customers made per face, numbered per face so that twins get twin addresses. */
 const made: Record<string, number> = {};
 const customer = async (f: Fixtures, t: string) => {
   made[t] = (made[t] ?? 0) + 1;
-  const res = await http('/v6/customer-portal/auth/register', { body: { name: `Pat ${t}`, email: `pat.${t}.${made[t]}.${f.companyId}@parity.example` }, headers: { 'x-company-id': f.companyId } });
+  const res = await http('/v6/customer-portal/auth/register', {
+    body: { name: `Pat ${t}`, email: `pat.${t}.${made[t]}.${f.companyId}@parity.example` },
+    headers: { 'x-company-id': f.companyId },
+  });
   return { id: res.body.data.member.id as string, token: res.body.data.token as string };
 };
 const product = (f: Fixtures, t: string) => f.tool('create_product', { name: `Comb ${t}`, price: '8.00', status: 'active', stock: 20, trackInventory: true });
-const order = async (f: Fixtures, t: string) => f.tool('create_shop_order', { accountId: (await customer(f, t)).id, items: [{ productId: (await product(f, t)).id, quantity: 1 }] });
+const order = async (f: Fixtures, t: string) =>
+  f.tool('create_shop_order', { accountId: (await customer(f, t)).id, items: [{ productId: (await product(f, t)).id, quantity: 1 }] });
 const paidOrder = async (f: Fixtures, t: string) => {
   const made = await order(f, t);
   await f.tool('mark_order_paid', { orderId: made.id });
   return made;
 };
-const post = (f: Fixtures, t: string) => f.tool('create_post', { title: `Post ${t}`, blocks: [{ type: 'paragraph', data: { text: 'One' } }, { type: 'heading', data: { text: 'Two', level: 2 } }] });
+const post = (f: Fixtures, t: string) =>
+  f.tool('create_post', {
+    title: `Post ${t}`,
+    blocks: [
+      { type: 'paragraph', data: { text: 'One' } },
+      { type: 'heading', data: { text: 'Two', level: 2 } },
+    ],
+  });
 const campaign = (f: Fixtures, t: string, extra: Record<string, unknown> = {}) =>
-  f.tool('create_campaign', { name: `Hello ${t}`, channel: 'email', recipientSource: 'segment', segmentId: f.ids.segmentId, channelConfig: { subject: 'Hi', html: '<p>Hi</p>' }, ...extra });
+  f.tool('create_campaign', {
+    name: `Hello ${t}`,
+    channel: 'email',
+    recipientSource: 'segment',
+    segmentId: f.ids.segmentId,
+    channelConfig: { subject: 'Hi', html: '<p>Hi</p>' },
+    ...extra,
+  });
 const giftOffer = (f: Fixtures, t: string) => f.tool('create_gift_offer', { title: `Mug ${t}`, pointsCost: 10, stock: 50, status: 'active' });
 const redemption = async (f: Fixtures, t: string) => {
   const member = await customer(f, t);
   await f.tool('adjust_points', { customerId: member.id, points: 50, reason: 'Start' });
   const offer = await giftOffer(f, t);
-  const res = await http(`/v6/customer-portal/gifts/offers/${offer.id}/redeem`, { body: {}, headers: { 'x-company-id': f.companyId, authorization: `Bearer ${member.token}` } });
+  const res = await http(`/v6/customer-portal/gifts/offers/${offer.id}/redeem`, {
+    body: {},
+    headers: { 'x-company-id': f.companyId, authorization: `Bearer ${member.token}` },
+  });
   return res.body.data;
 };
 const future = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
@@ -246,12 +316,28 @@ const WRITES: Record<string, { args: (f: Fixtures, t: string) => Promise<Record<
   // Services and bookings
   create_service_category: { args: async (_f, t) => ({ name: `Colour ${t}` }) },
   create_service: { args: async (f, t) => ({ name: `Trim ${t}`, durationMinutes: 30, price: '20', capacity: 1, staffIds: [f.ids.staffId] }) },
-  update_service: { args: async (f, t) => ({ serviceId: (await f.tool('create_service', { name: `Wash ${t}`, durationMinutes: 30, price: '10', capacity: 1 })).id, price: '12.50' }) },
+  update_service: {
+    args: async (f, t) => ({
+      serviceId: (await f.tool('create_service', { name: `Wash ${t}`, durationMinutes: 30, price: '10', capacity: 1 })).id,
+      price: '12.50',
+    }),
+  },
   create_staff_member: { args: async (_f, t) => ({ name: `Lee ${t}`, title: 'Stylist' }) },
-  set_staff_availability: { args: async (f, t) => ({ memberId: (await f.tool('create_staff_member', { name: `Sam ${t}` })).id, dayOfWeek: 2, startTime: '10:00', endTime: '14:00' }) },
+  set_staff_availability: {
+    args: async (f, t) => ({ memberId: (await f.tool('create_staff_member', { name: `Sam ${t}` })).id, dayOfWeek: 2, startTime: '10:00', endTime: '14:00' }),
+  },
   create_resource: { args: async (_f, t) => ({ name: `Room ${t}`, type: 'room' }) },
-  set_resource_availability: { args: async (f, t) => ({ resourceId: (await f.tool('create_resource', { name: `Chair ${t}`, type: 'chair' })).id, dayOfWeek: 3, startTime: '08:00', endTime: '12:00' }) },
-  create_booking: { args: async (f, t) => ({ serviceId: f.ids.serviceId, slotTime: f.slot(), customer: { name: `Bo ${t}`, email: `bo.${t}@parity.example` } }) },
+  set_resource_availability: {
+    args: async (f, t) => ({
+      resourceId: (await f.tool('create_resource', { name: `Chair ${t}`, type: 'chair' })).id,
+      dayOfWeek: 3,
+      startTime: '08:00',
+      endTime: '12:00',
+    }),
+  },
+  create_booking: {
+    args: async (f, t) => ({ serviceId: f.ids.serviceId, slotTime: f.slot(), customer: { name: `Bo ${t}`, email: `bo.${t}@parity.example` } }),
+  },
   cancel_booking: { args: async (f, t) => ({ bookingId: (await booking(f, t)).id, reason: 'Ill' }) },
   reschedule_booking: { args: async (f, t) => ({ bookingId: (await booking(f, t)).id, slotTime: f.slot() }) },
   update_booking_status: {
@@ -261,14 +347,24 @@ const WRITES: Record<string, { args: (f: Fixtures, t: string) => Promise<Record<
       const { app } = await testServer();
       await app.platform.runtime.db.orm.em
         .getConnection()
-        .execute(`update booking.booking set starts_at = starts_at - interval '60 days', ends_at = ends_at - interval '60 days', block_start = block_start - interval '60 days', block_end = block_end - interval '60 days' where id = ?`, [made.id]);
+        .execute(
+          `update booking.booking set starts_at = starts_at - interval '60 days', ends_at = ends_at - interval '60 days', block_start = block_start - interval '60 days', block_end = block_end - interval '60 days' where id = ?`,
+          [made.id],
+        );
       return { bookingId: made.id, status: 'NO_SHOW' };
     },
   },
   // Content
   create_category: { args: async (_f, t) => ({ name: `News ${t}` }) },
   create_post_type: { args: async (_f, t) => ({ key: `recipe_${t}`, label: `Recipe ${t}` }) },
-  create_post_type_field: { args: async (f, t) => ({ postTypeId: (await f.tool('create_post_type', { key: `menu_${t}`, label: 'Menu' })).id, key: 'price', label: 'Price', fieldType: 'number' }) },
+  create_post_type_field: {
+    args: async (f, t) => ({
+      postTypeId: (await f.tool('create_post_type', { key: `menu_${t}`, label: 'Menu' })).id,
+      key: 'price',
+      label: 'Price',
+      fieldType: 'number',
+    }),
+  },
   create_post: { args: async (_f, t) => ({ title: `Story ${t}`, blocks: [{ type: 'paragraph', data: { text: 'Hello' } }] }) },
   update_post: { args: async (f, t) => ({ postId: (await post(f, t)).id, status: 'published' }) },
   append_post_block: { args: async (f, t) => ({ postId: (await post(f, t)).id, type: 'paragraph', props: { text: 'Three' } }) },
@@ -283,23 +379,41 @@ const WRITES: Record<string, { args: (f: Fixtures, t: string) => Promise<Record<
   update_page: { args: async (f, t) => ({ pageId: (await f.tool('create_page', { title: `Team ${t}` })).id, status: 'published' }) },
   set_menu: { args: async (_f, t) => ({ location: `footer-${t}`, items: [{ label: 'Home', url: '/' }] }) },
   create_event: { args: async (_f, t) => ({ title: `Workshop ${t}`, startsAt: '2031-02-01T10:00:00Z', endsAt: '2031-02-01T12:00:00Z', capacity: 12 }) },
-  update_event: { args: async (f, t) => ({ eventId: (await f.tool('create_event', { title: `Talk ${t}`, startsAt: '2031-03-01T10:00:00Z', endsAt: '2031-03-01T11:00:00Z' })).id, capacity: 30, status: 'published' }) },
+  update_event: {
+    args: async (f, t) => ({
+      eventId: (await f.tool('create_event', { title: `Talk ${t}`, startsAt: '2031-03-01T10:00:00Z', endsAt: '2031-03-01T11:00:00Z' })).id,
+      capacity: 30,
+      status: 'published',
+    }),
+  },
   create_survey: { args: async (_f, t) => ({ title: `Feedback ${t}`, questions: [{ id: 'r', type: 'rating', label: 'Rating' }] }) },
-  update_survey: { args: async (f, t) => ({ surveyId: (await f.tool('create_survey', { title: `Poll ${t}`, questions: [{ id: 'q', type: 'text', label: 'Why' }] })).id, status: 'published' }) },
+  update_survey: {
+    args: async (f, t) => ({
+      surveyId: (await f.tool('create_survey', { title: `Poll ${t}`, questions: [{ id: 'q', type: 'text', label: 'Why' }] })).id,
+      status: 'published',
+    }),
+  },
   create_survey_invitations: {
-    args: async (f, t) => ({ surveyId: (await f.tool('create_survey', { title: `Invite ${t}`, status: 'published', questions: [{ id: 'r', type: 'rating', label: 'Rating' }] })).id, recipients: [`guest.${t}@parity.example`] }),
+    args: async (f, t) => ({
+      surveyId: (await f.tool('create_survey', { title: `Invite ${t}`, status: 'published', questions: [{ id: 'r', type: 'rating', label: 'Rating' }] })).id,
+      recipients: [`guest.${t}@parity.example`],
+    }),
     own: ['token', 'url', 'link'],
   },
   delete_customer: { args: async (f, t) => ({ customerId: (await customer(f, t)).id }) },
   // Shop catalog
   create_product_category: { args: async (_f, t) => ({ name: `Hair ${t}` }) },
-  update_product_category: { args: async (f, t) => ({ categoryId: (await f.tool('create_product_category', { name: `Skin ${t}` })).id, description: 'Creams' }) },
+  update_product_category: {
+    args: async (f, t) => ({ categoryId: (await f.tool('create_product_category', { name: `Skin ${t}` })).id, description: 'Creams' }),
+  },
   delete_product_category: { args: async (f, t) => ({ categoryId: (await f.tool('create_product_category', { name: `Old ${t}` })).id }) },
   create_brand: { args: async (_f, t) => ({ name: `Acme ${t}` }) },
   update_brand: { args: async (f, t) => ({ brandId: (await f.tool('create_brand', { name: `Brand ${t}` })).id, description: 'Good' }) },
   create_collection: { args: async (_f, t) => ({ name: `Summer ${t}` }) },
   update_collection: { args: async (f, t) => ({ collectionId: (await f.tool('create_collection', { name: `Winter ${t}` })).id, description: 'Warm' }) },
-  add_products_to_collection: { args: async (f, t) => ({ collectionId: (await f.tool('create_collection', { name: `Gifts ${t}` })).id, productIds: [(await product(f, t)).id] }) },
+  add_products_to_collection: {
+    args: async (f, t) => ({ collectionId: (await f.tool('create_collection', { name: `Gifts ${t}` })).id, productIds: [(await product(f, t)).id] }),
+  },
   remove_products_from_collection: {
     args: async (f, t) => {
       const item = await product(f, t);
@@ -310,26 +424,87 @@ const WRITES: Record<string, { args: (f: Fixtures, t: string) => Promise<Record<
   update_product: { args: async (f, t) => ({ productId: (await product(f, t)).id, price: '7.50' }) },
   adjust_stock: { args: async (f, t) => ({ variantId: (await product(f, t)).variants[0].id, delta: 4, reason: 'Delivery' }) },
   create_shipping_method: { args: async (_f, t) => ({ name: `Courier ${t}`, kind: 'FLAT_RATE', price: '4.90' }) },
-  update_shipping_method: { args: async (f, t) => ({ shippingMethodId: (await f.tool('create_shipping_method', { name: `Post ${t}`, kind: 'FLAT_RATE', price: '3.00' })).id, price: '3.50' }) },
+  update_shipping_method: {
+    args: async (f, t) => ({
+      shippingMethodId: (await f.tool('create_shipping_method', { name: `Post ${t}`, kind: 'FLAT_RATE', price: '3.00' })).id,
+      price: '3.50',
+    }),
+  },
   // Orders
-  create_shop_order: { args: async (f, t) => ({ accountId: (await customer(f, t)).id, items: [{ productId: (await product(f, t)).id, quantity: 2 }] }), own: ['number', 'accessToken', 'paymentUrl', 'url', 'clientSecret'] },
-  mark_order_paid: { args: async (f, t) => ({ orderId: (await order(f, t)).id }), own: ['number', 'accessToken', 'paymentUrl', 'url', 'clientSecret', 'providerReference'] },
-  fulfil_order: { args: async (f, t) => ({ orderId: (await paidOrder(f, t)).id }), own: ['number', 'accessToken', 'paymentUrl', 'url', 'clientSecret', 'providerReference'] },
-  cancel_order: { args: async (f, t) => ({ orderId: (await order(f, t)).id, reason: 'Changed mind' }), own: ['number', 'accessToken', 'paymentUrl', 'url', 'clientSecret'] },
-  refund_order: { args: async (f, t) => ({ orderId: (await paidOrder(f, t)).id }), own: ['number', 'accessToken', 'paymentUrl', 'url', 'clientSecret', 'providerReference'] },
+  create_shop_order: {
+    args: async (f, t) => ({ accountId: (await customer(f, t)).id, items: [{ productId: (await product(f, t)).id, quantity: 2 }] }),
+    own: ['number', 'accessToken', 'paymentUrl', 'url', 'clientSecret'],
+  },
+  mark_order_paid: {
+    args: async (f, t) => ({ orderId: (await order(f, t)).id }),
+    own: ['number', 'accessToken', 'paymentUrl', 'url', 'clientSecret', 'providerReference'],
+  },
+  fulfil_order: {
+    args: async (f, t) => ({ orderId: (await paidOrder(f, t)).id }),
+    own: ['number', 'accessToken', 'paymentUrl', 'url', 'clientSecret', 'providerReference'],
+  },
+  cancel_order: {
+    args: async (f, t) => ({ orderId: (await order(f, t)).id, reason: 'Changed mind' }),
+    own: ['number', 'accessToken', 'paymentUrl', 'url', 'clientSecret'],
+  },
+  refund_order: {
+    args: async (f, t) => ({ orderId: (await paidOrder(f, t)).id }),
+    own: ['number', 'accessToken', 'paymentUrl', 'url', 'clientSecret', 'providerReference'],
+  },
   // Promotions
-  create_promotion: { args: async (_f, t) => ({ name: `Spring ${t}`, code: `SPRING${t}`, type: 'percentage', value: '15', bookingEnabled: true, onlineEnabled: true, posEnabled: false }) },
+  create_promotion: {
+    args: async (_f, t) => ({
+      name: `Spring ${t}`,
+      code: `SPRING${t}`,
+      type: 'percentage',
+      value: '15',
+      bookingEnabled: true,
+      onlineEnabled: true,
+      posEnabled: false,
+    }),
+  },
   update_promotion: {
-    args: async (f, t) => ({ promotionId: (await f.tool('create_promotion', { name: `Fall ${t}`, code: `FALL${t}`, type: 'fixed', value: '5', bookingEnabled: false, onlineEnabled: true, posEnabled: false })).id, value: '6' }),
+    args: async (f, t) => ({
+      promotionId: (
+        await f.tool('create_promotion', {
+          name: `Fall ${t}`,
+          code: `FALL${t}`,
+          type: 'fixed',
+          value: '5',
+          bookingEnabled: false,
+          onlineEnabled: true,
+          posEnabled: false,
+        })
+      ).id,
+      value: '6',
+    }),
   },
   deactivate_promotion: {
-    args: async (f, t) => ({ promotionId: (await f.tool('create_promotion', { name: `Once ${t}`, code: `ONCE${t}`, type: 'percentage', value: '5', bookingEnabled: true, onlineEnabled: true, posEnabled: true })).id }),
+    args: async (f, t) => ({
+      promotionId: (
+        await f.tool('create_promotion', {
+          name: `Once ${t}`,
+          code: `ONCE${t}`,
+          type: 'percentage',
+          value: '5',
+          bookingEnabled: true,
+          onlineEnabled: true,
+          posEnabled: true,
+        })
+      ).id,
+    }),
   },
   // Loyalty
   set_loyalty_rules: { args: async () => ({ pointsPerCurrencyUnit: '1', pointsPerBooking: 5, expiryDays: 365 }) },
   adjust_points: { args: async (f, t) => ({ customerId: (await customer(f, t)).id, points: 25, reason: 'Welcome' }) },
   create_membership_tier: { args: async (_f, t) => ({ name: `Gold ${t}`, threshold: t === FACE.mcp ? 1000 : 1001 }), own: ['threshold', 'sortOrder'] },
-  update_membership_tier: { args: async (f, t) => ({ tierId: (await f.tool('create_membership_tier', { name: `Silver ${t}`, threshold: t === FACE.mcp ? 500 : 501 })).id, color: '#c0c0c0' }), own: ['threshold', 'sortOrder'] },
+  update_membership_tier: {
+    args: async (f, t) => ({
+      tierId: (await f.tool('create_membership_tier', { name: `Silver ${t}`, threshold: t === FACE.mcp ? 500 : 501 })).id,
+      color: '#c0c0c0',
+    }),
+    own: ['threshold', 'sortOrder'],
+  },
   create_gift_offer: { args: async (_f, t) => ({ title: `Tote ${t}`, pointsCost: 80, stock: 5, status: 'active' }) },
   update_gift_offer: { args: async (f, t) => ({ offerId: (await giftOffer(f, t)).id, pointsCost: 12 }) },
   issue_gift_claims: { args: async (f, t) => ({ offerId: (await giftOffer(f, t)).id, count: 2 }), own: ['token', 'claimToken', 'url', 'link'] },
@@ -337,9 +512,22 @@ const WRITES: Record<string, { args: (f: Fixtures, t: string) => Promise<Record<
   cancel_redemption: { args: async (f, t) => ({ redemptionId: (await redemption(f, t)).id }), own: ['code'] },
   // Segments and campaigns
   create_customer_segment: { args: async (f, t) => ({ name: `Regulars ${t}`, customerIds: [f.ids.customerId] }) },
-  update_customer_segment: { args: async (f, t) => ({ segmentId: (await f.tool('create_customer_segment', { name: `Tagged ${t}`, rules: { tag: 'vip' } })).id, name: `Tagged again ${t}` }) },
+  update_customer_segment: {
+    args: async (f, t) => ({
+      segmentId: (await f.tool('create_customer_segment', { name: `Tagged ${t}`, rules: { tag: 'vip' } })).id,
+      name: `Tagged again ${t}`,
+    }),
+  },
   tag_customers: { args: async (f, t) => ({ customerIds: [(await customer(f, t)).id], add: ['vip'] }) },
-  create_campaign: { args: async (f, t) => ({ name: `Spring ${t}`, channel: 'email', recipientSource: 'segment', segmentId: f.ids.segmentId, channelConfig: { subject: 'Spring', html: '<p>New</p>' } }) },
+  create_campaign: {
+    args: async (f, t) => ({
+      name: `Spring ${t}`,
+      channel: 'email',
+      recipientSource: 'segment',
+      segmentId: f.ids.segmentId,
+      channelConfig: { subject: 'Spring', html: '<p>New</p>' },
+    }),
+  },
   update_campaign: { args: async (f, t) => ({ campaignId: (await campaign(f, t)).id, name: `Renamed ${t}` }) },
   delete_campaign: { args: async (f, t) => ({ campaignId: (await campaign(f, t)).id }) },
   pause_campaign: { args: async (f, t) => ({ campaignId: (await campaign(f, t, { status: 'SCHEDULED', scheduledAt: future(30) })).id }) },

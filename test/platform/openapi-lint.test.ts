@@ -16,14 +16,18 @@ describe('the OpenAPI document', () => {
     expect(res.status).toBe(200);
     const file = join(mkdtempSync(join(tmpdir(), 'openapi-lint-')), 'connect-v6.openapi.json');
     writeFileSync(file, JSON.stringify(res.body));
-    const { stdout } = await run(join(ROOT, 'node_modules', '.bin', 'redocly'), ['lint', file, '--config', join(ROOT, 'redocly.yaml'), '--format=json'], { cwd: ROOT }).catch((e) => e);
+    const { stdout } = await run(join(ROOT, 'node_modules', '.bin', 'redocly'), ['lint', file, '--config', join(ROOT, 'redocly.yaml'), '--format=json'], {
+      cwd: ROOT,
+    }).catch((e) => e);
     const problems = (JSON.parse(stdout) as { problems: { ruleId: string; severity: string; message: string; location: { pointer: string }[] }[] }).problems;
     expect(problems.map((p) => `${p.severity} ${p.ruleId} ${p.location[0]?.pointer}: ${p.message}`)).toEqual([]);
   }, 60_000);
 
   it('has X-Company-Id as a header parameter of every public and customer route', async () => {
     const { body } = await http('/openapi/connect-v6.openapi.json');
-    const operations = Object.entries(body.paths as Record<string, Record<string, any>>).flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => ({ path, method, op })));
+    const operations = Object.entries(body.paths as Record<string, Record<string, any>>).flatMap(([path, ops]) =>
+      Object.entries(ops).map(([method, op]) => ({ path, method, op })),
+    );
     const tenant = operations.filter(({ path }) => path.startsWith('/v6/customer-portal/'));
     expect(tenant.length).toBeGreaterThan(20);
     for (const { path, method, op } of tenant) {

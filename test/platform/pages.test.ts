@@ -22,7 +22,18 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('pages in a browser, o
     url = (await testServer()).url;
     company = await signupCompany('GraphiQL Studio');
     const { chromium } = await import('playwright-core');
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
     mkdirSync(SHOTS, { recursive: true });
   }, 60_000);
   afterAll(async () => browser?.close());
@@ -57,7 +68,9 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('pages in a browser, o
     const response = page.locator('.graphiql-response');
     await expect.poll(async () => (await response.innerText()).replace(/\s+/g, ' '), { timeout: 30_000 }).toContain('"name": "GraphiQL Studio"');
     await page.screenshot({ path: join(SHOTS, 'graphiql.png') });
-    await expect.poll(() => workers.map((w) => new URL(w).pathname.split('/').pop()).sort()).toEqual(expect.arrayContaining(['editor.worker.js', 'graphql.worker.js']));
+    await expect
+      .poll(() => workers.map((w) => new URL(w).pathname.split('/').pop()).sort())
+      .toEqual(expect.arrayContaining(['editor.worker.js', 'graphql.worker.js']));
     expect(errors).toEqual([]);
     expect(outside).toEqual([]);
     await page.close();
@@ -116,7 +129,14 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('pages in a browser, o
     // /llms.txt at /docs/<file name> and served as written, a page added later included.
     const llms = await (await fetch(`${url}/llms.txt`)).text();
     const docs = join(import.meta.dirname, '..', '..', 'docs');
-    const served = [...['guides', 'api'].flatMap((folder) => readdirSync(join(docs, folder)).filter((f) => f.endsWith('.md')).map((f) => join(folder, f))), 'performance.md'];
+    const served = [
+      ...['guides', 'api'].flatMap((folder) =>
+        readdirSync(join(docs, folder))
+          .filter((f) => f.endsWith('.md'))
+          .map((f) => join(folder, f)),
+      ),
+      'performance.md',
+    ];
     expect(served.length).toBeGreaterThanOrEqual(15);
     for (const file of served) {
       const address = `${url}/docs/${basename(file)}`;
@@ -145,7 +165,11 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('pages in a browser, o
     const session = /authorization: Bearer (\S+)'/.exec(curl)?.[1];
     expect(curl).toContain(`curl -s -X POST ${url}/graphql`);
     const body = JSON.parse(/-d '(.*)'$/s.exec(curl)![1]);
-    const created = await fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${session}` }, body: JSON.stringify(body) });
+    const created = await fetch(`${url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${session}` },
+      body: JSON.stringify(body),
+    });
     expect(((await created.json()) as any).data.createApiKey.key).toMatch(/^svc_mcp_/);
     await page.screenshot({ path: join(SHOTS, 'dashboard-login.png') });
 

@@ -33,14 +33,31 @@ beforeAll(async () => {
   // One of each thing the reads name, so that they answer with data rather than NOT_FOUND.
   const staff = await callTool(merchant, 'create_staff_member', { name: 'Mia' });
   ids.staffId = ids.memberId = staff.id;
-  ids.serviceId = ids.id = (await callTool(merchant, 'create_service', { name: 'Cut', durationMinutes: 60, price: '30', capacity: 1, staffIds: [staff.id], minimumNoticeMinutes: 0 })).id;
+  ids.serviceId = ids.id = (
+    await callTool(merchant, 'create_service', { name: 'Cut', durationMinutes: 60, price: '30', capacity: 1, staffIds: [staff.id], minimumNoticeMinutes: 0 })
+  ).id;
   ids.productId = (await callTool(merchant, 'create_product', { name: 'Mug', price: '12.50', status: 'active', stock: 5, trackInventory: true })).id;
-  const member = await http('/v6/customer-portal/auth/register', { body: { name: 'Pat', email: uniqueEmail('pat') }, headers: { 'x-company-id': company.companyId } });
+  const member = await http('/v6/customer-portal/auth/register', {
+    body: { name: 'Pat', email: uniqueEmail('pat') },
+    headers: { 'x-company-id': company.companyId },
+  });
   ids.customerId = ids.accountId = member.body.data.member.id;
-  ids.eventId = (await callTool(merchant, 'create_event', { title: 'Open day', startsAt: '2031-01-01T10:00:00Z', endsAt: '2031-01-01T12:00:00Z', capacity: 10, status: 'published' })).id;
-  ids.surveyId = (await callTool(merchant, 'create_survey', { title: 'How was it', status: 'published', questions: [{ id: 'r', type: 'rating', label: 'Rating' }] })).id;
+  ids.eventId = (
+    await callTool(merchant, 'create_event', {
+      title: 'Open day',
+      startsAt: '2031-01-01T10:00:00Z',
+      endsAt: '2031-01-01T12:00:00Z',
+      capacity: 10,
+      status: 'published',
+    })
+  ).id;
+  ids.surveyId = (
+    await callTool(merchant, 'create_survey', { title: 'How was it', status: 'published', questions: [{ id: 'r', type: 'rating', label: 'Rating' }] })
+  ).id;
   ids.slug = (await callTool(merchant, 'create_post', { title: 'Hello pipeline', blocks: [{ type: 'paragraph', data: { text: 'Hi' } }] })).slug;
-  await eventually(async () => expect((await http(`/v6/customer-portal/services/${ids.serviceId}`, { headers: { 'x-company-id': company.companyId } })).status).toBe(200));
+  await eventually(async () =>
+    expect((await http(`/v6/customer-portal/services/${ids.serviceId}`, { headers: { 'x-company-id': company.companyId } })).status).toBe(200),
+  );
 });
 
 /** What the probe plugin saw while `run` ran. */
@@ -86,13 +103,19 @@ describe('one pipeline', () => {
       for (const name of Object.keys(args)) if (ids[name] && typeof args[name] === 'string') args[name] = ids[name];
       let result: Awaited<ReturnType<Client['callTool']>> | undefined;
       const seen = await seenWhile(async () => (result = await merchant.callTool({ name: tool.name, arguments: args })));
-      if (!seen.some((s) => s.via === `mcp ${tool.name}` && s.operationName === tool.name)) unseen.push(`${tool.name} → ${JSON.stringify(result).slice(0, 200)}`);
+      if (!seen.some((s) => s.via === `mcp ${tool.name}` && s.operationName === tool.name))
+        unseen.push(`${tool.name} → ${JSON.stringify(result).slice(0, 200)}`);
     }
     expect(unseen).toEqual([]);
   });
 
   it('and every GraphQL operation', async () => {
-    const seen = await seenWhile(() => http('/graphql', { body: { query: 'query Probe { services { items { id } } }', operationName: 'Probe' }, headers: { 'x-company-id': company.companyId } }));
+    const seen = await seenWhile(() =>
+      http('/graphql', {
+        body: { query: 'query Probe { services { items { id } } }', operationName: 'Probe' },
+        headers: { 'x-company-id': company.companyId },
+      }),
+    );
     expect(seen.map((s) => s.operationName)).toEqual(['Probe']);
   });
 });

@@ -30,7 +30,12 @@ describe('a production start on an empty database', () => {
     if (databaseUrl) ({ url, drop } = await createDatabase(databaseUrl, 'production_start'));
     else pglite = await createPglite();
     const dataDir = newFolder('production-start-');
-    const config = loadConfig({ NODE_ENV: 'production', DATA_DIR: dataDir, JWT_SECRET: randomBytes(48).toString('base64url'), ...(url ? { DATABASE_URL: url } : {}) });
+    const config = loadConfig({
+      NODE_ENV: 'production',
+      DATA_DIR: dataDir,
+      JWT_SECRET: randomBytes(48).toString('base64url'),
+      ...(url ? { DATABASE_URL: url } : {}),
+    });
     // The members module's start-up hook is the demo seed.
     platform = await startPlatform(config, [members], { pglite, consume: false });
     const companies = () => platform!.runtime.db.orm.em.fork().count(Company, {});
@@ -46,7 +51,10 @@ describe('a production start on an empty database', () => {
 /** `npm start` with NODE_ENV=production, as the Dockerfile's image runs it. */
 describe.runIf(!databaseUrl)('the server process in production', () => {
   it('refuses to start with a secret published in the repository, saying why', async () => {
-    const server = startServerProcess(newFolder('production-refused-'), await freePort(), { NODE_ENV: 'production', JWT_SECRET: 'change-me-to-a-long-random-secret-of-32-chars' });
+    const server = startServerProcess(newFolder('production-refused-'), await freePort(), {
+      NODE_ENV: 'production',
+      JWT_SECRET: 'change-me-to-a-long-random-secret-of-32-chars',
+    });
     expect(await server.exited).not.toBe(0);
     expect(server.output()).toContain('JWT_SECRET is a secret published in this project');
   }, 120_000);
@@ -61,7 +69,10 @@ describe.runIf(!databaseUrl)('the server process in production', () => {
       expect(server.output()).not.toMatch(/svc_mcp_|Demo company/);
       // No storefront on localhost, which the demo company is served on (test/platform/process.test.ts).
       const channel = await fetch(`http://127.0.0.1:${port}/v6/customer-portal/auth/login-channel`, { headers: { 'x-forwarded-host': 'localhost' } });
-      expect({ status: channel.status, body: await channel.json() }).toMatchObject({ status: 400, body: { success: false, error: { code: 'BAD_USER_INPUT' } } });
+      expect({ status: channel.status, body: await channel.json() }).toMatchObject({
+        status: 400,
+        body: { success: false, error: { code: 'BAD_USER_INPUT' } },
+      });
     } finally {
       server.child.kill('SIGTERM');
       expect(await server.exited).toBe(0);

@@ -34,7 +34,9 @@ async function customerNotYetProjected(shop: Shop): Promise<string> {
   expect(registered.status).toBe(201);
   const customerId: string = registered.body.data.member.id;
   for (const table of CUSTOMER_PROJECTIONS) {
-    await eventually(async () => expect(await sql(`select 1 from ${table} where company_id = ? and customer_id = ?`, [shop.company.companyId, customerId])).toHaveLength(1));
+    await eventually(async () =>
+      expect(await sql(`select 1 from ${table} where company_id = ? and customer_id = ?`, [shop.company.companyId, customerId])).toHaveLength(1),
+    );
     await sql(`delete from ${table} where company_id = ? and customer_id = ?`, [shop.company.companyId, customerId]);
   }
   return customerId;
@@ -60,7 +62,9 @@ async function registrationNotYetProjected(shop: Shop, eventId: string): Promise
   });
   await sql('delete from commerce.payable_registration where company_id = ? and registration_id = ?', [shop.company.companyId, registrationId]);
   await sql('delete from kernel.event_receipt where subscriber = ? and event_id = ?', [REGISTRATION_QUEUE, job.data.id]);
-  await RequestContext.system(app.platform.runtime, shop.company.companyId).transaction(async (tx) => tx.runAt(REGISTRATION_QUEUE, new Date(Date.now() + 24 * 3600_000), job.data));
+  await RequestContext.system(app.platform.runtime, shop.company.companyId).transaction(async (tx) =>
+    tx.runAt(REGISTRATION_QUEUE, new Date(Date.now() + 24 * 3600_000), job.data),
+  );
   return { registrationId, eventId: job.data.id };
 }
 
@@ -83,21 +87,31 @@ describe('a projection that has not caught up yet', () => {
     productId = (await product(shop, { name: 'Tea', price: '4.00' })).id;
     const starts = new Date(Date.UTC(2031, 0, 10, 18)).toISOString();
     const ends = new Date(Date.UTC(2031, 0, 10, 20)).toISOString();
-    eventId = (await callTool(shop.merchant, 'create_event', { title: 'Lagging talk', startsAt: starts, endsAt: ends, price: '15', capacity: 20, status: 'published' })).id;
-    surveyId = (await callTool(shop.merchant, 'create_survey', { title: 'Lag poll', questions: [{ id: 'why', type: 'text', label: 'Why?' }], status: 'published' })).id;
+    eventId = (
+      await callTool(shop.merchant, 'create_event', { title: 'Lagging talk', startsAt: starts, endsAt: ends, price: '15', capacity: 20, status: 'published' })
+    ).id;
+    surveyId = (
+      await callTool(shop.merchant, 'create_survey', { title: 'Lag poll', questions: [{ id: 'why', type: 'text', label: 'Why?' }], status: 'published' })
+    ).id;
   });
 
   it('a customer members has and no projection yet: points, their lookup, an order, tags and invitations work', async () => {
     const customerId = await customerNotYetProjected(shop);
     // Loyalty: an adjustment and the lookup.
-    expect(await callTool(shop.merchant, 'adjust_points', { customerId, points: 40, reason: 'Welcome' })).toMatchObject({ customerId, points: 40, balanceAfter: 40 });
+    expect(await callTool(shop.merchant, 'adjust_points', { customerId, points: 40, reason: 'Welcome' })).toMatchObject({
+      customerId,
+      points: 40,
+      balanceAfter: 40,
+    });
     expect(await callTool(shop.merchant, 'get_customer_loyalty', { customerId })).toMatchObject({ customerId, balance: 40 });
     // Commerce: an order for them, named as members has them.
     const order = await callTool(shop.merchant, 'create_shop_order', { accountId: customerId, items: [{ productId, quantity: 1 }] });
     expect(order).toMatchObject({ customerId, customerName: 'Nora New' });
     // Campaigns: tagged, and in the audience from now on.
     expect(await callTool(shop.merchant, 'tag_customers', { customerIds: [customerId], add: ['fresh'] })).toEqual({ result: 1 });
-    expect(await sql('select tags, first_name from campaigns.audience where company_id = ? and customer_id = ?', [shop.company.companyId, customerId])).toEqual([{ tags: ['fresh'], first_name: 'Nora' }]);
+    expect(await sql('select tags, first_name from campaigns.audience where company_id = ? and customer_id = ?', [shop.company.companyId, customerId])).toEqual(
+      [{ tags: ['fresh'], first_name: 'Nora' }],
+    );
     // Content: invited to a survey.
     expect((await callTool(shop.merchant, 'create_survey_invitations', { surveyId, recipients: [customerId] })).result).toMatchObject([{ customerId }]);
   });

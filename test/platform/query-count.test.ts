@@ -92,7 +92,12 @@ async function shop(n: number): Promise<Shop> {
   const offers = slots.flatMap((s: any) => s.staff.map((m: any) => ({ start: s.start, staffId: m.id })));
   let bookingId = '';
   for (let i = 0; i < n; i++) {
-    const booking = await callTool(merchant, 'create_booking', { serviceId, slotTime: offers[i].start, staffId: offers[i].staffId, customer: { name: 'Counted Customer', email: customer.email } });
+    const booking = await callTool(merchant, 'create_booking', {
+      serviceId,
+      slotTime: offers[i].start,
+      staffId: offers[i].staffId,
+      customer: { name: 'Counted Customer', email: customer.email },
+    });
     bookingId ||= booking.id;
   }
 
@@ -101,7 +106,11 @@ async function shop(n: number): Promise<Shop> {
   for (let i = 0; i < n; i++) categories.push(await callTool(merchant, 'create_category', { name: `Topic ${i}` }));
   let postSlug = '';
   for (let i = 0; i < n; i++) {
-    const post = await callTool(merchant, 'create_post', { title: `Post ${i}`, categoryId: categories[i].id, blocks: [{ type: 'paragraph', data: { text: 'Hello' } }] });
+    const post = await callTool(merchant, 'create_post', {
+      title: `Post ${i}`,
+      categoryId: categories[i].id,
+      blocks: [{ type: 'paragraph', data: { text: 'Hello' } }],
+    });
     await callTool(merchant, 'update_post', { postId: post.id, status: 'published' });
     postSlug ||= post.slug;
   }
@@ -109,7 +118,10 @@ async function shop(n: number): Promise<Shop> {
   for (let i = 0; i < n; i++) pages.push(await callTool(merchant, 'create_page', { title: `Page ${i}`, status: 'published' }));
   await callTool(merchant, 'set_menu', { location: 'header', items: pages.map((p) => ({ label: p.title, pageId: p.id })) });
   const events = [];
-  for (let i = 0; i < n; i++) events.push(await callTool(merchant, 'create_event', { title: `Event ${i}`, startsAt: inDays(i), endsAt: inDays(i, 12), capacity: 100, status: 'published' }));
+  for (let i = 0; i < n; i++)
+    events.push(
+      await callTool(merchant, 'create_event', { title: `Event ${i}`, startsAt: inDays(i), endsAt: inDays(i, 12), capacity: 100, status: 'published' }),
+    );
   let registrationId = '';
   for (let i = 0; i < n; i++) {
     const reg = await http(`${P}/event-registrations`, { body: { eventId: events[0].id, name: `Guest ${i}`, email: uniqueEmail('guest') }, headers: h });
@@ -128,9 +140,11 @@ async function shop(n: number): Promise<Shop> {
       { id: 'again', type: 'single_choice', label: 'Again?', options: ['yes', 'no'] },
     ],
   });
-  for (let i = 0; i < n; i++) expect((await http(`${P}/surveys/${survey.id}/responses`, { body: { answers: { rating: 1 + (i % 5), again: 'yes' } }, headers: h })).status).toBe(201);
+  for (let i = 0; i < n; i++)
+    expect((await http(`${P}/surveys/${survey.id}/responses`, { body: { answers: { rating: 1 + (i % 5), again: 'yes' } }, headers: h })).status).toBe(201);
   const [invitation] = (await callTool(merchant, 'create_survey_invitations', { surveyId: survey.id, recipients: [customer.customerId] })).result;
-  for (let i = 0; i < n; i++) expect((await http(`${P}/contact`, { body: { name: `Writer ${i}`, email: uniqueEmail('writer'), message: 'Hello there' }, headers: h })).status).toBe(201);
+  for (let i = 0; i < n; i++)
+    expect((await http(`${P}/contact`, { body: { name: `Writer ${i}`, email: uniqueEmail('writer'), message: 'Hello there' }, headers: h })).status).toBe(201);
   for (let i = 1; i < n; i++) await callTool(merchant, 'create_api_key', { name: `Key ${i}` });
   const domain = `shop-${n}-${Date.now()}.counted.example`;
   await callTool(merchant, 'add_storefront_domain', { domain });
@@ -164,12 +178,25 @@ async function shop(n: number): Promise<Shop> {
   }
   for (let i = 0; i < n; i++) await callTool(merchant, 'create_shipping_method', { name: `Courier ${i}`, kind: 'FLAT_RATE', price: '4.90' });
   const promotions = [];
-  for (let i = 0; i < n; i++) promotions.push(await callTool(merchant, 'create_promotion', { name: `Promo ${i}`, code: `PROMO${i}`, type: 'percentage', value: '10', bookingEnabled: true, onlineEnabled: true, posEnabled: true, usageLimit: 100 }));
+  for (let i = 0; i < n; i++)
+    promotions.push(
+      await callTool(merchant, 'create_promotion', {
+        name: `Promo ${i}`,
+        code: `PROMO${i}`,
+        type: 'percentage',
+        value: '10',
+        bookingEnabled: true,
+        onlineEnabled: true,
+        posEnabled: true,
+        usageLimit: 100,
+      }),
+    );
   for (let i = 0; i < n; i++) await callTool(merchant, 'create_membership_tier', { name: `Tier ${i}`, threshold: i * 100 });
   for (let i = 0; i < n; i++) await callTool(merchant, 'adjust_points', { customerId: customer.customerId, points: 10, reason: `Gift ${i}` });
   const gifts = [];
   for (let i = 0; i < n; i++) gifts.push(await callTool(merchant, 'create_gift_offer', { title: `Gift ${i}`, pointsCost: 1, stock: 100, status: 'active' }));
-  for (let i = 0; i < n; i++) expect((await http(`${P}/gifts/offers/${gifts[i].id}/redeem`, { body: {}, headers: { ...h, ...bearer(customer.token) } })).status).toBe(201);
+  for (let i = 0; i < n; i++)
+    expect((await http(`${P}/gifts/offers/${gifts[i].id}/redeem`, { body: {}, headers: { ...h, ...bearer(customer.token) } })).status).toBe(201);
   // Campaigns: n customers in n segments, n draft campaigns and one sent to all n.
   const audience: string[] = [];
   for (let i = 0; i < n; i++) {
@@ -180,15 +207,32 @@ async function shop(n: number): Promise<Shop> {
   for (let i = 0; i < n; i++) segments.push(await callTool(merchant, 'create_customer_segment', { name: `Segment ${i}`, customerIds: audience }));
   await eventually(async () => expect((await callTool(merchant, 'preview_segment', { segmentId: segments[0].id })).count).toBe(n), { tries: 300 });
   const campaignOf = (name: string) =>
-    callTool(merchant, 'create_campaign', { name, channel: 'email', recipientSource: 'segment', segmentId: segments[0].id, channelConfig: { subject: 'Hi', html: '<p>Hi {{firstName}}</p>' } });
+    callTool(merchant, 'create_campaign', {
+      name,
+      channel: 'email',
+      recipientSource: 'segment',
+      segmentId: segments[0].id,
+      channelConfig: { subject: 'Hi', html: '<p>Hi {{firstName}}</p>' },
+    });
   for (let i = 1; i < n; i++) await campaignOf(`Draft ${i}`);
   const campaign = await campaignOf('Sent');
   expect((await http(`${V6}/merchant/campaigns/${campaign.id}/send`, { method: 'POST', headers: bearer(company.apiKey) })).status).toBe(202);
-  await eventually(async () => expect((await callTool(merchant, 'get_campaign', { campaignId: campaign.id })).status).toBe('SENT'), { tries: 600, intervalMs: 100 });
+  await eventually(async () => expect((await callTool(merchant, 'get_campaign', { campaignId: campaign.id })).status).toBe('SENT'), {
+    tries: 600,
+    intervalMs: 100,
+  });
 
   let orderId = '';
   for (let i = 0; i < n; i++) {
-    const order = await http(`${P}/shop/orders`, { body: { items: [{ variantId: products[i].variants[0].id, quantity: 1 }, { variantId: products[i].variants[1].id, quantity: 2 }] }, headers: { ...h, ...bearer(customer.token) } });
+    const order = await http(`${P}/shop/orders`, {
+      body: {
+        items: [
+          { variantId: products[i].variants[0].id, quantity: 1 },
+          { variantId: products[i].variants[1].id, quantity: 2 },
+        ],
+      },
+      headers: { ...h, ...bearer(customer.token) },
+    });
     expect(order.status, JSON.stringify(order.body)).toBe(201);
     orderId ||= order.body.data.id;
   }
@@ -335,7 +379,18 @@ describe('SQL statements of every read route and tool do not grow with the lists
       if (!FROM_CODE.has(m.name)) expect.soft(m.statements[0], `${m.name} reads something`).toBeGreaterThan(0);
     }
     // The lists really differ in size: a fixture that stopped filling a list would prove nothing.
-    for (const path of ['/services', '/services/:id/staff', '/services/:id/resources', '/services/:id/slots', '/bookings', '/cms/pages', '/cms/posts', '/cms/categories', '/cms/menus/:location', '/events']) {
+    for (const path of [
+      '/services',
+      '/services/:id/staff',
+      '/services/:id/resources',
+      '/services/:id/slots',
+      '/bookings',
+      '/cms/pages',
+      '/cms/posts',
+      '/cms/categories',
+      '/cms/menus/:location',
+      '/events',
+    ]) {
       const m = measured.find((x) => x.name === `GET /customer-portal${path}`)!;
       expect.soft(m.entries[1], `${m.name} lists more for the large company`).toBeGreaterThan(m.entries[0]);
     }

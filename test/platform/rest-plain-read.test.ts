@@ -19,7 +19,13 @@ let serviceId: string;
 let otherServiceId: string;
 
 const createService = async (c: Company, name: string) =>
-  (await graphql<{ createService: { id: string } }>('mutation($n: String!) { createService(input: { name: $n, durationMinutes: 30, price: "25.5" }) { id } }', { n: name }, bearer(c.apiKey))).body.data!.createService.id;
+  (
+    await graphql<{ createService: { id: string } }>(
+      'mutation($n: String!) { createService(input: { name: $n, durationMinutes: 30, price: "25.5" }) { id } }',
+      { n: name },
+      bearer(c.apiKey),
+    )
+  ).body.data!.createService.id;
 
 beforeAll(async () => {
   server = await testServer();
@@ -28,17 +34,31 @@ beforeAll(async () => {
   serviceId = await createService(company, 'Plain Cut');
   await createService(company, 'Plain Colour');
   otherServiceId = await createService(other, 'Other Cut');
-  await graphql('mutation { createPost(input: { title: "Plain news", status: published, blocks: [{ type: paragraph, data: { text: "Hi" } }] }) { id } }', {}, bearer(company.apiKey));
+  await graphql(
+    'mutation { createPost(input: { title: "Plain news", status: published, blocks: [{ type: paragraph, data: { text: "Hi" } }] }) { id } }',
+    {},
+    bearer(company.apiKey),
+  );
 });
 
 /** A GET through node:http, which sends the headers as given (fetch drops a GET's Content-Length). */
 async function get(path: string, headers: Record<string, string> = {}) {
   const before = server.app.rest.stats.plainReads;
-  const res = await new Promise<IncomingMessage>((resolve, reject) => request(server.url + path, { headers }, resolve).on('error', reject).end());
+  const res = await new Promise<IncomingMessage>((resolve, reject) =>
+    request(server.url + path, { headers }, resolve)
+      .on('error', reject)
+      .end(),
+  );
   let text = '';
   for await (const chunk of res) text += chunk;
   const header = (name: string) => (res.headers[name] as string | undefined) ?? null;
-  return { status: res.statusCode, type: header('content-type'), retryAfter: header('retry-after'), text, plain: server.app.rest.stats.plainReads - before === 1 };
+  return {
+    status: res.statusCode,
+    type: header('content-type'),
+    retryAfter: header('retry-after'),
+    text,
+    plain: server.app.rest.stats.plainReads - before === 1,
+  };
 }
 
 /** The GET answered by the plain path and by SOFA; the answer. */
@@ -49,7 +69,11 @@ async function both(path: string, headers: Record<string, string> = {}) {
   const sofa = await get(path, { ...withId, 'content-length': '0' });
   expect(plain.plain).toBe(true);
   expect(sofa.plain).toBe(false);
-  expect({ status: plain.status, type: plain.type, retryAfter: plain.retryAfter }).toEqual({ status: sofa.status, type: sofa.type, retryAfter: sofa.retryAfter });
+  expect({ status: plain.status, type: plain.type, retryAfter: plain.retryAfter }).toEqual({
+    status: sofa.status,
+    type: sofa.type,
+    retryAfter: sofa.retryAfter,
+  });
   expect(plain.text).toBe(sofa.text);
   return { status: plain.status, body: JSON.parse(plain.text) };
 }
@@ -95,7 +119,12 @@ describe('REST plain GET path', () => {
   it('leaves to SOFA what SOFA might read otherwise, which then answers as before', async () => {
     const tenant = { 'x-company-id': company.companyId };
     // An empty value (no variable at SOFA), a trailing slash, an encoded path, a value that is not UTF-8.
-    for (const path of ['/v6/customer-portal/services?search=', '/v6/customer-portal/services/', `/v6/customer-portal/services/${serviceId.replace('-', '%2D')}`, '/v6/customer-portal/services?search=%FF']) {
+    for (const path of [
+      '/v6/customer-portal/services?search=',
+      '/v6/customer-portal/services/',
+      `/v6/customer-portal/services/${serviceId.replace('-', '%2D')}`,
+      '/v6/customer-portal/services?search=%FF',
+    ]) {
       const answer = await get(path, tenant);
       expect(answer.plain, path).toBe(false);
       expect(answer.status, path).toBeLessThan(500);

@@ -43,14 +43,20 @@ describe.runIf(databaseUrl)('a credential ended on one process is refused on the
       OUTBOX_LOG: 'silent',
     };
     // Node with tsx's loader (what `npm run start:subgraph` runs), without tsx's wrapper process: B's pid is the server's.
-    child = spawn(process.execPath, ['--import', 'tsx', join(root, 'router/subgraph-server.ts'), 'members'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    child = spawn(process.execPath, ['--import', 'tsx', join(root, 'router/subgraph-server.ts'), 'members'], {
+      cwd: root,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     child.stdout!.on('data', (d) => log.push(String(d)));
     child.stderr!.on('data', (d) => log.push(String(d)));
     exited = new Promise((r) => child.on('exit', r));
     other = `http://127.0.0.1:${port}/`;
-    await eventually(async () => expect((await onB('{ __typename }')).data).toEqual({ __typename: 'Query' }), { tries: 600, intervalMs: 100 }).catch((error) => {
-      throw new Error(`the members process did not start: ${error}\n${log.join('')}`);
-    });
+    await eventually(async () => expect((await onB('{ __typename }')).data).toEqual({ __typename: 'Query' }), { tries: 600, intervalMs: 100 }).catch(
+      (error) => {
+        throw new Error(`the members process did not start: ${error}\n${log.join('')}`);
+      },
+    );
     company = await signupCompany('Revocation Studio');
   }, 120_000);
 
@@ -86,7 +92,11 @@ describe.runIf(databaseUrl)('a credential ended on one process is refused on the
   }
 
   async function newKey(name: string): Promise<{ id: string; key: string }> {
-    const created = await graphql<{ createApiKey: { id: string; key: string } }>('mutation($n: String!) { createApiKey(input: { name: $n }) { id key } }', { n: name }, bearer(company.apiKey));
+    const created = await graphql<{ createApiKey: { id: string; key: string } }>(
+      'mutation($n: String!) { createApiKey(input: { name: $n }) { id key } }',
+      { n: name },
+      bearer(company.apiKey),
+    );
     return created.body.data!.createApiKey;
   }
 
@@ -170,7 +180,9 @@ describe.runIf(databaseUrl)('a credential ended on one process is refused on the
   it("B's listener comes back after its connection is cut, and revocations reach B again", async () => {
     const { app } = await testServer();
     const sql = app.platform.runtime.db.orm.em.getConnection();
-    const cut = await sql.execute<{ ok: boolean }[]>('select pg_terminate_backend(pid) as ok from pg_stat_activity where application_name = ?', [`kernel-revocations ${child.pid}`]);
+    const cut = await sql.execute<{ ok: boolean }[]>('select pg_terminate_backend(pid) as ok from pg_stat_activity where application_name = ?', [
+      `kernel-revocations ${child.pid}`,
+    ]);
     expect(cut).toEqual([{ ok: true }]);
 
     // While B cannot hear revocations it caches nothing; once it listens again it caches (the control passes).
@@ -209,7 +221,11 @@ describe.runIf(databaseUrl)('company settings changed on one process are seen on
       DATA_DIR: mkdtempSync(join(tmpdir(), 'platform-settings-')),
       OUTBOX_LOG: 'silent',
     };
-    child = spawn(process.execPath, ['--import', 'tsx', join(root, 'router/subgraph-server.ts'), 'booking'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    child = spawn(process.execPath, ['--import', 'tsx', join(root, 'router/subgraph-server.ts'), 'booking'], {
+      cwd: root,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     child.stdout!.on('data', (d) => log.push(String(d)));
     child.stderr!.on('data', (d) => log.push(String(d)));
     exited = new Promise((r) => child.on('exit', r));

@@ -21,11 +21,7 @@ const ALLOWED: Record<string, string> = {
 
 /** The constraint or index a statement of the diff creates or drops, if that is what it does. */
 function nameOf(statement: string): string | undefined {
-  const patterns = [
-    /^alter table \S+ (?:drop|add) constraint "([^"]+)"/i,
-    /^drop index (?:"[^"]+"\.)?"([^"]+)"/i,
-    /^create (?:unique )?index "([^"]+)"/i,
-  ];
+  const patterns = [/^alter table \S+ (?:drop|add) constraint "([^"]+)"/i, /^drop index (?:"[^"]+"\.)?"([^"]+)"/i, /^create (?:unique )?index "([^"]+)"/i];
   for (const pattern of patterns) {
     const match = pattern.exec(statement);
     if (match) return match[1];

@@ -76,7 +76,8 @@ describe("the supergraph's cost annotations the build read (dist/cost-annotation
 });
 
 /** The SDL a subgraph schema gives the router (`_service.sdl`). */
-const serviceSdl = async (schema: GraphQLSchema) => ((await execute({ schema, document: parse('{ _service { sdl } }') })).data as { _service: { sdl: string } })._service.sdl;
+const serviceSdl = async (schema: GraphQLSchema) =>
+  ((await execute({ schema, document: parse('{ _service { sdl } }') })).data as { _service: { sdl: string } })._service.sdl;
 
 describe('a subgraph schema made from the SDL the build printed (dist/subgraphs.json)', () => {
   it('is the schema buildSubgraphSchema makes: the same types, fields, directives, resolvers and _service SDL', async () => {
@@ -84,7 +85,11 @@ describe('a subgraph schema made from the SDL the build printed (dist/subgraphs.
     const resolvers = (schema: GraphQLSchema) =>
       Object.values(schema.getTypeMap()).flatMap((type) => [
         ...(isObjectType(type) || isInterfaceType(type) ? Object.values(type.getFields()).map((f) => `${type.name}.${f.name}:${typeof f.resolve}`) : []),
-        ...(isObjectType(type) ? [`${type.name}.reference:${typeof (type.extensions as { apollo?: { subgraph?: { resolveReference?: unknown } } }).apollo?.subgraph?.resolveReference}`] : []),
+        ...(isObjectType(type)
+          ? [
+              `${type.name}.reference:${typeof (type.extensions as { apollo?: { subgraph?: { resolveReference?: unknown } } }).apollo?.subgraph?.resolveReference}`,
+            ]
+          : []),
         ...(isUnionType(type) || isInterfaceType(type) ? [`${type.name}.resolveType:${typeof type.resolveType}`] : []),
       ]);
     const slow = await Promise.all(MODULES.map(async (m) => ({ name: m.name, schema: await m.buildSchema() })));
@@ -155,7 +160,13 @@ function launch(env: NodeJS.ProcessEnv) {
 async function ready(base: string, child: ReturnType<typeof launch>['child'], output: () => string) {
   for (let i = 0; ; i++) {
     if (child.exitCode !== null || i > 1500) throw new Error(`did not become ready:\n${output()}`);
-    if (await fetch(`${base}/readyz`).then((r) => r.ok, () => false)) return;
+    if (
+      await fetch(`${base}/readyz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return;
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -170,7 +181,14 @@ describe.runIf(!databaseUrl)('npm start (the built server)', () => {
     const port = await freePort();
     // Not the default claim expiry, which the build's snapshot made its queues with.
     const base = `http://127.0.0.1:${port}`;
-    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), NODE_ENV: 'development', OUTBOX_LOG: 'silent', JOB_EXPIRE_SECONDS: '90' };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      NODE_ENV: 'development',
+      OUTBOX_LOG: 'silent',
+      JOB_EXPIRE_SECONDS: '90',
+    };
     delete env.DATABASE_URL;
     delete env.JWT_SECRET;
     const { child, output, exited } = launch(env);
@@ -198,7 +216,9 @@ describe.runIf(!databaseUrl)('npm start (the built server)', () => {
       expect(await staff.json()).toEqual({ data: { createStaffMember: { name: 'Ana' } } });
 
       const mcp = new Client({ name: 'startup-test', version: '1.0.0' });
-      await mcp.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${credentials.apiKey}` } } }));
+      await mcp.connect(
+        new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${credentials.apiKey}` } } }),
+      );
       const { tools } = await mcp.listTools();
       expect(tools.map((t) => t.name)).toContain('create_service');
       // The registry the build worked out is the one the sources give for the same supergraph, and
@@ -216,7 +236,9 @@ describe.runIf(!databaseUrl)('npm start (the built server)', () => {
         expect(builtSubgraphs[m.name].sdl, m.name).toBe(fromSources.sdl);
         expect(builtSubgraphs[m.name].document, m.name).toEqual(JSON.parse(JSON.stringify(fromSources.document)));
       }
-      expect(readFileSync(join(root, 'dist/cost-annotations.json'), 'utf8')).toBe(costAnnotationsFile(readFileSync(join(root, 'dist/supergraph.graphql'), 'utf8')));
+      expect(readFileSync(join(root, 'dist/cost-annotations.json'), 'utf8')).toBe(
+        costAnnotationsFile(readFileSync(join(root, 'dist/supergraph.graphql'), 'utf8')),
+      );
       const built = Object.keys(JSON.parse(readFileSync(join(root, 'dist/build.json'), 'utf8')).files);
       expect(built).toEqual(expect.arrayContaining(['facades/mcp/tools', 'facades/mcp/tools/list_services.graphql', 'facades/mcp/fragments']));
       const created = await mcp.callTool({ name: 'create_staff_member', arguments: { name: 'Mia' } });
@@ -227,7 +249,8 @@ describe.runIf(!databaseUrl)('npm start (the built server)', () => {
       // the sources make of the API schema: the OpenAPI document (every route's parameters, bodies
       // and answers, the descriptions) is the one a server running the sources gives.
       const { url: sourceBase } = await testServer();
-      const openApi = async (from: string, publicUrl: string) => JSON.parse((await (await fetch(`${from}/openapi/connect-v6.openapi.json`)).text()).replaceAll(publicUrl, 'BASE'));
+      const openApi = async (from: string, publicUrl: string) =>
+        JSON.parse((await (await fetch(`${from}/openapi/connect-v6.openapi.json`)).text()).replaceAll(publicUrl, 'BASE'));
       expect(await openApi(base, `http://localhost:${port}`)).toEqual(await openApi(sourceBase, sourceBase));
 
       const docs = await fetch(`${base}/llms.txt`);
@@ -243,7 +266,9 @@ describe.runIf(!databaseUrl)('npm start (the built server)', () => {
       const pglite = await createPglite(folder);
       try {
         // Ours: pg-boss keeps queues of its own (`__pgboss__…`).
-        const queues = await pglite.query<{ name: string; expire_seconds: number }>("select name, expire_seconds from pgboss.queue where name not like '\\_\\_pgboss\\_\\_%' order by name");
+        const queues = await pglite.query<{ name: string; expire_seconds: number }>(
+          "select name, expire_seconds from pgboss.queue where name not like '\\_\\_pgboss\\_\\_%' order by name",
+        );
         const subscriptions = await pglite.query<{ event: string; name: string }>('select event, name from pgboss.subscription order by event, name');
         const schedules = await pglite.query<{ name: string }>('select name from pgboss.schedule order by name');
         return { queues: queues.rows, subscriptions: subscriptions.rows, schedules: schedules.rows };

@@ -31,7 +31,10 @@ describe('state transitions through the public interface', () => {
     const again = await http(`${P}/bookings/${booking.id}/cancel`, { body: {}, headers: bearer(me.token) });
     expect(again.status).toBe(409);
     expect(again.body.error).toMatchObject({ code: 'INVALID_STATE_TRANSITION', details: { from: 'CANCELLED', to: 'CANCELLED', allowed: [] } });
-    const moved = await http(`${P}/bookings/${booking.id}/reschedule`, { body: { occurrenceStart: slots[1].start, occurrenceEnd: slots[1].end }, headers: bearer(me.token) });
+    const moved = await http(`${P}/bookings/${booking.id}/reschedule`, {
+      body: { occurrenceStart: slots[1].start, occurrenceEnd: slots[1].end },
+      headers: bearer(me.token),
+    });
     expect(moved.status).toBe(409);
     expect(moved.body.error).toMatchObject({ code: 'INVALID_STATE_TRANSITION', details: { from: 'CANCELLED', to: 'CONFIRMED', allowed: [] } });
 
@@ -53,7 +56,12 @@ describe('state transitions through the public interface', () => {
       details: { from: 'CANCELLED', to: 'CANCELLED', allowed: [] },
     });
 
-    const event = await callTool(merchant, 'create_event', { title: 'Called off', startsAt: '2031-01-10T10:00:00Z', endsAt: '2031-01-10T12:00:00Z', status: 'published' });
+    const event = await callTool(merchant, 'create_event', {
+      title: 'Called off',
+      startsAt: '2031-01-10T10:00:00Z',
+      endsAt: '2031-01-10T12:00:00Z',
+      status: 'published',
+    });
     expect((await callTool(merchant, 'update_event', { eventId: event.id, status: 'cancelled' })).status).toBe('cancelled');
     expect(await toolError(merchant, 'update_event', { eventId: event.id, status: 'published' })).toMatchObject({
       code: 'INVALID_STATE_TRANSITION',
@@ -79,7 +87,11 @@ describe('state transitions through the public interface', () => {
     expect(created.body.data.createPost.status).toBe('published');
     const quoted = await graphql('mutation { createPost(input: { title: "Quoted", status: "published" }) { id } }', {}, auth);
     expect(quoted.body.errors?.[0].message).toMatch(/PublishState/);
-    const event = await graphql('mutation { createEvent(input: { title: "Gone", startsAt: "2031-02-01T10:00:00Z", endsAt: "2031-02-01T11:00:00Z", status: published }) { id } }', {}, auth);
+    const event = await graphql(
+      'mutation { createEvent(input: { title: "Gone", startsAt: "2031-02-01T10:00:00Z", endsAt: "2031-02-01T11:00:00Z", status: published }) { id } }',
+      {},
+      auth,
+    );
     const id = event.body.data.createEvent.id;
     await graphql('mutation($id: ID!) { updateEvent(eventId: $id, input: { status: cancelled }) { id } }', { id }, auth);
     const refused = await graphql('mutation($id: ID!) { updateEvent(eventId: $id, input: { status: draft }) { id } }', { id }, auth);
@@ -151,16 +163,26 @@ describe('booking errors in each caller’s words', () => {
     expect((await http(`${P}/bookings/not-an-id/cancel`, { body: {}, headers: bearer(me.token) })).body.error.details.field).toBe('id');
     expect((await toolError(merchant, 'cancel_booking', { bookingId: 'not-an-id' })).details.field).toBe('bookingId');
     // The start: `occurrenceStart` on REST, `slotTime` in the tools; the end only exists on REST.
-    const restMove = await http(`${P}/bookings/${booking.id}/reschedule`, { body: { occurrenceStart: offHours, occurrenceEnd: `${dayFromNow(17)}T03:00:00.000Z` }, headers: bearer(me.token) });
+    const restMove = await http(`${P}/bookings/${booking.id}/reschedule`, {
+      body: { occurrenceStart: offHours, occurrenceEnd: `${dayFromNow(17)}T03:00:00.000Z` },
+      headers: bearer(me.token),
+    });
     expect(restMove.body.error).toMatchObject({ code: 'BAD_USER_INPUT', details: { field: 'occurrenceStart' } });
     expect(restMove.body.error.message).toMatch(/^occurrenceStart: /);
     const toolMove = await toolError(merchant, 'reschedule_booking', { bookingId: booking.id, slotTime: offHours });
     expect(toolMove).toMatchObject({ code: 'BAD_USER_INPUT', details: { field: 'slotTime' } });
     expect(toolMove.message).toMatch(/^slotTime: /);
-    const badEnd = await http(`${P}/bookings/${booking.id}/reschedule`, { body: { occurrenceStart: slots[1].start, occurrenceEnd: slots[1].start }, headers: bearer(me.token) });
+    const badEnd = await http(`${P}/bookings/${booking.id}/reschedule`, {
+      body: { occurrenceStart: slots[1].start, occurrenceEnd: slots[1].start },
+      headers: bearer(me.token),
+    });
     expect(badEnd.body.error.details.field).toBe('occurrenceEnd');
     // The customer's email: `customer.email` in the tool, `customerEmail` on the guest route.
-    const email = await toolError(merchant, 'create_booking', { serviceId: service.id, slotTime: slots[2].start, customer: { name: 'Eve', email: 'not-an-email' } });
+    const email = await toolError(merchant, 'create_booking', {
+      serviceId: service.id,
+      slotTime: slots[2].start,
+      customer: { name: 'Eve', email: 'not-an-email' },
+    });
     expect(email).toMatchObject({ code: 'BAD_USER_INPUT', details: { field: 'customer.email' } });
     expect(email.message).toMatch(/^customer\.email: /);
   });

@@ -30,13 +30,11 @@ function allMetadata(runtime: Awaited<ReturnType<typeof server>>): any[] {
 describe('tenancy by construction', () => {
   it('every table with a company_id is a tenant entity, or is allowed across tenants for a stated reason', async () => {
     const runtime = await server();
-    const rows = await runtime.db.orm.em
-      .getConnection()
-      .execute<{ table_schema: string; table_name: string }[]>(
-        `select table_schema, table_name from information_schema.columns
+    const rows = await runtime.db.orm.em.getConnection().execute<{ table_schema: string; table_name: string }[]>(
+      `select table_schema, table_name from information_schema.columns
           where column_name = 'company_id' and table_schema not in ('pg_catalog', 'information_schema', 'pgboss')
           order by 1, 2`,
-      );
+    );
     const tables = rows.map((r) => `${r.table_schema}.${r.table_name}`);
     const byTable = new Map(allMetadata(runtime).map((m) => [`${m.schema}.${m.tableName}`, m]));
     const problems: string[] = [];
@@ -48,25 +46,29 @@ describe('tenancy by construction', () => {
       }
       if (!meta) problems.push(`${table} has company_id but no entity: map it with tenantEntity, or allow it across tenants with a reason`);
       else if (!isTenantMeta(meta)) problems.push(`${table} (${meta.className}) has company_id but not the tenant filter: declare it with tenantEntity`);
-      else if (meta.properties.companyId?.onCreate !== companyOfNewRow) problems.push(`${table} (${meta.className}): companyId must come from tenantEntity/companyIdColumn (set from the context)`);
+      else if (meta.properties.companyId?.onCreate !== companyOfNewRow)
+        problems.push(`${table} (${meta.className}): companyId must come from tenantEntity/companyIdColumn (set from the context)`);
     }
     for (const table of Object.keys(CROSS_TENANT)) if (!tables.includes(table)) problems.push(`${table} is in the allow-list but has no company_id column`);
     // And the other way round: a tenant filter on a table without company_id would fail every query.
-    for (const [table, meta] of byTable) if (isTenantMeta(meta) && !tables.includes(table)) problems.push(`${table} has the tenant filter but no company_id column`);
+    for (const [table, meta] of byTable)
+      if (isTenantMeta(meta) && !tables.includes(table)) problems.push(`${table} has the tenant filter but no company_id column`);
     expect(problems).toEqual([]);
     expect(tables.length).toBeGreaterThan(20);
   });
 
-  it('every table of ours that is no tenant\'s is listed as such, so a process without its entity still scopes the rest', async () => {
+  it("every table of ours that is no tenant's is listed as such, so a process without its entity still scopes the rest", async () => {
     const runtime = await server();
-    const rows = await runtime.db.orm.em
-      .getConnection()
-      .execute<{ name: string }[]>(
-        `select table_schema || '.' || table_name as name from information_schema.tables
+    const rows = await runtime.db.orm.em.getConnection().execute<{ name: string }[]>(
+      `select table_schema || '.' || table_name as name from information_schema.tables
           where table_schema in (?) and table_type = 'BASE TABLE' order by 1`,
-        [[...new Set(allMetadata(runtime).map((m) => m.schema!))]],
-      );
-    const tenant = new Set(allMetadata(runtime).filter(isTenantMeta).map((m) => `${m.schema}.${m.tableName}`));
+      [[...new Set(allMetadata(runtime).map((m) => m.schema!))]],
+    );
+    const tenant = new Set(
+      allMetadata(runtime)
+        .filter(isTenantMeta)
+        .map((m) => `${m.schema}.${m.tableName}`),
+    );
     // kernel.schema_migration is the migrator's own, read by nothing else.
     const ofNoCompany = rows.map((r) => r.name).filter((t) => !tenant.has(t) && t !== 'kernel.schema_migration');
     expect([...TABLES_OF_NO_COMPANY].sort()).toEqual(ofNoCompany.sort());
@@ -107,12 +109,19 @@ describe('tenancy by construction', () => {
     const anyTable = (ctx: RequestContext) => ctx.query as unknown as Kysely<Record<string, { companyId: string }>>;
     for (const table of tenantTables) {
       const rows = await anyTable(a).selectFrom(table).select('companyId').execute();
-      expect(rows.filter((r) => r.companyId !== a.companyId), table).toEqual([]);
+      expect(
+        rows.filter((r) => r.companyId !== a.companyId),
+        table,
+      ).toEqual([]);
       await expect(anyTable(none).selectFrom(table).select('companyId').execute(), table).rejects.toThrow(NoTenantError);
     }
     expect(await anyTable(a).selectFrom('booking.resource').select('companyId').execute()).toEqual([{ companyId: a.companyId }]);
     // Crossing tenants is possible, and says so.
-    const across = await (queryAcrossTenants(a.em).query as unknown as Kysely<Record<string, { companyId: string }>>).selectFrom('booking.resource').select('companyId').where('companyId', 'in', [a.companyId, b.companyId]).execute();
+    const across = await (queryAcrossTenants(a.em).query as unknown as Kysely<Record<string, { companyId: string }>>)
+      .selectFrom('booking.resource')
+      .select('companyId')
+      .where('companyId', 'in', [a.companyId, b.companyId])
+      .execute();
     expect(across.map((r) => r.companyId).sort()).toEqual([a.companyId, b.companyId].sort());
   });
 });

@@ -14,19 +14,30 @@ describe('the generated SDK', () => {
     const files = await generateSdk(document, readFileSync(join(SDK, 'README.md'), 'utf8'));
     for (const [path, text] of Object.entries(files)) expect(readFileSync(join(SDK, path), 'utf8'), path).toBe(text);
     // No namespace module is left over from an earlier map.
-    expect(readdirSync(join(SDK, 'src', 'namespaces')).sort()).toEqual(Object.keys(files).filter((f) => f.startsWith('src/namespaces/')).map((f) => f.slice('src/namespaces/'.length)).sort());
+    expect(readdirSync(join(SDK, 'src', 'namespaces')).sort()).toEqual(
+      Object.keys(files)
+        .filter((f) => f.startsWith('src/namespaces/'))
+        .map((f) => f.slice('src/namespaces/'.length))
+        .sort(),
+    );
   });
 
   it('refuses a document with an operation no namespace names', async () => {
     const document = structuredClone((await http('/openapi/connect-v6.openapi.json')).body);
     document.paths['/v6/merchant/extra'] = { get: { operationId: 'extra_tool', responses: { 200: { description: 'ok' } } } };
-    await expect(generateSdk(document, readFileSync(join(SDK, 'README.md'), 'utf8'))).rejects.toThrow(/no SDK method for GET \/v6\/merchant\/extra \(extra_tool\)/);
+    await expect(generateSdk(document, readFileSync(join(SDK, 'README.md'), 'utf8'))).rejects.toThrow(
+      /no SDK method for GET \/v6\/merchant\/extra \(extra_tool\)/,
+    );
   });
 
   it('type-checks with Web APIs only and imports nothing from node:', () => {
     // sdk/tsconfig.json has no Node types: a Node-only API would not compile.
-    execFileSync(process.execPath, [join(SDK, '..', 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(SDK, 'tsconfig.json'), '--noEmit'], { stdio: 'pipe' });
-    const sources = ['core.ts', 'index.ts', ...readdirSync(join(SDK, 'src', 'namespaces')).map((f) => `namespaces/${f}`)].map((f) => readFileSync(join(SDK, 'src', f), 'utf8'));
+    execFileSync(process.execPath, [join(SDK, '..', 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(SDK, 'tsconfig.json'), '--noEmit'], {
+      stdio: 'pipe',
+    });
+    const sources = ['core.ts', 'index.ts', ...readdirSync(join(SDK, 'src', 'namespaces')).map((f) => `namespaces/${f}`)].map((f) =>
+      readFileSync(join(SDK, 'src', f), 'utf8'),
+    );
     for (const source of sources) expect(source).not.toMatch(/from ['"]node:|require\(/);
     const manifest = JSON.parse(readFileSync(join(SDK, 'package.json'), 'utf8'));
     expect(manifest.dependencies ?? {}).toEqual({});

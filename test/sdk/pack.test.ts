@@ -71,7 +71,8 @@ describe('the packed SDK in another project', () => {
     // Nothing for the other project to approve or wonder about: the package has no install-time scripts.
     expect(install.stderr).not.toContain('install-scripts');
     const installed = join(project, 'node_modules', '@service-platform', 'sdk');
-    for (const file of ['package.json', 'dist/index.js', 'dist/index.d.ts', 'dist/core.js', 'dist/namespaces/services.js']) expect(existsSync(join(installed, file)), file).toBe(true);
+    for (const file of ['package.json', 'dist/index.js', 'dist/index.d.ts', 'dist/core.js', 'dist/namespaces/services.js'])
+      expect(existsSync(join(installed, file)), file).toBe(true);
     expect(existsSync(join(installed, 'src'))).toBe(false);
 
     // The README's snippet, as a file of that project, run by Node 24 (it strips the types).
@@ -84,6 +85,9 @@ describe('the packed SDK in another project', () => {
     });
     // It talked to the server: what it printed names the company or its service.
     expect(stdout.trim()).not.toBe('');
-    expect([companyName, serviceName, company.companyId].some((value) => stdout.includes(value)), stdout).toBe(true);
+    expect(
+      [companyName, serviceName, company.companyId].some((value) => stdout.includes(value)),
+      stdout,
+    ).toBe(true);
   }, 120_000);
 });

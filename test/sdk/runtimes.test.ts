@@ -28,7 +28,9 @@ describe('the built SDK in other runtimes', () => {
 
   beforeAll(async () => {
     dist = mkdtempSync(join(tmpdir(), 'sdk-dist-'));
-    execFileSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(ROOT, 'sdk', 'tsconfig.json'), '--outDir', dist], { stdio: 'pipe' });
+    execFileSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(ROOT, 'sdk', 'tsconfig.json'), '--outDir', dist], {
+      stdio: 'pipe',
+    });
     studio = await sdkStudio();
   }, 120_000);
 
@@ -42,7 +44,10 @@ describe('the built SDK in other runtimes', () => {
 
   it('runs the smoke in an edge runtime', async () => {
     const bundle = await build({
-      stdin: { contents: `import * as sdk from ${JSON.stringify(join(dist, 'index.js'))}; import { smoke } from ${JSON.stringify(SMOKE)}; globalThis.runSmoke = (options) => smoke(sdk, options);`, resolveDir: ROOT },
+      stdin: {
+        contents: `import * as sdk from ${JSON.stringify(join(dist, 'index.js'))}; import { smoke } from ${JSON.stringify(SMOKE)}; globalThis.runSmoke = (options) => smoke(sdk, options);`,
+        resolveDir: ROOT,
+      },
       bundle: true,
       format: 'iife',
       platform: 'neutral',
@@ -54,7 +59,13 @@ describe('the built SDK in other runtimes', () => {
     vm.evaluate(bundle.outputFiles[0].text);
     // Node's own globals are not there: the SDK had only Web APIs to work with.
     expect(vm.evaluate('typeof process + typeof require + typeof Buffer')).toBe('undefinedundefinedundefined');
-    const result = await vm.evaluate('runSmoke')({ baseUrl: studio.baseUrl, companyId: studio.companyId, email, date, readCode: (to: string) => lastCode(to, since) });
+    const result = await vm.evaluate('runSmoke')({
+      baseUrl: studio.baseUrl,
+      companyId: studio.companyId,
+      email,
+      date,
+      readCode: (to: string) => lastCode(to, since),
+    });
     expectSmoke(result);
   });
 
@@ -92,7 +103,10 @@ describe('the built SDK in other runtimes', () => {
 
     it('runs the smoke from a page that imports the built SDK', async () => {
       const { chromium } = await import('playwright-core');
-      const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--no-proxy-server'] });
+      const browser = await chromium.launch({
+        executablePath: CHROMIUM,
+        args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--no-proxy-server'],
+      });
       try {
         const page = await browser.newPage();
         const email = uniqueEmail('sdk-browser');
@@ -100,7 +114,12 @@ describe('the built SDK in other runtimes', () => {
         await page.exposeFunction('readCode', (to: string) => lastCode(to, since));
         await page.goto(siteUrl);
         await page.waitForFunction(() => typeof (window as any).runSmoke === 'function');
-        const result = await page.evaluate((options) => (window as any).runSmoke(options), { baseUrl: studio.baseUrl, companyId: studio.companyId, email, date });
+        const result = await page.evaluate((options) => (window as any).runSmoke(options), {
+          baseUrl: studio.baseUrl,
+          companyId: studio.companyId,
+          email,
+          date,
+        });
         expectSmoke(result);
       } finally {
         await browser.close();
@@ -110,12 +129,24 @@ describe('the built SDK in other runtimes', () => {
 
   it('keeps one namespace’s bundle small (the sizes sdk/README.md states)', async () => {
     const size = async (contents: string) => {
-      const out = await build({ stdin: { contents, resolveDir: ROOT }, bundle: true, format: 'esm', minify: true, write: false, platform: 'neutral', treeShaking: true });
+      const out = await build({
+        stdin: { contents, resolveDir: ROOT },
+        bundle: true,
+        format: 'esm',
+        minify: true,
+        write: false,
+        platform: 'neutral',
+        treeShaking: true,
+      });
       return { minified: out.outputFiles[0].contents.length, gzipped: gzipSync(out.outputFiles[0].contents).length };
     };
     const whole = await size(`export { createClient } from ${JSON.stringify(join(dist, 'index.js'))};`);
-    const one = await size(`export { createCore } from ${JSON.stringify(join(dist, 'core.js'))}; export { blog } from ${JSON.stringify(join(dist, 'namespaces', 'blog.js'))};`);
-    console.log(`[sdk size] whole client ${whole.minified} B minified, ${whole.gzipped} B gzipped; core + blog ${one.minified} B minified, ${one.gzipped} B gzipped`);
+    const one = await size(
+      `export { createCore } from ${JSON.stringify(join(dist, 'core.js'))}; export { blog } from ${JSON.stringify(join(dist, 'namespaces', 'blog.js'))};`,
+    );
+    console.log(
+      `[sdk size] whole client ${whole.minified} B minified, ${whole.gzipped} B gzipped; core + blog ${one.minified} B minified, ${one.gzipped} B gzipped`,
+    );
     // The other fourteen namespaces stay out of a bundle that imports one.
     expect(one.minified).toBeLessThan(whole.minified / 3);
     expect(one.gzipped).toBeLessThan(4_000);

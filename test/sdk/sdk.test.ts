@@ -24,7 +24,23 @@ describe('the TypeScript SDK', () => {
 
   it('has the contract’s methods in fifteen namespaces', () => {
     const namespaces = Object.keys(merchant).filter((k) => typeof (merchant as any)[k] === 'object');
-    expect(namespaces.sort()).toEqual(['auth', 'blog', 'bookings', 'campaigns', 'content', 'customers', 'events', 'loyalty', 'orders', 'organisation', 'promotions', 'services', 'shop', 'storefront', 'surveys']);
+    expect(namespaces.sort()).toEqual([
+      'auth',
+      'blog',
+      'bookings',
+      'campaigns',
+      'content',
+      'customers',
+      'events',
+      'loyalty',
+      'orders',
+      'organisation',
+      'promotions',
+      'services',
+      'shop',
+      'storefront',
+      'surveys',
+    ]);
     for (const [ns, method] of [
       ['bookings', 'listServices'],
       ['bookings', 'getTimeSlots'],
@@ -56,11 +72,18 @@ describe('the TypeScript SDK', () => {
     expect((await merchant.bookings.listServices()).items.map((s) => s.id)).toEqual([serviceId]);
     const slots = (await merchant.bookings.getTimeSlots({ serviceId, startDate: date, endDate: date })).items;
     expect(slots.length).toBeGreaterThan(0);
-    const booking = await merchant.bookings.createBooking({ serviceId, slotTime: slots[1].start, participants: 2, customer: { name: 'Ana', email: uniqueEmail('ana') } });
+    const booking = await merchant.bookings.createBooking({
+      serviceId,
+      slotTime: slots[1].start,
+      participants: 2,
+      customer: { name: 'Ana', email: uniqueEmail('ana') },
+    });
     expect(booking).toMatchObject({ id: expect.any(String), status: 'CONFIRMED' });
     expect((await merchant.bookings.list({ date })).items.map((b) => b.id)).toContain(booking.id);
     // The slot is full now: the catalogue's code, the status and the request id reach the caller.
-    const taken = await merchant.bookings.createBooking({ serviceId, slotTime: slots[1].start, participants: 1, customer: { name: 'Bo', email: uniqueEmail('bo') } }).catch((e) => e);
+    const taken = await merchant.bookings
+      .createBooking({ serviceId, slotTime: slots[1].start, participants: 1, customer: { name: 'Bo', email: uniqueEmail('bo') } })
+      .catch((e) => e);
     expect(taken).toBeInstanceOf(ApiError);
     expect(taken).toMatchObject({ code: 'SLOT_TAKEN', status: 409, requestId: expect.any(String) });
 
@@ -71,12 +94,22 @@ describe('the TypeScript SDK', () => {
     const product = await merchant.shop.createProduct({ name: 'Shampoo', price: '12.50', status: 'active' });
     expect((await merchant.shop.listProducts()).items.map((p) => p.id)).toEqual([product.id]);
 
-    const promotion = await merchant.promotions.create({ name: 'Ten', code: 'ten', type: 'percentage', value: '10', bookingEnabled: true, onlineEnabled: true, posEnabled: false });
+    const promotion = await merchant.promotions.create({
+      name: 'Ten',
+      code: 'ten',
+      type: 'percentage',
+      value: '10',
+      bookingEnabled: true,
+      onlineEnabled: true,
+      posEnabled: false,
+    });
     expect(promotion).toMatchObject({ code: 'TEN', id: expect.any(String) });
   });
 
   it('throws ApiError with the field of a bad input', async () => {
-    const error = await merchant.promotions.create({ name: 'Bad', code: 'BAD', type: 'percentage', value: 'lots', bookingEnabled: true, onlineEnabled: true, posEnabled: false }).catch((e) => e);
+    const error = await merchant.promotions
+      .create({ name: 'Bad', code: 'BAD', type: 'percentage', value: 'lots', bookingEnabled: true, onlineEnabled: true, posEnabled: false })
+      .catch((e) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ code: 'BAD_USER_INPUT', status: 400, details: { field: 'value' } });
     expect(error.message).toMatch(/^value/);
@@ -99,7 +132,15 @@ describe('the TypeScript SDK', () => {
         return response;
       },
     });
-    const promotion = (code: string) => ({ name: code, code, type: 'percentage' as const, value: '10', bookingEnabled: false, onlineEnabled: true, posEnabled: false });
+    const promotion = (code: string) => ({
+      name: code,
+      code,
+      type: 'percentage' as const,
+      value: '10',
+      bookingEnabled: false,
+      onlineEnabled: true,
+      posEnabled: false,
+    });
     const first = await client.promotions.create(promotion('RETRIED'));
     expect(seen).toHaveLength(2);
     expect(seen[0]).toBe(seen[1]);
@@ -117,7 +158,8 @@ describe('the TypeScript SDK', () => {
   });
 
   it('walks every page of a list', async () => {
-    for (const code of ['PAGE1', 'PAGE2', 'PAGE3']) await merchant.promotions.create({ name: code, code, type: 'percentage', value: '5', bookingEnabled: false, onlineEnabled: true, posEnabled: false });
+    for (const code of ['PAGE1', 'PAGE2', 'PAGE3'])
+      await merchant.promotions.create({ name: code, code, type: 'percentage', value: '5', bookingEnabled: false, onlineEnabled: true, posEnabled: false });
     const codes: string[] = [];
     for await (const promotion of paginate(merchant.promotions.list, { limit: 2 })) codes.push(promotion.code);
     expect(codes.filter((c) => c.startsWith('PAGE')).sort()).toEqual(['PAGE1', 'PAGE2', 'PAGE3']);

@@ -40,7 +40,11 @@ describe('the SDK snippets in the READMEs and the SDK page', () => {
           strict: true,
           noEmit: true,
           skipLibCheck: true,
-          paths: { '@service-platform/sdk': [join(ROOT, 'sdk/src/index.ts')], '@service-platform/sdk/core': [join(ROOT, 'sdk/src/core.ts')], '@service-platform/sdk/*': [join(ROOT, 'sdk/src/namespaces/*.ts')] },
+          paths: {
+            '@service-platform/sdk': [join(ROOT, 'sdk/src/index.ts')],
+            '@service-platform/sdk/core': [join(ROOT, 'sdk/src/core.ts')],
+            '@service-platform/sdk/*': [join(ROOT, 'sdk/src/namespaces/*.ts')],
+          },
         },
         files,
       }),

@@ -26,7 +26,11 @@ for (const path of paths) {
       let outcome;
       try {
         const init = how === 'declared' ? { body } : { body: streamed(), duplex: 'half' };
-        const res = await fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, ...init });
+        const res = await fetch(`${base}${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+          ...init,
+        });
         const text = await res.text();
         outcome = `${res.status}${text.includes('PAYLOAD_TOO_LARGE') ? ' PAYLOAD_TOO_LARGE' : ''}`;
       } catch (error) {

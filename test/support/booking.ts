@@ -13,7 +13,13 @@ export interface Salon {
 export const dayFromNow = (days: number) => new Date(Date.now() + days * 86400000).toISOString().slice(0, 10);
 
 /** Hours every weekday for a staff member or resource. */
-export async function openAllWeek(merchant: Client, tool: 'set_staff_availability' | 'set_resource_availability', id: string, startTime = '09:00', endTime = '17:00') {
+export async function openAllWeek(
+  merchant: Client,
+  tool: 'set_staff_availability' | 'set_resource_availability',
+  id: string,
+  startTime = '09:00',
+  endTime = '17:00',
+) {
   const key = tool === 'set_staff_availability' ? 'memberId' : 'resourceId';
   for (let day = 0; day < 7; day++) await callTool(merchant, tool, { [key]: id, dayOfWeek: day, startTime, endTime });
 }

@@ -7,7 +7,10 @@ export interface ApiResponse<T = any> {
 }
 
 /** A plain HTTP call to the test server; JSON in and out. */
-export async function http<T = any>(path: string, init: { method?: string; body?: unknown; raw?: string; headers?: Record<string, string> } = {}): Promise<ApiResponse<T>> {
+export async function http<T = any>(
+  path: string,
+  init: { method?: string; body?: unknown; raw?: string; headers?: Record<string, string> } = {},
+): Promise<ApiResponse<T>> {
   const { url } = await testServer();
   const headers: Record<string, string> = { ...init.headers };
   let body: string | undefined = init.raw;
@@ -27,7 +30,11 @@ export async function http<T = any>(path: string, init: { method?: string; body?
 
 /** A GraphQL operation through the router. */
 export async function graphql<T = any>(query: string, variables: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
-  return http<{ data?: T; errors?: { message: string; extensions?: Record<string, any> }[] }>('/graphql', { method: 'POST', body: { query, variables }, headers });
+  return http<{ data?: T; errors?: { message: string; extensions?: Record<string, any> }[] }>('/graphql', {
+    method: 'POST',
+    body: { query, variables },
+    headers,
+  });
 }
 
 /**
@@ -35,7 +42,7 @@ export async function graphql<T = any>(query: string, variables: Record<string, 
  * loaded machine with every test worker's queue busy, a delivery can take seconds).
  */
 export async function lastMessage(to: string, since = 0): Promise<{ subject: string; body: string; channel: string }> {
-  for (const deadline = Date.now() + 15_000; Date.now() < deadline; ) {
+  for (const deadline = Date.now() + 15_000; Date.now() < deadline;) {
     const res = await http(`/dev/outbox?to=${encodeURIComponent(to)}`);
     const items = res.body.data.items.filter((m: any) => new Date(m.createdAt).getTime() >= since);
     if (items.length) return items[0];

@@ -11,7 +11,11 @@ export interface CrashCompany {
 export type Crashing = (base: string, company: CrashCompany) => Promise<unknown>;
 
 /** A plain HTTP call to the server at `base`; JSON in and out. */
-export async function call(base: string, path: string, init: { body?: unknown; headers?: Record<string, string> } = {}): Promise<{ status: number; body: any }> {
+export async function call(
+  base: string,
+  path: string,
+  init: { body?: unknown; headers?: Record<string, string> } = {},
+): Promise<{ status: number; body: any }> {
   const res = await fetch(`${base}${path}`, {
     method: init.body === undefined ? 'GET' : 'POST',
     headers: { ...(init.body === undefined ? {} : { 'content-type': 'application/json' }), ...init.headers },

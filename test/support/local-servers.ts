@@ -18,7 +18,11 @@ const ROOT = join(import.meta.dirname, '..', '..');
  * The embedded server as a process of its own (router/main.ts with tsx), on PGlite in `dataDir`, in
  * development unless `extra` says otherwise; its output is kept for assertions.
  */
-export function startServerProcess(dataDir: string, port: number, extra: NodeJS.ProcessEnv = {}): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
+export function startServerProcess(
+  dataDir: string,
+  port: number,
+  extra: NodeJS.ProcessEnv = {},
+): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
   let out = '';
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), NODE_ENV: 'development', OUTBOX_LOG: 'silent' };
   delete env.DATABASE_URL;

@@ -184,22 +184,46 @@ export interface FieldCase {
 function wrongTypes(kind: Kind): { label: string; value: unknown }[] {
   switch (kind) {
     case 'string':
-      return [{ label: 'number 42', value: 42 }, { label: 'object {"a":1}', value: { a: 1 } }];
+      return [
+        { label: 'number 42', value: 42 },
+        { label: 'object {"a":1}', value: { a: 1 } },
+      ];
     case 'enum':
-      return [{ label: 'unknown value "NOT_A_VALUE"', value: 'NOT_A_VALUE' }, { label: 'number 7', value: 7 }];
+      return [
+        { label: 'unknown value "NOT_A_VALUE"', value: 'NOT_A_VALUE' },
+        { label: 'number 7', value: 7 },
+      ];
     case 'integer':
-      return [{ label: 'string "abc"', value: 'abc' }, { label: 'fraction 1.5', value: 1.5 }];
+      return [
+        { label: 'string "abc"', value: 'abc' },
+        { label: 'fraction 1.5', value: 1.5 },
+      ];
     case 'number':
-      return [{ label: 'string "abc"', value: 'abc' }, { label: 'boolean true', value: true }];
+      return [
+        { label: 'string "abc"', value: 'abc' },
+        { label: 'boolean true', value: true },
+      ];
     case 'decimal':
-      return [{ label: 'boolean true', value: true }, { label: 'object {"amount":1}', value: { amount: 1 } }];
+      return [
+        { label: 'boolean true', value: true },
+        { label: 'object {"amount":1}', value: { amount: 1 } },
+      ];
     case 'boolean':
-      return [{ label: 'string "yes"', value: 'yes' }, { label: 'number 1', value: 1 }];
+      return [
+        { label: 'string "yes"', value: 'yes' },
+        { label: 'number 1', value: 1 },
+      ];
     case 'object':
     case 'record':
-      return [{ label: 'string "x"', value: 'x' }, { label: 'number 42', value: 42 }];
+      return [
+        { label: 'string "x"', value: 'x' },
+        { label: 'number 42', value: 42 },
+      ];
     case 'array':
-      return [{ label: 'string "x"', value: 'x' }, { label: 'object {"a":1}', value: { a: 1 } }];
+      return [
+        { label: 'string "x"', value: 'x' },
+        { label: 'object {"a":1}', value: { a: 1 } },
+      ];
     default:
       return [];
   }
@@ -221,8 +245,10 @@ export function fieldCases(schema: Schema, options: { huge?: number; maxDepth?: 
       const path = [...prefix, name];
       const field = fieldPath(path);
       const kind = kindOf(sub);
-      if (required.includes(name)) cases.push({ kind: 'missing required field', label: `without ${field}`, path, value: REMOVE, expect: { status: 400, field } });
-      for (const wrong of wrongTypes(kind)) cases.push({ kind: 'wrong type', label: `${field} = ${wrong.label}`, path, value: wrong.value, expect: { status: 400, field } });
+      if (required.includes(name))
+        cases.push({ kind: 'missing required field', label: `without ${field}`, path, value: REMOVE, expect: { status: 400, field } });
+      for (const wrong of wrongTypes(kind))
+        cases.push({ kind: 'wrong type', label: `${field} = ${wrong.label}`, path, value: wrong.value, expect: { status: 400, field } });
       if (kind === 'string' || kind === 'record') {
         // In a free-form object (answers, attributes, block data) the text is one of its values.
         const at = kind === 'record' ? [...path, 'text'] : path;
@@ -231,9 +257,22 @@ export function fieldCases(schema: Schema, options: { huge?: number; maxDepth?: 
           ['NUL', '\u0000'],
           ['ESC', '\u001b'],
         ]) {
-          cases.push({ kind: 'control character', label: `${where} with ${label}`, path: at, value: `a${char}b`, expect: { status: 400, field: where, fieldPrefix: kind === 'record' } });
+          cases.push({
+            kind: 'control character',
+            label: `${where} with ${label}`,
+            path: at,
+            value: `a${char}b`,
+            expect: { status: 400, field: where, fieldPrefix: kind === 'record' },
+          });
         }
-        cases.push({ kind: 'huge string', label: `${where} of ${huge.toLocaleString('en')} characters`, path: at, value: 'x'.repeat(huge), expect: { status: 400, field: where, fieldPrefix: kind === 'record' }, small: true });
+        cases.push({
+          kind: 'huge string',
+          label: `${where} of ${huge.toLocaleString('en')} characters`,
+          path: at,
+          value: 'x'.repeat(huge),
+          expect: { status: 400, field: where, fieldPrefix: kind === 'record' },
+          small: true,
+        });
       }
       cases.push({ kind: 'deep nesting', label: `${field} nested ${NESTING} levels`, path, value: DEEP, expect: { status: 400, field, fieldPrefix: true } });
       if (depth + 1 >= maxDepth) continue;
@@ -246,8 +285,22 @@ export function fieldCases(schema: Schema, options: { huge?: number; maxDepth?: 
         else {
           const itemPath = [...path, 0];
           const itemField = fieldPath(itemPath);
-          for (const wrong of wrongTypes(itemKind).slice(0, 1)) cases.push({ kind: 'wrong type', label: `${itemField} = ${wrong.label}`, path: itemPath, value: wrong.value, expect: { status: 400, field: itemField } });
-          if (itemKind === 'string') cases.push({ kind: 'control character', label: `${itemField} with NUL`, path: itemPath, value: 'a\u0000b', expect: { status: 400, field: itemField } });
+          for (const wrong of wrongTypes(itemKind).slice(0, 1))
+            cases.push({
+              kind: 'wrong type',
+              label: `${itemField} = ${wrong.label}`,
+              path: itemPath,
+              value: wrong.value,
+              expect: { status: 400, field: itemField },
+            });
+          if (itemKind === 'string')
+            cases.push({
+              kind: 'control character',
+              label: `${itemField} with NUL`,
+              path: itemPath,
+              value: 'a\u0000b',
+              expect: { status: 400, field: itemField },
+            });
         }
       }
     }

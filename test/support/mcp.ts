@@ -6,7 +6,9 @@ import { testServer } from './server.ts';
 export async function mcpClient(token?: string): Promise<Client> {
   const { url } = await testServer();
   const client = new Client({ name: 'platform-tests', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: token ? { headers: { Authorization: `Bearer ${token}` } } : undefined }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: token ? { headers: { Authorization: `Bearer ${token}` } } : undefined }),
+  );
   // Listing the tools makes the client check every later result against its tool's outputSchema
   // (the SDK caches a validator per tool): every MCP call in the suite checks its output shape.
   await client.listTools();

@@ -41,7 +41,14 @@ export function operationsOf(document: any): Operation[] {
       if (!op) continue;
       const parameters = deref(document, [...(item.parameters ?? []), ...(op.parameters ?? [])]) as Parameter[];
       const body = deref(document, op.requestBody?.content?.['application/json']?.schema);
-      operations.push({ method: method.toUpperCase(), path, id: `${method.toUpperCase()} ${path}`, security: op.security ?? document.security ?? [], parameters, body });
+      operations.push({
+        method: method.toUpperCase(),
+        path,
+        id: `${method.toUpperCase()} ${path}`,
+        security: op.security ?? document.security ?? [],
+        parameters,
+        body,
+      });
     }
   }
   return operations;

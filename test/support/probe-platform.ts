@@ -29,7 +29,12 @@ export async function probePlatform(modules: SubgraphModule[], options: { clock?
   const databaseUrl = inject('databaseUrl');
   const snapshot = inject('snapshotFile');
   const dataDir = mkdtempSync(join(tmpdir(), 'platform-probe-'));
-  const config = loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'test', JWT_SECRET: 'test-secret-test-secret-test-secret-42', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) });
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    NODE_ENV: 'test',
+    JWT_SECRET: 'test-secret-test-secret-test-secret-42',
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+  });
   const pglite = snapshot ? await createPglite(undefined, new Blob([readFileSync(snapshot)])) : undefined;
   return startPlatform(config, modules, { pglite, clock: options.clock, jobsSchema: options.jobsSchema });
 }

@@ -30,7 +30,11 @@ function probePlugin(seen: SeenOperation[]): GatewayPlugin {
   return {
     onExecute({ args }) {
       const request = (args.contextValue as { request?: Request }).request;
-      seen.push({ operationName: args.operationName ?? undefined, via: request?.headers.get(VIA_HEADER) ?? undefined, requestId: request?.headers.get('x-request-id') ?? undefined });
+      seen.push({
+        operationName: args.operationName ?? undefined,
+        via: request?.headers.get(VIA_HEADER) ?? undefined,
+        requestId: request?.headers.get('x-request-id') ?? undefined,
+      });
       if (seen.length > 10_000) seen.splice(0, 5_000);
     },
   };
@@ -52,7 +56,12 @@ async function start(): Promise<TestServer> {
   const databaseUrl = inject('databaseUrl');
   const snapshot = inject('snapshotFile');
   const dataDir = mkdtempSync(join(tmpdir(), 'platform-worker-'));
-  const base = loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'test', JWT_SECRET: 'test-secret-test-secret-test-secret-42', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) });
+  const base = loadConfig({
+    DATA_DIR: dataDir,
+    NODE_ENV: 'test',
+    JWT_SECRET: 'test-secret-test-secret-test-secret-42',
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+  });
   const pglite = snapshot ? await createPglite(undefined, new Blob([readFileSync(snapshot)])) : undefined;
   // The public URL is known once the port is: the app is created after listening on a free one.
   const probe = (await import('node:http')).createServer();

@@ -37,7 +37,11 @@ export function topology(name: Topology['name'], url: string, app?: App): Topolo
   const http: Topology['http'] = async (path, init = {}) => {
     const headers: Record<string, string> = { ...init.headers };
     if (init.body !== undefined) headers['content-type'] = 'application/json';
-    const res = await fetch(`${url}${path}`, { method: init.method ?? (init.body !== undefined ? 'POST' : 'GET'), headers, body: init.body === undefined ? undefined : JSON.stringify(init.body) });
+    const res = await fetch(`${url}${path}`, {
+      method: init.method ?? (init.body !== undefined ? 'POST' : 'GET'),
+      headers,
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    });
     const text = await res.text();
     let body: any = text;
     try {
@@ -46,7 +50,7 @@ export function topology(name: Topology['name'], url: string, app?: App): Topolo
     return { status: res.status, headers: res.headers, body };
   };
   const lastCode = async (to: string, since: number) => {
-    for (const deadline = Date.now() + 15_000; Date.now() < deadline; ) {
+    for (const deadline = Date.now() + 15_000; Date.now() < deadline;) {
       const items = (await http(`/dev/outbox?to=${encodeURIComponent(to)}`)).body.data.items.filter((m: any) => new Date(m.createdAt).getTime() >= since);
       const code = items.length ? /\b(\d{6})\b/.exec(items[0].body)?.[1] : undefined;
       if (code) return code;

@@ -11,7 +11,10 @@ export const AvailabilityRule = tenantEntity({
   schema: 'booking',
   tableName: 'availability_rule',
   properties: {
-    id: p.uuid().primary().onCreate(() => newId()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => newId()),
     ownerType: p.text().$type<'staff' | 'resource'>(),
     ownerId: p.uuid(),
     dayOfWeek: p.integer().nullable(),

@@ -17,7 +17,10 @@ export const Booking = tenantEntity({
   schema: 'booking',
   tableName: 'booking',
   properties: {
-    id: p.uuid().primary().onCreate(() => newId()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => newId()),
     serviceId: p.manyToOne(Service).mapToPk().deferMode('deferred'),
     staffId: p.manyToOne(StaffMember).mapToPk().nullable().deleteRule('no action').deferMode('deferred'),
     resourceId: p.manyToOne(Resource).mapToPk().nullable().deleteRule('no action').deferMode('deferred'),
@@ -43,7 +46,10 @@ export const Booking = tenantEntity({
     cancelledAt: p.datetime().nullable(),
     refundPercent: p.integer().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
   indexes: [
     { name: 'booking_company_start_idx', properties: ['companyId', 'startsAt'] },
@@ -58,11 +64,13 @@ export const Booking = tenantEntity({
     { name: 'booking_check', expression: 'starts_at < ends_at and block_start <= starts_at and block_end >= ends_at' },
     {
       name: 'booking_staff_no_overlap',
-      expression: "exclude using gist (staff_id with =, tstzrange(block_start, block_end) with &&, occurrence_key with <>) where (status = 'CONFIRMED' and staff_id is not null)",
+      expression:
+        "exclude using gist (staff_id with =, tstzrange(block_start, block_end) with &&, occurrence_key with <>) where (status = 'CONFIRMED' and staff_id is not null)",
     },
     {
       name: 'booking_resource_no_overlap',
-      expression: "exclude using gist (resource_id with =, tstzrange(block_start, block_end) with &&, occurrence_key with <>) where (status = 'CONFIRMED' and resource_id is not null)",
+      expression:
+        "exclude using gist (resource_id with =, tstzrange(block_start, block_end) with &&, occurrence_key with <>) where (status = 'CONFIRMED' and resource_id is not null)",
     },
   ],
 });
@@ -74,7 +82,10 @@ export const BookingEvent = tenantEntity({
   schema: 'booking',
   tableName: 'booking_event',
   properties: {
-    id: p.uuid().primary().onCreate(() => newId()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => newId()),
     bookingId: p.manyToOne(Booking).mapToPk().deferMode('deferred'),
     type: p.text().$type<'CREATED' | 'RESCHEDULED' | 'CANCELLED' | 'STATUS_CHANGED'>(),
     fromStart: p.datetime().nullable(),

@@ -8,7 +8,10 @@ export const Resource = tenantEntity({
   schema: 'booking',
   tableName: 'resource',
   properties: {
-    id: p.uuid().primary().onCreate(() => newId()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => newId()),
     name: p.text(),
     type: p.text(),
     active: p.boolean(),

@@ -8,10 +8,15 @@ export const ServiceCategory = tenantEntity({
   schema: 'booking',
   tableName: 'service_category',
   properties: {
-    id: p.uuid().primary().onCreate(() => newId()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => newId()),
     name: p.text(),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
-  uniques: [{ name: 'service_category_name_uniq', expression: 'create unique index service_category_name_uniq on booking.service_category (company_id, lower(name))' }],
+  uniques: [
+    { name: 'service_category_name_uniq', expression: 'create unique index service_category_name_uniq on booking.service_category (company_id, lower(name))' },
+  ],
 });
 export type ServiceCategory = InstanceType<typeof ServiceCategory.class>;

@@ -18,7 +18,10 @@ export const Service = tenantEntity({
   schema: 'booking',
   tableName: 'service',
   properties: {
-    id: p.uuid().primary().onCreate(() => newId()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => newId()),
     categoryId: p.manyToOne(ServiceCategory).mapToPk().nullable().deleteRule('no action').deferMode('deferred'),
     name: p.text(),
     description: p.text().nullable(),
@@ -36,7 +39,10 @@ export const Service = tenantEntity({
     cancellationPolicy: p.json<CancellationPolicy>(),
     active: p.boolean(),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
   indexes: [{ name: 'service_company_idx', properties: ['companyId', 'name'] }],
   checks: [

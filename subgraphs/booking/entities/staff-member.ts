@@ -8,7 +8,10 @@ export const StaffMember = tenantEntity({
   schema: 'booking',
   tableName: 'staff_member',
   properties: {
-    id: p.uuid().primary().onCreate(() => newId()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => newId()),
     name: p.text(),
     email: p.text().nullable(),
     phone: p.text().nullable(),

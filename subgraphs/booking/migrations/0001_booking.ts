@@ -118,7 +118,7 @@ export const booking0001: Migration = {
       ) where (status = 'CONFIRMED' and resource_id is not null)
     )`,
     'create index booking_company_start_idx on booking.booking (company_id, starts_at)',
-    'create index booking_service_start_idx on booking.booking (service_id, starts_at) where status = \'CONFIRMED\'',
+    "create index booking_service_start_idx on booking.booking (service_id, starts_at) where status = 'CONFIRMED'",
     'create index booking_customer_idx on booking.booking (company_id, customer_id)',
     'create index booking_contact_idx on booking.booking (company_id, customer_email, customer_phone)',
     `create table booking.booking_event (

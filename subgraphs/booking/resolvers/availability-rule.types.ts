@@ -14,7 +14,8 @@ export class AvailabilityNode {
 
 @InputType()
 export class AvailabilityInput {
-  @Field(() => Int, { nullable: true, description: 'Weekly hours on this weekday, from 0 to 6 (0 = Sunday … 6 = Saturday); give dayOfWeek or date.' }) dayOfWeek?: number;
+  @Field(() => Int, { nullable: true, description: 'Weekly hours on this weekday, from 0 to 6 (0 = Sunday … 6 = Saturday); give dayOfWeek or date.' })
+  dayOfWeek?: number;
   @Field(() => String, { nullable: true, description: 'YYYY-MM-DD: a one-off change replacing that day’s weekly hours.' }) date?: string;
   @Field(() => String, { nullable: true, description: 'HH:MM; omit start and end for a day off.' }) startTime?: string;
   @Field(() => String, { nullable: true, description: 'HH:MM (24:00 for midnight).' }) endTime?: string;

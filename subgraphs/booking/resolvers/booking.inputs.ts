@@ -33,7 +33,13 @@ export const NewBooking = z
     staffId: choice,
     resourceId: choice,
   })
-  .transform(({ slotTime, customer, ...rest }) => ({ ...rest, start: slotTime, customerName: customer.name, customerEmail: customer.email, customerPhone: customer.phone })) satisfies z.ZodType<BookingRequest>;
+  .transform(({ slotTime, customer, ...rest }) => ({
+    ...rest,
+    start: slotTime,
+    customerName: customer.name,
+    customerEmail: customer.email,
+    customerPhone: customer.phone,
+  })) satisfies z.ZodType<BookingRequest>;
 
 /** A guest leaves a phone number; the end they give must match the service's duration. */
 export const GuestBooking = z

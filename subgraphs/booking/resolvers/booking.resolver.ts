@@ -82,14 +82,21 @@ export class BookingResolver {
 
   @Requires('optionalCustomer')
   @Mutation(() => BookingNode, { description: 'Books a slot without signing in (linked to the customer when a token is given).' })
-  async createGuestBooking(@Ctx() ctx: RequestContext, @Arg('input', () => GuestBookingInput, { description: 'The booking to make and who makes it.' }) input: GuestBookingInput) {
+  async createGuestBooking(
+    @Ctx() ctx: RequestContext,
+    @Arg('input', () => GuestBookingInput, { description: 'The booking to make and who makes it.' }) input: GuestBookingInput,
+  ) {
     const actor = ctx.principal.kind === 'customer' ? 'customer' : 'guest';
     return inCallerWords(bookings.createBooking(ctx, parse(GuestBooking, input), actor), PORTAL);
   }
 
   @Requires('merchant')
   @Mutation(() => BookingNode, { description: 'Cancels a booking if its cancellation policy allows; reports refund eligibility.' })
-  async cancelBooking(@Ctx() ctx: RequestContext, @Arg('bookingId', () => ID, { description: "The booking's id." }) bookingId: string, @Arg('reason', () => String, { nullable: true, description: "Why it is cancelled (kept in the booking's history)." }) reason?: string) {
+  async cancelBooking(
+    @Ctx() ctx: RequestContext,
+    @Arg('bookingId', () => ID, { description: "The booking's id." }) bookingId: string,
+    @Arg('reason', () => String, { nullable: true, description: "Why it is cancelled (kept in the booking's history)." }) reason?: string,
+  ) {
     return bookings.cancelBooking(ctx, parse(BookingId, bookingId, 'bookingId'), parse(CancelReason, reason, 'reason'), 'merchant');
   }
 
@@ -102,24 +109,39 @@ export class BookingResolver {
     @Arg('staffId', () => ID, { nullable: true, description: 'Another staff member for the new time (default: keep or pick one free).' }) staffId?: string,
     @Arg('resourceId', () => ID, { nullable: true, description: 'Another resource for the new time (default: keep or pick one free).' }) resourceId?: string,
   ) {
-    return inCallerWords(bookings.rescheduleBooking(ctx, parse(BookingId, bookingId, 'bookingId'), parse(BookingMove, { slotTime, staffId, resourceId }), 'merchant'), AGENT);
+    return inCallerWords(
+      bookings.rescheduleBooking(ctx, parse(BookingId, bookingId, 'bookingId'), parse(BookingMove, { slotTime, staffId, resourceId }), 'merchant'),
+      AGENT,
+    );
   }
 
   @Requires('merchant')
   @Mutation(() => BookingNode, { description: 'Records how a started booking went: COMPLETED or NO_SHOW.' })
-  async updateBookingStatus(@Ctx() ctx: RequestContext, @Arg('bookingId', () => ID, { description: "The booking's id." }) bookingId: string, @Arg('status', () => BookingOutcomeEnum, { description: 'The outcome to record.' }) status: BookingOutcome) {
+  async updateBookingStatus(
+    @Ctx() ctx: RequestContext,
+    @Arg('bookingId', () => ID, { description: "The booking's id." }) bookingId: string,
+    @Arg('status', () => BookingOutcomeEnum, { description: 'The outcome to record.' }) status: BookingOutcome,
+  ) {
     return bookings.recordOutcome(ctx, parse(BookingId, bookingId, 'bookingId'), status);
   }
 
   @Requires('customer')
   @Mutation(() => BookingNode, { description: "Cancels the signed-in customer's booking, within the cancellation policy." })
-  async cancelMyBooking(@Ctx() ctx: RequestContext, @Arg('id', () => ID, { description: "The booking's id." }) id: string, @Arg('input', () => CancelInput, { nullable: true, description: 'Why it is cancelled (optional).' }) input?: CancelInput) {
+  async cancelMyBooking(
+    @Ctx() ctx: RequestContext,
+    @Arg('id', () => ID, { description: "The booking's id." }) id: string,
+    @Arg('input', () => CancelInput, { nullable: true, description: 'Why it is cancelled (optional).' }) input?: CancelInput,
+  ) {
     return bookings.cancelBooking(ctx, parse(BookingId, id, 'id'), parse(CancelReason, input?.reason, 'reason'), 'customer');
   }
 
   @Requires('customer')
   @Mutation(() => BookingNode, { description: "Moves the signed-in customer's booking, within the cancellation policy." })
-  async rescheduleMyBooking(@Ctx() ctx: RequestContext, @Arg('id', () => ID, { description: "The booking's id." }) id: string, @Arg('input', () => RescheduleInput, { description: 'The new time.' }) input: RescheduleInput) {
+  async rescheduleMyBooking(
+    @Ctx() ctx: RequestContext,
+    @Arg('id', () => ID, { description: "The booking's id." }) id: string,
+    @Arg('input', () => RescheduleInput, { description: 'The new time.' }) input: RescheduleInput,
+  ) {
     return inCallerWords(bookings.rescheduleBooking(ctx, parse(BookingId, id, 'id'), parse(MyBookingMove, input), 'customer'), PORTAL);
   }
 

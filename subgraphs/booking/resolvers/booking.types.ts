@@ -76,7 +76,11 @@ export class CreateBookingInput {
   @Field(() => BookingCustomerInput, { description: 'Who the booking is for.' }) customer!: BookingCustomerInput;
   @Field(() => ID, { nullable: true, description: 'A staff member who performs the service (default: one who is free).' }) staffId?: string;
   @Field(() => ID, { nullable: true, description: 'A resource the service uses (default: one that is free).' }) resourceId?: string;
-  @Field(() => String, { nullable: true, description: 'A promotion code enabled for bookings (any case); one that does not apply is 400 PROMOTION_INVALID with details.errorCode.' }) promotionCode?: string;
+  @Field(() => String, {
+    nullable: true,
+    description: 'A promotion code enabled for bookings (any case); one that does not apply is 400 PROMOTION_INVALID with details.errorCode.',
+  })
+  promotionCode?: string;
 }
 
 @InputType()
@@ -89,7 +93,11 @@ export class GuestBookingInput {
   @Field(() => String, { nullable: true, description: "The guest's email address; the confirmation is sent there." }) customerEmail?: string;
   @Field(() => ID, { nullable: true, description: 'A staff member who performs the service (default: one who is free).' }) staffId?: string;
   @Field(() => ID, { nullable: true, description: 'A resource the service uses (default: one that is free).' }) resourceId?: string;
-  @Field(() => String, { nullable: true, description: 'A promotion code enabled for bookings (any case); one that does not apply is 400 PROMOTION_INVALID with details.errorCode.' }) promotionCode?: string;
+  @Field(() => String, {
+    nullable: true,
+    description: 'A promotion code enabled for bookings (any case); one that does not apply is 400 PROMOTION_INVALID with details.errorCode.',
+  })
+  promotionCode?: string;
 }
 
 @InputType()

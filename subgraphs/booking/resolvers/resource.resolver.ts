@@ -14,13 +14,19 @@ import { CreateResourceInput, ResourceAvailabilityInput, ResourceNode, resourceN
 export class ResourceResolver {
   @Requires('merchant')
   @Mutation(() => ResourceNode, { description: 'Adds a room or piece of equipment.' })
-  async createResource(@Ctx() ctx: RequestContext, @Arg('input', () => CreateResourceInput, { description: 'The resource to create.' }) input: CreateResourceInput) {
+  async createResource(
+    @Ctx() ctx: RequestContext,
+    @Arg('input', () => CreateResourceInput, { description: 'The resource to create.' }) input: CreateResourceInput,
+  ) {
     return resourceNode(await createResource(ctx, parse(NewResource, input)));
   }
 
   @Requires('merchant')
   @Mutation(() => AvailabilityNode, { description: 'Sets weekly hours (dayOfWeek) or a one-off change (date) of a resource.' })
-  async setResourceAvailability(@Ctx() ctx: RequestContext, @Arg('input', () => ResourceAvailabilityInput, { description: 'Which resource, and when.' }) input: ResourceAvailabilityInput) {
+  async setResourceAvailability(
+    @Ctx() ctx: RequestContext,
+    @Arg('input', () => ResourceAvailabilityInput, { description: 'Which resource, and when.' }) input: ResourceAvailabilityInput,
+  ) {
     return setAvailability(ctx, 'resource', parse(ResourceId, input.resourceId, 'resourceId'), parse(DayHours, input));
   }
 }

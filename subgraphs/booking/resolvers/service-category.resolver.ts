@@ -17,7 +17,10 @@ export class ServiceCategoryResolver {
 
   @Requires('merchant')
   @Mutation(() => ServiceCategoryNode, { description: 'Creates a group for services.' })
-  async createServiceCategory(@Ctx() ctx: RequestContext, @Arg('input', () => CreateServiceCategoryInput, { description: 'The category to create.' }) input: CreateServiceCategoryInput) {
+  async createServiceCategory(
+    @Ctx() ctx: RequestContext,
+    @Arg('input', () => CreateServiceCategoryInput, { description: 'The category to create.' }) input: CreateServiceCategoryInput,
+  ) {
     return categories.createCategory(ctx, parse(NewServiceCategory, input));
   }
 }

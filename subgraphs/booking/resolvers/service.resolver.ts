@@ -37,7 +37,11 @@ export class ServiceResolver {
 
   @Requires('public')
   @Query(() => ResourcePage, { description: 'The resources (rooms, equipment) a service uses.' })
-  async serviceResources(@Ctx() ctx: RequestContext, @Arg('id', () => ID, { description: "The service's id." }) id: string, @Args(() => ListArgs) args: ListArgs) {
+  async serviceResources(
+    @Ctx() ctx: RequestContext,
+    @Arg('id', () => ID, { description: "The service's id." }) id: string,
+    @Args(() => ListArgs) args: ListArgs,
+  ) {
     const page = await serviceResourcesPage(ctx, parse(ServiceId, id, 'id'), args);
     return { ...page, items: page.items.map(resourceNode) };
   }
@@ -70,7 +74,12 @@ export class ServiceResolver {
 
   @Requires('merchant')
   @Mutation(() => ServiceNode, { description: 'Changes the given fields of a service.' })
-  async updateService(@Ctx() ctx: RequestContext, @Arg('serviceId', () => ID, { description: "The service's id." }) serviceId: string, @Arg('input', () => ServiceInput, { description: 'The fields to change; fields left out keep their value, null clears an optional one.' }) input: ServiceInput) {
+  async updateService(
+    @Ctx() ctx: RequestContext,
+    @Arg('serviceId', () => ID, { description: "The service's id." }) serviceId: string,
+    @Arg('input', () => ServiceInput, { description: 'The fields to change; fields left out keep their value, null clears an optional one.' })
+    input: ServiceInput,
+  ) {
     return serviceNode(await catalog.updateService(ctx, parse(ServiceId, serviceId, 'serviceId'), parse(ServiceUpdate, input)));
   }
 

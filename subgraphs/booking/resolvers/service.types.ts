@@ -46,18 +46,21 @@ export class CancellationPolicyInput {
 @InputType()
 export class ServiceInput {
   @Field(() => String, { nullable: true, description: 'The service\'s name, e.g. "Haircut". Required when creating.' }) name?: string;
-  @Field(() => Int, { nullable: true, description: 'Length of one appointment in minutes. Between 5 and 1440. Required when creating.' }) durationMinutes?: number;
+  @Field(() => Int, { nullable: true, description: 'Length of one appointment in minutes. Between 5 and 1440. Required when creating.' })
+  durationMinutes?: number;
   @Field(() => Decimal, { nullable: true, description: 'Price per participant in major units, e.g. "49.00"; at least 0.' }) price?: string;
   @Field(() => Int, { nullable: true, description: 'Places per occurrence (1 for one-to-one), between 1 and 1000.' }) capacity?: number;
   @Field(() => ID, { nullable: true, description: 'The service category it belongs to (from create_service_category).' }) categoryId?: string;
-  @Field(() => CancellationPolicyInput, { nullable: true, description: 'Until when customers may cancel or reschedule, and the refund when they do.' }) cancellationPolicy?: CancellationPolicyInput;
+  @Field(() => CancellationPolicyInput, { nullable: true, description: 'Until when customers may cancel or reschedule, and the refund when they do.' })
+  cancellationPolicy?: CancellationPolicyInput;
   @Field(() => Boolean, { nullable: true, description: 'Whether a staff member must be free for a booking.' }) requiresStaff?: boolean;
   @Field(() => Boolean, { nullable: true, description: 'Whether a resource (room, equipment) must be free for a booking.' }) requiresResource?: boolean;
   @Field(() => [ID], { nullable: true, description: 'Staff members who perform it (replaces the list).' }) staffIds?: string[];
   @Field(() => [ID], { nullable: true, description: 'Resources it can use (replaces the list).' }) resourceIds?: string[];
   @Field(() => Int, { nullable: true, description: 'Minutes kept free before each appointment. Between 0 and 480.' }) bufferBeforeMinutes?: number;
   @Field(() => Int, { nullable: true, description: 'Minutes kept free after each appointment. Between 0 and 480.' }) bufferAfterMinutes?: number;
-  @Field(() => Int, { nullable: true, description: 'Minutes before the start by which a booking must be made, between 0 and 129600 (default 60).' }) minimumNoticeMinutes?: number;
+  @Field(() => Int, { nullable: true, description: 'Minutes before the start by which a booking must be made, between 0 and 129600 (default 60).' })
+  minimumNoticeMinutes?: number;
   @Field(() => Int, { nullable: true, description: 'How many days ahead bookings open, between 1 and 730 (default 60).' }) bookingHorizonDays?: number;
   @Field(() => String, { nullable: true, description: 'What the service is, shown to customers.' }) description?: string;
   @Field(() => String, { nullable: true, description: 'How to prepare for the appointment, shown to customers.' }) prepNotes?: string;

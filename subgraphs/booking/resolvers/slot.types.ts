@@ -13,9 +13,11 @@ export class SlotNode {
   // Cost analysis (router/limits.ts): who is free at one time for one service is a handful, not
   // the default list size; a day's page of slots is then weighed by its limit alone.
   @Directive('@listSize(assumedSize: 5)')
-  @Field(() => [StaffMemberNode]) staff!: StaffMemberNode[];
+  @Field(() => [StaffMemberNode])
+  staff!: StaffMemberNode[];
   @Directive('@listSize(assumedSize: 5)')
-  @Field(() => [ResourceNode]) resources!: ResourceNode[];
+  @Field(() => [ResourceNode])
+  resources!: ResourceNode[];
   @Field(() => Int) capacity!: number;
   @Field(() => Int) remainingCapacity!: number;
 }

@@ -22,13 +22,19 @@ export class StaffMemberResolver {
 
   @Requires('merchant')
   @Mutation(() => StaffMemberNode, { description: 'Adds a staff member.' })
-  async createStaffMember(@Ctx() ctx: RequestContext, @Arg('input', () => CreateStaffMemberInput, { description: 'The staff member to add.' }) input: CreateStaffMemberInput) {
+  async createStaffMember(
+    @Ctx() ctx: RequestContext,
+    @Arg('input', () => CreateStaffMemberInput, { description: 'The staff member to add.' }) input: CreateStaffMemberInput,
+  ) {
     return staffNode(await staff.createStaffMember(ctx, parse(NewStaffMember, input)));
   }
 
   @Requires('merchant')
   @Mutation(() => AvailabilityNode, { description: 'Sets weekly hours (dayOfWeek) or a one-off change (date) of a staff member.' })
-  async setStaffAvailability(@Ctx() ctx: RequestContext, @Arg('input', () => StaffAvailabilityInput, { description: 'Whose hours, and when.' }) input: StaffAvailabilityInput) {
+  async setStaffAvailability(
+    @Ctx() ctx: RequestContext,
+    @Arg('input', () => StaffAvailabilityInput, { description: 'Whose hours, and when.' }) input: StaffAvailabilityInput,
+  ) {
     return setAvailability(ctx, 'staff', parse(StaffMemberId, input.memberId, 'memberId'), parse(DayHours, input));
   }
 

@@ -28,4 +28,10 @@ export class StaffAvailabilityInput extends AvailabilityInput {
   @Field(() => ID, { description: "The staff member's id (from create_staff_member)." }) memberId!: string;
 }
 
-export const staffNode = (m: StaffMember): StaffMemberNode => ({ id: m.id, name: m.name, title: m.title ?? null, email: m.email ?? null, phone: m.phone ?? null });
+export const staffNode = (m: StaffMember): StaffMemberNode => ({
+  id: m.id,
+  name: m.name,
+  title: m.title ?? null,
+  email: m.email ?? null,
+  phone: m.phone ?? null,
+});

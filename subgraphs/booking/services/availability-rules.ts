@@ -23,7 +23,12 @@ const TIME = 'must be a time as HH:MM (00:00 to 24:00)';
  * weekday). The given hours replace what that day had; a day without times is a day off.
  */
 export async function setAvailability(ctx: RequestContext, ownerType: 'staff' | 'resource', ownerId: string, input: AvailabilityHours) {
-  const owner = await ctx.first(ctx.query.selectFrom(ownerType === 'staff' ? 'booking.staff_member' : 'booking.resource').select('id').where('id', '=', ownerId));
+  const owner = await ctx.first(
+    ctx.query
+      .selectFrom(ownerType === 'staff' ? 'booking.staff_member' : 'booking.resource')
+      .select('id')
+      .where('id', '=', ownerId),
+  );
   if (!owner) throw notFound(ownerType === 'staff' ? 'Staff member' : 'Resource');
   const hasDay = input.dayOfWeek != null;
   const date = input.date ?? null;
@@ -40,7 +45,15 @@ export async function setAvailability(ctx: RequestContext, ownerType: 'staff' | 
   const rule = await ctx.transaction(async (tx) => {
     const rules = tx.query.deleteFrom('booking.availability_rule').where('ownerId', '=', ownerId);
     await (date ? rules.where('date', '=', date) : rules.where('dayOfWeek', '=', input.dayOfWeek!)).execute();
-    return tx.em.create(AvailabilityRule, { id: newId(), ownerType, ownerId, dayOfWeek: date ? null : input.dayOfWeek, date, startMinute: start, endMinute: end });
+    return tx.em.create(AvailabilityRule, {
+      id: newId(),
+      ownerType,
+      ownerId,
+      dayOfWeek: date ? null : input.dayOfWeek,
+      date,
+      startMinute: start,
+      endMinute: end,
+    });
   });
   return availabilityView(rule);
 }

@@ -27,7 +27,9 @@ export async function listBookings(ctx: RequestContext, args: BookingFilter, asC
   if (args.status) select = select.where('status', '=', args.status);
   if (args.date) {
     const { timeZone } = await tenantSettings(ctx);
-    select = select.where('startsAt', '>=', zonedInstantAfter(args.date, 0, timeZone)).where('startsAt', '<', zonedInstantAfter(addDays(args.date, 1), 0, timeZone));
+    select = select
+      .where('startsAt', '>=', zonedInstantAfter(args.date, 0, timeZone))
+      .where('startsAt', '<', zonedInstantAfter(addDays(args.date, 1), 0, timeZone));
   }
   if (req.search) select = select.where('customerName', 'ilike', likePattern(req.search));
   return ctx.page(select, req);
@@ -39,7 +41,8 @@ export async function listBookings(ctx: RequestContext, args: BookingFilter, asC
  */
 export async function customerBookings(ctx: RequestContext, customerId: string): Promise<BookingRow[]> {
   const p = ctx.principal;
-  if (p.kind !== 'merchant' && !(p.kind === 'customer' && p.customerId === customerId)) throw forbidden("Only the merchant or the customer may see a customer's bookings");
+  if (p.kind !== 'merchant' && !(p.kind === 'customer' && p.customerId === customerId))
+    throw forbidden("Only the merchant or the customer may see a customer's bookings");
   return ctx
     .loader('booking.byCustomer', async (ids: readonly string[]) => {
       const all = await ctx.all(ctx.query.selectFrom('booking.booking').selectAll().where('customerId', '=', anyOf(ids)).orderBy('startsAt').orderBy('id'));
@@ -53,6 +56,8 @@ export const bookingHistory = (ctx: RequestContext, bookingId: string): Promise<
   ctx.loader('booking.events', (ids: readonly string[]) => bookingEvents(ctx, ids)).load(bookingId);
 
 async function bookingEvents(ctx: RequestContext, bookingIds: readonly string[]) {
-  const rows = await ctx.all(ctx.query.selectFrom('booking.booking_event').selectAll().where('bookingId', '=', anyOf(bookingIds)).orderBy('createdAt').orderBy('id'));
+  const rows = await ctx.all(
+    ctx.query.selectFrom('booking.booking_event').selectAll().where('bookingId', '=', anyOf(bookingIds)).orderBy('createdAt').orderBy('id'),
+  );
   return perKey(bookingIds, rows, (r) => r.bookingId);
 }

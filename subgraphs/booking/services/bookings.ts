@@ -61,7 +61,12 @@ const slotTaken = (message = 'This time was just taken; fetch the available slot
  * Finds the offered slot for a start time, or explains why there is none: a time the service
  * never offers is bad input; one it offers but that is full or taken is SLOT_TAKEN.
  */
-async function offeredSlot(ctx: RequestContext, service: ServiceRow, start: Date, options: { staffId?: string | null; resourceId?: string | null; ignoreBookingId?: string }): Promise<Slot> {
+async function offeredSlot(
+  ctx: RequestContext,
+  service: ServiceRow,
+  start: Date,
+  options: { staffId?: string | null; resourceId?: string | null; ignoreBookingId?: string },
+): Promise<Slot> {
   const { timeZone } = await tenantSettings(ctx);
   const date = wallClock(start, timeZone).date;
   const at = (slots: Slot[]) => slots.find((s) => s.start.getTime() === start.getTime());
@@ -84,7 +89,9 @@ function pickOffer(slot: Slot, service: ServiceRow, participants: number, wanted
   );
   if (!offer) {
     const left = Math.max(0, ...slot.offers.map((o) => o.remaining));
-    throw slotTaken(left < participants && left > 0 ? `Only ${left} place(s) left at this time` : 'The chosen staff member or resource is not free at this time');
+    throw slotTaken(
+      left < participants && left > 0 ? `Only ${left} place(s) left at this time` : 'The chosen staff member or resource is not free at this time',
+    );
   }
   return { staffId: offer.staff?.id ?? null, resourceId: offer.resources[0]?.id ?? null };
 }
@@ -111,7 +118,12 @@ export async function createBooking(ctx: RequestContext, req: BookingRequest, ac
     const bookingId = newId();
     // The code's use is taken in this transaction: a refusal books nothing.
     const discountMinor = promotionCode
-      ? await takeBookingPromotion(tx, { code: promotionCode, amountMinor: service.priceMinor * participants, customerKey: customerId ?? email ?? phone, bookingId })
+      ? await takeBookingPromotion(tx, {
+          code: promotionCode,
+          amountMinor: service.priceMinor * participants,
+          customerKey: customerId ?? email ?? phone,
+          bookingId,
+        })
       : 0;
     const row = tx.em.create(Booking, {
       id: bookingId,
@@ -136,7 +148,13 @@ export async function createBooking(ctx: RequestContext, req: BookingRequest, ac
       source: actor,
     });
     tx.em.create(BookingEvent, { id: newId(), bookingId: row.id, type: 'CREATED', toStart: slot.start, actor });
-    tx.publish('booking.created', { bookingId: row.id, serviceId: service.id, customerId, startsAt: slot.start.toISOString(), createdAt: tx.now().toISOString() });
+    tx.publish('booking.created', {
+      bookingId: row.id,
+      serviceId: service.id,
+      customerId,
+      startsAt: slot.start.toISOString(),
+      createdAt: tx.now().toISOString(),
+    });
     await notify(tx, row, service, 'confirmed');
     return row;
   });
@@ -185,10 +203,14 @@ function enforcePolicy(ctx: RequestContext, service: ServiceRow, booking: Bookin
   const policy = service.cancellationPolicy;
   const cutoff = booking.startsAt.getTime() - policy.hoursBefore * 3600000;
   if (ctx.now().getTime() > cutoff) {
-    throw new AppError('CANCELLATION_NOT_ALLOWED', `This booking can no longer be ${action === 'cancel' ? 'cancelled' : 'rescheduled'}: ${policy.description ?? ''}`.trim(), {
-      cancellationPolicy: policy,
-      cutoff: new Date(cutoff).toISOString(),
-    });
+    throw new AppError(
+      'CANCELLATION_NOT_ALLOWED',
+      `This booking can no longer be ${action === 'cancel' ? 'cancelled' : 'rescheduled'}: ${policy.description ?? ''}`.trim(),
+      {
+        cancellationPolicy: policy,
+        cutoff: new Date(cutoff).toISOString(),
+      },
+    );
   }
 }
 
@@ -228,7 +250,10 @@ export async function rescheduleBooking(ctx: RequestContext, bookingId: string, 
   const slot = await offeredSlot(ctx, service, req.start, { staffId: req.staffId, resourceId: req.resourceId, ignoreBookingId: booking.id });
   // Keep the same staff member and resource when they are free at the new time.
   const keep = (id: string | null | undefined) => (id && slot.offers.some((o) => o.staff?.id === id || o.resources.some((r) => r.id === id)) ? id : null);
-  const { staffId, resourceId } = pickOffer(slot, service, booking.participants, { staffId: req.staffId ?? keep(booking.staffId), resourceId: req.resourceId ?? keep(booking.resourceId) });
+  const { staffId, resourceId } = pickOffer(slot, service, booking.participants, {
+    staffId: req.staffId ?? keep(booking.staffId),
+    resourceId: req.resourceId ?? keep(booking.resourceId),
+  });
   return ctx.transaction(async (tx) => {
     const key = occurrenceKey(service.id, slot.start, staffId, resourceId);
     await lockSeats(tx, service, key, booking.participants, booking.id);
@@ -269,19 +294,32 @@ export async function markOutcome(ctx: RequestContext, booking: BookingRow, outc
     tx.em.create(BookingEvent, { id: newId(), bookingId: row.id, type: 'STATUS_CHANGED', note: outcome, actor: 'merchant' });
     if (outcome === 'COMPLETED') {
       const service = await getService(tx, row.serviceId);
-      tx.publish('booking.completed', { bookingId: row.id, serviceId: row.serviceId, serviceName: service.name, customerId: row.customerId ?? null, amountDueMinor: amountDue(row), currency: row.currency, startsAt: row.startsAt.toISOString() });
+      tx.publish('booking.completed', {
+        bookingId: row.id,
+        serviceId: row.serviceId,
+        serviceName: service.name,
+        customerId: row.customerId ?? null,
+        amountDueMinor: amountDue(row),
+        currency: row.currency,
+        startsAt: row.startsAt.toISOString(),
+      });
     }
     return row;
   });
 }
 
 /** What the booking costs after its promotion's discount. */
-export const amountDue = (booking: Pick<BookingRow, 'priceMinor' | 'participants' | 'discountMinor'>) => booking.priceMinor * booking.participants - booking.discountMinor;
+export const amountDue = (booking: Pick<BookingRow, 'priceMinor' | 'participants' | 'discountMinor'>) =>
+  booking.priceMinor * booking.participants - booking.discountMinor;
 
 export function refundOf(booking: BookingRow) {
   if (booking.status !== 'CANCELLED' || booking.refundPercent == null) return null;
   const total = amountDue(booking);
-  return { eligible: booking.refundPercent > 0 && total > 0, percent: booking.refundPercent, amount: toMoney(percentOf(amount(total, booking.currency), booking.refundPercent).minor, booking.currency) };
+  return {
+    eligible: booking.refundPercent > 0 && total > 0,
+    percent: booking.refundPercent,
+    amount: toMoney(percentOf(amount(total, booking.currency), booking.refundPercent).minor, booking.currency),
+  };
 }
 
 /** Confirmation, cancellation and reschedule messages, written to the outbox in the booking's transaction. */

@@ -11,10 +11,18 @@ import { promotionInvalid } from '../../kernel/errors.ts';
 import { newId } from '../../kernel/ids.ts';
 
 /** Takes a use of `code` for a booking of `amountMinor`; its discount, or 400 PROMOTION_INVALID with the errorCode. */
-export async function takeBookingPromotion(tx: RequestContext, use: { code: string; amountMinor: number; customerKey: string | null; bookingId: string }): Promise<number> {
+export async function takeBookingPromotion(
+  tx: RequestContext,
+  use: { code: string; amountMinor: number; customerKey: string | null; bookingId: string },
+): Promise<number> {
   const taken = await tx.query
     .selectFrom(
-      sql<{ errorCode: string | null; discountMinor: string | number }>`commerce.take_promotion(${tx.companyId}, ${use.code}, ${'booking'}, ${use.amountMinor}, ${use.customerKey}, ${newId()}, ${null}, ${use.bookingId}, ${0}, ${tx.now()})`.as('taken'),
+      sql<{
+        errorCode: string | null;
+        discountMinor: string | number;
+      }>`commerce.take_promotion(${tx.companyId}, ${use.code}, ${'booking'}, ${use.amountMinor}, ${use.customerKey}, ${newId()}, ${null}, ${use.bookingId}, ${0}, ${tx.now()})`.as(
+        'taken',
+      ),
     )
     .select(['taken.errorCode', 'taken.discountMinor'])
     .executeTakeFirstOrThrow();

@@ -17,4 +17,5 @@ export async function listCategories(ctx: RequestContext) {
 }
 
 /** A service's category, batched with the request's other lookups (null when gone). */
-export const findCategory = (ctx: RequestContext, categoryId: string): Promise<RowOf<'booking.service_category'> | null> => ctx.find('booking.service_category', categoryId);
+export const findCategory = (ctx: RequestContext, categoryId: string): Promise<RowOf<'booking.service_category'> | null> =>
+  ctx.find('booking.service_category', categoryId);

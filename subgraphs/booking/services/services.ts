@@ -48,7 +48,10 @@ function policyOf(input: PolicyChanges): CancellationPolicy {
   const { hoursBefore } = input;
   const refundPercent = input.refundPercent ?? 100;
   const description =
-    input.description ?? (hoursBefore === 0 ? 'Cancel or reschedule any time before the start.' : `Cancel or reschedule up to ${hoursBefore} hours before the start; ${refundPercent}% refund.`);
+    input.description ??
+    (hoursBefore === 0
+      ? 'Cancel or reschedule any time before the start.'
+      : `Cancel or reschedule up to ${hoursBefore} hours before the start; ${refundPercent}% refund.`);
   return { hoursBefore, refundPercent, description };
 }
 
@@ -59,12 +62,25 @@ function policyOf(input: PolicyChanges): CancellationPolicy {
  */
 async function apply(ctx: RequestContext, service: Service, input: ServiceChanges, currency: string) {
   applyChanges(service, input, {
-    set: ['name', 'durationMinutes', 'capacity', 'bufferBeforeMinutes', 'bufferAfterMinutes', 'minimumNoticeMinutes', 'bookingHorizonDays', 'requiresStaff', 'requiresResource', 'active'],
+    set: [
+      'name',
+      'durationMinutes',
+      'capacity',
+      'bufferBeforeMinutes',
+      'bufferAfterMinutes',
+      'minimumNoticeMinutes',
+      'bookingHorizonDays',
+      'requiresStaff',
+      'requiresResource',
+      'active',
+    ],
     clearable: ['description', 'prepNotes'],
   });
   if (input.price != null) service.priceMinor = parseAmount('price', input.price, currency);
   if (input.cancellationPolicy != null) service.cancellationPolicy = policyOf(input.cancellationPolicy);
-  if (input.categoryId !== undefined) service.categoryId = input.categoryId === null ? null : await requireOwn(ctx, 'booking.service_category', 'categoryId', input.categoryId, 'a service category');
+  if (input.categoryId !== undefined)
+    service.categoryId =
+      input.categoryId === null ? null : await requireOwn(ctx, 'booking.service_category', 'categoryId', input.categoryId, 'a service category');
   if (input.staffIds != null) {
     const ids = await requireOwnAll(ctx, 'booking.staff_member', 'staffIds', input.staffIds, 'staff members');
     ctx.em.remove(await ctx.em.find(ServiceStaff, { serviceId: service.id }));
@@ -123,7 +139,11 @@ export async function getService(ctx: RequestContext, id: string, options: { act
   return service;
 }
 
-export async function listServices(ctx: RequestContext, args: { search?: string | null; page?: number | null; limit?: number | null }, options: { activeOnly: boolean }) {
+export async function listServices(
+  ctx: RequestContext,
+  args: { search?: string | null; page?: number | null; limit?: number | null },
+  options: { activeOnly: boolean },
+) {
   const req = pageRequest(args);
   let select = ctx.query.selectFrom('booking.service').selectAll().orderBy('name').orderBy('id');
   if (options.activeOnly) select = select.where('active', '=', true);

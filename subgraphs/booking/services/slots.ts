@@ -125,7 +125,13 @@ export async function computeSlots(ctx: RequestContext, service: ServiceRow, fro
 
   const slots: Slot[] = [];
   for (let date = fromDate; date <= toDate; date = addDays(date, 1)) {
-    const windowsOf = (ownerId: string, unconstrained: boolean) => windows(rules.filter((r) => r.ownerId === ownerId), date, unconstrained, timeZone);
+    const windowsOf = (ownerId: string, unconstrained: boolean) =>
+      windows(
+        rules.filter((r) => r.ownerId === ownerId),
+        date,
+        unconstrained,
+        timeZone,
+      );
     const staffWindows = new Map(staff.map((s) => [s.id, windowsOf(s.id, false)]));
     const resourceWindows = new Map(resources.map((r) => [r.id, windowsOf(r.id, true)]));
     // Candidate starts: every step of `duration` from the start of each window that may hold one.
@@ -147,7 +153,8 @@ export async function computeSlots(ctx: RequestContext, service: ServiceRow, fro
       const fits = (list: [number, number][] | undefined) => !!list?.some(([ws, we]) => ws <= t && t + duration <= we);
       // Busy: a booking of another occurrence overlaps our block on the same staff member or resource.
       // (Bookings of the offer's own occurrence are handled as `sold` below, before this is asked.)
-      const busy = (field: 'staffId' | 'resourceId', id: string) => bookings.some((b) => b[field] === id && b.blockStart.getTime() < blockEnd && b.blockEnd.getTime() > blockStart);
+      const busy = (field: 'staffId' | 'resourceId', id: string) =>
+        bookings.some((b) => b[field] === id && b.blockStart.getTime() < blockEnd && b.blockEnd.getTime() > blockStart);
 
       // Each staff member and resource pair (or nobody / nothing, when not needed) is an occurrence
       // of its own; a group occurrence already sold keeps selling its remaining places.
@@ -155,7 +162,11 @@ export async function computeSlots(ctx: RequestContext, service: ServiceRow, fro
       for (const member of service.requiresStaff ? staff : [null]) {
         for (const resource of service.requiresResource ? resources : [null]) {
           const sold = bookings.filter(
-            (b) => b.serviceId === service.id && b.startsAt.getTime() === t && (b.staffId ?? null) === (member?.id ?? null) && (b.resourceId ?? null) === (resource?.id ?? null),
+            (b) =>
+              b.serviceId === service.id &&
+              b.startsAt.getTime() === t &&
+              (b.staffId ?? null) === (member?.id ?? null) &&
+              (b.resourceId ?? null) === (resource?.id ?? null),
           );
           if (sold.length) {
             const remaining = service.capacity - sold.reduce((n, b) => n + b.participants, 0);

@@ -26,4 +26,5 @@ export async function listStaff(ctx: RequestContext, args: { page?: number | nul
 }
 
 /** A staff member a booking names, batched with the request's other lookups (null when gone). */
-export const findStaffMember = (ctx: RequestContext, memberId: string): Promise<RowOf<'booking.staff_member'> | null> => ctx.find('booking.staff_member', memberId);
+export const findStaffMember = (ctx: RequestContext, memberId: string): Promise<RowOf<'booking.staff_member'> | null> =>
+  ctx.find('booking.staff_member', memberId);

@@ -30,7 +30,10 @@ export const Campaign = tenantEntity({
   schema: 'campaigns',
   tableName: 'campaign',
   properties: {
-    id: p.uuid().primary().onCreate(() => newId()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => newId()),
     name: p.text(),
     channel: p.text().$type<CampaignChannel>(),
     recipientSource: p.text().$type<'segment'>(),
@@ -45,7 +48,10 @@ export const Campaign = tenantEntity({
     runner: p.uuid().nullable(),
     runnerSeenAt: p.datetime().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
   indexes: [
     { name: 'campaign_company_idx', properties: ['companyId', 'status', 'createdAt'] },
@@ -82,7 +88,10 @@ export const Delivery = tenantEntity({
     createdAt: p.datetime(),
   },
   indexes: [
-    { name: 'delivery_ready_idx', expression: "create index delivery_ready_idx on campaigns.delivery (campaign_id, next_attempt_at) where status in ('PENDING', 'SENDING')" },
+    {
+      name: 'delivery_ready_idx',
+      expression: "create index delivery_ready_idx on campaigns.delivery (campaign_id, next_attempt_at) where status in ('PENDING', 'SENDING')",
+    },
   ],
   checks: [
     { name: 'delivery_status_check', expression: `status in (${DELIVERY_STATUSES.map((s) => `'${s}'`).join(', ')})` },

@@ -24,12 +24,18 @@ export const Segment = tenantEntity({
   schema: 'campaigns',
   tableName: 'segment',
   properties: {
-    id: p.uuid().primary().onCreate(() => newId()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => newId()),
     name: p.text(),
     customerIds: p.array().columnType('uuid[]').nullable(),
     rules: p.json<SegmentRules>().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
   uniques: [{ name: 'segment_name_uniq', expression: 'create unique index segment_name_uniq on campaigns.segment (company_id, lower(name))' }],
   checks: [{ name: 'segment_kind_check', expression: '(customer_ids is null) <> (rules is null)' }],

@@ -73,7 +73,7 @@ export const campaigns0001: Migration = {
       constraint campaign_status_check check (status in ('DRAFT', 'SCHEDULED', 'SENDING', 'PAUSED', 'SENT', 'CANCELLED'))
     )`,
     'create index campaign_company_idx on campaigns.campaign (company_id, status, created_at)',
-    'create index campaign_due_idx on campaigns.campaign (scheduled_at) where status = \'SCHEDULED\'',
+    "create index campaign_due_idx on campaigns.campaign (scheduled_at) where status = 'SCHEDULED'",
     // One row per recipient of a campaign: the primary key is what makes a send exactly once.
     `create table campaigns.delivery (
       company_id uuid not null,
@@ -93,7 +93,7 @@ export const campaigns0001: Migration = {
       constraint delivery_status_check check (status in ('PENDING', 'SENDING', 'SENT', 'FAILED', 'SKIPPED', 'CANCELLED')),
       constraint delivery_attempts_check check (attempts >= 0)
     )`,
-    'create index delivery_ready_idx on campaigns.delivery (campaign_id, next_attempt_at) where status in (\'PENDING\', \'SENDING\')',
+    "create index delivery_ready_idx on campaigns.delivery (campaign_id, next_attempt_at) where status in ('PENDING', 'SENDING')",
     // The next moment a company may send on a channel: every batch moves it on (services/throttle.ts).
     `create table campaigns.send_throttle (
       company_id uuid not null,

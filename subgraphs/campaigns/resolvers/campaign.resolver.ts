@@ -5,7 +5,17 @@ import { parse } from '../../kernel/schemas.ts';
 import * as campaigns from '../services/campaigns.ts';
 import type { CountedCampaign, DeliveryRow } from '../services/campaigns.ts';
 import { CampaignId, CampaignUpdate, NewCampaignInput, TestAddresses } from './campaign.inputs.ts';
-import { CampaignInput, CampaignListArgs, CampaignNode, CampaignPage, DeletedCampaignNode, DeliveryListArgs, DeliveryNode, DeliveryPage, TestSendNode } from './campaign.types.ts';
+import {
+  CampaignInput,
+  CampaignListArgs,
+  CampaignNode,
+  CampaignPage,
+  DeletedCampaignNode,
+  DeliveryListArgs,
+  DeliveryNode,
+  DeliveryPage,
+  TestSendNode,
+} from './campaign.types.ts';
 
 /** A campaign as its node, with its deliveries counted by status. */
 const campaignNode = ({ campaign: c, deliveries: n }: CountedCampaign): CampaignNode => ({
@@ -69,7 +79,11 @@ export class CampaignResolver {
 
   @Requires('merchant')
   @Mutation(() => CampaignNode, { description: 'Changes a DRAFT or SCHEDULED campaign (409 once sending has started).' })
-  async updateCampaign(@Ctx() ctx: RequestContext, @campaignId() id: string, @Arg('input', () => CampaignInput, { description: 'The fields to change.' }) input: CampaignInput) {
+  async updateCampaign(
+    @Ctx() ctx: RequestContext,
+    @campaignId() id: string,
+    @Arg('input', () => CampaignInput, { description: 'The fields to change.' }) input: CampaignInput,
+  ) {
     return campaignNode(await campaigns.updateCampaign(ctx, parse(CampaignId, id, 'campaignId'), parse(CampaignUpdate, input)));
   }
 
@@ -99,12 +113,18 @@ export class CampaignResolver {
 
   @Requires('merchant')
   @Mutation(() => TestSendNode, { description: 'Sends the message now to up to 5 addresses as a test; nothing is recorded as a delivery.' })
-  async sendTestCampaign(@Ctx() ctx: RequestContext, @campaignId() id: string, @Arg('to', () => [String], { description: 'Emails (email campaigns) or phone numbers, 1 to 5.' }) to: string[]) {
+  async sendTestCampaign(
+    @Ctx() ctx: RequestContext,
+    @campaignId() id: string,
+    @Arg('to', () => [String], { description: 'Emails (email campaigns) or phone numbers, 1 to 5.' }) to: string[],
+  ) {
     return { campaignId: id, sentTo: await campaigns.sendTest(ctx, parse(CampaignId, id, 'campaignId'), parse(TestAddresses, to, 'to')) };
   }
 
   @Requires('merchant')
-  @Mutation(() => CampaignNode, { description: 'Starts sending a DRAFT, SCHEDULED or PAUSED campaign now (the REST route POST /v6/merchant/campaigns/{id}/send; 409 while it is SENDING).' })
+  @Mutation(() => CampaignNode, {
+    description: 'Starts sending a DRAFT, SCHEDULED or PAUSED campaign now (the REST route POST /v6/merchant/campaigns/{id}/send; 409 while it is SENDING).',
+  })
   async sendCampaign(@Ctx() ctx: RequestContext, @Arg('id', () => ID, { description: 'The campaign.' }) id: string) {
     return campaignNode(await campaigns.sendCampaign(ctx, parse(CampaignId, id, 'id')));
   }

@@ -78,7 +78,8 @@ export class DeliveryNode {
   @Field(() => ID) customerId!: string;
   @Field(() => String, { nullable: true, description: 'The email or phone it goes to (null when the customer has none).' }) address?: string | null;
   @Field(() => DeliveryStatusEnum) status!: DeliveryStatus;
-  @Field(() => String, { nullable: true, description: 'Why it was skipped or cancelled: NO_ADDRESS, UNSUBSCRIBED, HARD_BOUNCE, CUSTOMER_DELETED.' }) skipReason?: string | null;
+  @Field(() => String, { nullable: true, description: 'Why it was skipped or cancelled: NO_ADDRESS, UNSUBSCRIBED, HARD_BOUNCE, CUSTOMER_DELETED.' })
+  skipReason?: string | null;
   @Field(() => Int) attempts!: number;
   @Field(() => DateTime, { nullable: true, description: 'When it is tried again (PENDING after a failure).' }) nextAttemptAt?: Date | null;
   @Field(() => String, { nullable: true }) lastError?: string | null;
@@ -99,14 +100,18 @@ export class TestSendNode {
   @Field(() => [String]) sentTo!: string[];
 }
 
-@InputType({ description: 'The message, by channel: email needs subject and html; sms a body; whatsapp templateName and language (with parameters), or a body. Merge tags: {{firstName}}, {{lastName}}, {{fullName}}, {{email}}, {{phone}}, {{unsubscribeUrl}}.' })
+@InputType({
+  description:
+    'The message, by channel: email needs subject and html; sms a body; whatsapp templateName and language (with parameters), or a body. Merge tags: {{firstName}}, {{lastName}}, {{fullName}}, {{email}}, {{phone}}, {{unsubscribeUrl}}.',
+})
 export class ChannelConfigInput {
   @Field(() => String, { nullable: true, description: 'Email subject, at most 200 characters.' }) subject?: string;
   @Field(() => String, { nullable: true, description: 'Email HTML body; an unsubscribe link is added unless it places {{unsubscribeUrl}}.' }) html?: string;
   @Field(() => String, { nullable: true, description: 'Email plain-text alternative (optional).' }) text?: string;
   @Field(() => String, { nullable: true, description: 'Email sender name (optional), at most 100 characters.' }) fromName?: string;
   @Field(() => String, { nullable: true, description: 'Email Reply-To address (optional).' }) replyTo?: string;
-  @Field(() => String, { nullable: true, description: 'SMS or WhatsApp text; an unsubscribe link is added unless it places {{unsubscribeUrl}}.' }) body?: string;
+  @Field(() => String, { nullable: true, description: 'SMS or WhatsApp text; an unsubscribe link is added unless it places {{unsubscribeUrl}}.' })
+  body?: string;
   @Field(() => String, { nullable: true, description: 'WhatsApp approved template name (lower-case letters, digits, _).' }) templateName?: string;
   @Field(() => String, { nullable: true, description: 'WhatsApp template language, such as "en" or "en_US".' }) language?: string;
   @Field(() => [String], { nullable: true, description: 'WhatsApp template parameters in order, at most 20; merge tags allowed.' }) parameters?: string[];
@@ -119,7 +124,8 @@ export class CampaignInput {
   @Field(() => String, { nullable: true, description: 'Who receives it: "segment" (the default).' }) recipientSource?: string;
   @Field(() => ID, { nullable: true, description: 'The segment to send to (required to create).' }) segmentId?: string;
   @Field(() => ChannelConfigInput, { nullable: true, description: 'The message for the channel (required to create).' }) channelConfig?: ChannelConfigInput;
-  @Field(() => DateTime, { nullable: true, description: 'When to start sending (ISO-8601 with offset, in the future); required with status SCHEDULED.' }) scheduledAt?: Date | null;
+  @Field(() => DateTime, { nullable: true, description: 'When to start sending (ISO-8601 with offset, in the future); required with status SCHEDULED.' })
+  scheduledAt?: Date | null;
   @Field(() => CampaignStatusEnum, { nullable: true, description: 'DRAFT (the default) or SCHEDULED.' }) status?: CampaignStatus;
 }
 

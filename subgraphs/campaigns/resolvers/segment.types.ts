@@ -13,7 +13,8 @@ export class SegmentRulesNode {
   @Field(() => Int, { nullable: true, description: 'Has at least this many paid orders.' }) minOrders?: number | null;
   @Field(() => String, { nullable: true, description: 'Carries this tag (tag_customers).' }) tag?: string | null;
   @Field(() => DateTime, { nullable: true, description: 'Became a customer since then.' }) createdSince?: Date | null;
-  @Field(() => CampaignChannelEnum, { nullable: true, description: 'Has an address on this channel and has not unsubscribed from it or bounced.' }) reachableBy?: string | null;
+  @Field(() => CampaignChannelEnum, { nullable: true, description: 'Has an address on this channel and has not unsubscribed from it or bounced.' })
+  reachableBy?: string | null;
 }
 
 @ObjectType('CustomerSegment', { description: 'An audience for campaigns: a static list of customers, or rules evaluated when a campaign starts sending.' })
@@ -59,12 +60,17 @@ export class SegmentRulesInput {
   @Field(() => Int, { nullable: true, description: 'At least this many paid orders. Between 1 and 100000.' }) minOrders?: number;
   @Field(() => String, { nullable: true, description: 'Carries this tag (tag_customers), any case.' }) tag?: string;
   @Field(() => DateTime, { nullable: true, description: 'Became a customer since then (ISO-8601 with offset).' }) createdSince?: Date;
-  @Field(() => CampaignChannelEnum, { nullable: true, description: 'Has an address on this channel (email, sms, whatsapp) and has not unsubscribed or bounced.' }) reachableBy?: string;
+  @Field(() => CampaignChannelEnum, {
+    nullable: true,
+    description: 'Has an address on this channel (email, sms, whatsapp) and has not unsubscribed or bounced.',
+  })
+  reachableBy?: string;
 }
 
 @InputType({ description: 'A segment: a name and either customerIds or rules.' })
 export class SegmentInput {
   @Field(() => String, { nullable: true, description: 'Name, unique in the company, at most 100 characters (required to create).' }) name?: string;
   @Field(() => [ID], { nullable: true, description: 'A static list of customer ids, 1 to 10000 (instead of rules).' }) customerIds?: string[];
-  @Field(() => SegmentRulesInput, { nullable: true, description: 'Rules evaluated when a campaign starts sending (instead of customerIds).' }) rules?: SegmentRulesInput;
+  @Field(() => SegmentRulesInput, { nullable: true, description: 'Rules evaluated when a campaign starts sending (instead of customerIds).' })
+  rules?: SegmentRulesInput;
 }

@@ -53,12 +53,14 @@ function schedule(tx: RequestContext, campaign: Campaign, at: Date | null | unde
 async function apply(tx: RequestContext, campaign: Campaign, input: CampaignChanges, creating: boolean) {
   applyChanges(campaign, input, { set: ['name', 'channel', 'recipientSource'] });
   if (input.segmentId != null) campaign.segmentId = (await findSegment(tx, input.segmentId)).id;
-  if (input.channelConfig != null || input.channel != null || creating) campaign.channelConfig = checkChannelConfig(campaign.channel, input.channelConfig ?? campaign.channelConfig);
+  if (input.channelConfig != null || input.channel != null || creating)
+    campaign.channelConfig = checkChannelConfig(campaign.channel, input.channelConfig ?? campaign.channelConfig);
   const status = input.status ?? (creating ? 'DRAFT' : campaign.status);
   if (!creating && status !== campaign.status) campaignStates.assert(campaign.status, status);
   if (status === 'SCHEDULED') {
     // A new time, or a draft becoming scheduled (at the time it was given, or the one it holds).
-    if (creating || campaign.status !== 'SCHEDULED' || input.scheduledAt !== undefined) schedule(tx, campaign, input.scheduledAt !== undefined ? input.scheduledAt : campaign.scheduledAt);
+    if (creating || campaign.status !== 'SCHEDULED' || input.scheduledAt !== undefined)
+      schedule(tx, campaign, input.scheduledAt !== undefined ? input.scheduledAt : campaign.scheduledAt);
   } else if (input.scheduledAt !== undefined) {
     if (input.scheduledAt && input.scheduledAt.getTime() <= tx.now().getTime()) throw badInput('scheduledAt', 'must be in the future');
     campaign.scheduledAt = input.scheduledAt;
@@ -116,7 +118,9 @@ export async function deleteCampaign(ctx: RequestContext, campaignId: string): P
   return ctx.transaction(async (tx) => {
     const campaign = await lockCampaign(tx, campaignId);
     if (campaign.status === 'SENT' || campaign.status === 'SENDING') {
-      throw conflict(`A ${campaign.status} campaign cannot be deleted${campaign.status === 'SENDING' ? ': pause or cancel it first' : ''}`, { status: campaign.status });
+      throw conflict(`A ${campaign.status} campaign cannot be deleted${campaign.status === 'SENDING' ? ': pause or cancel it first' : ''}`, {
+        status: campaign.status,
+      });
     }
     tx.em.remove(campaign);
     return campaign.id;
@@ -203,11 +207,17 @@ export async function getCampaign(ctx: RequestContext, campaignId: string): Prom
 }
 
 /** The company's campaigns, newest first, each with its deliveries counted (one statement for the page). */
-export async function listCampaigns(ctx: RequestContext, args: { status?: CampaignStatus | null; page?: number | null; limit?: number | null; offset?: number | null }): Promise<Page<CountedCampaign>> {
+export async function listCampaigns(
+  ctx: RequestContext,
+  args: { status?: CampaignStatus | null; page?: number | null; limit?: number | null; offset?: number | null },
+): Promise<Page<CountedCampaign>> {
   let select = ctx.query.selectFrom('campaigns.campaign').selectAll().orderBy('createdAt', 'desc').orderBy('id', 'desc');
   if (args.status) select = select.where('status', '=', args.status);
   const page = await ctx.page(select, pageRequest(args));
-  const counts = await deliveryCounts(ctx, page.items.map((c) => c.id));
+  const counts = await deliveryCounts(
+    ctx,
+    page.items.map((c) => c.id),
+  );
   return { ...page, items: page.items.map((campaign) => ({ campaign, deliveries: counts.get(campaign.id)! })) };
 }
 
@@ -249,7 +259,14 @@ export async function sendTest(ctx: RequestContext, campaignId: string, to: read
   const transport = transportFor(ctx.runtime, campaign.channel as CampaignChannel);
   const unsubscribeUrl = `${ctx.config.publicUrl}${UNSUBSCRIBE_PREFIX}test`;
   for (const address of [...new Set(addresses)]) {
-    const message = render(campaign.channel, campaign.channelConfig, { firstName: 'Alex', lastName: 'Sample', fullName: 'Alex Sample', email: address, phone: address, unsubscribeUrl });
+    const message = render(campaign.channel, campaign.channelConfig, {
+      firstName: 'Alex',
+      lastName: 'Sample',
+      fullName: 'Alex Sample',
+      email: address,
+      phone: address,
+      unsubscribeUrl,
+    });
     try {
       await transport.send({
         ...message,
@@ -268,7 +285,10 @@ export async function sendTest(ctx: RequestContext, campaignId: string, to: read
   return [...new Set(addresses)];
 }
 
-export async function listDeliveries(ctx: RequestContext, args: { campaignId: string; status?: DeliveryStatus | null; page?: number | null; limit?: number | null; offset?: number | null }): Promise<Page<DeliveryRow>> {
+export async function listDeliveries(
+  ctx: RequestContext,
+  args: { campaignId: string; status?: DeliveryStatus | null; page?: number | null; limit?: number | null; offset?: number | null },
+): Promise<Page<DeliveryRow>> {
   const campaign = await findCampaign(ctx, args.campaignId);
   let select = ctx.query.selectFrom('campaigns.delivery').selectAll().where('campaignId', '=', campaign.id).orderBy('createdAt').orderBy('customerId');
   if (args.status) select = select.where('status', '=', args.status);

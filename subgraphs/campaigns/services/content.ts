@@ -12,7 +12,8 @@ const TAG = /\{\{\s*([^{}]*?)\s*\}\}/g;
 /** Every `{{…}}` must be a known merge tag, and no brace pair left open. */
 function checkTags(field: string, text: string) {
   for (const [, name] of text.matchAll(TAG)) {
-    if (!(MERGE_TAGS as readonly string[]).includes(name)) throw badInput(field, `has an unknown merge tag {{${name}}}; known: ${MERGE_TAGS.map((t) => `{{${t}}}`).join(', ')}`);
+    if (!(MERGE_TAGS as readonly string[]).includes(name))
+      throw badInput(field, `has an unknown merge tag {{${name}}}; known: ${MERGE_TAGS.map((t) => `{{${t}}}`).join(', ')}`);
   }
   if (text.replace(TAG, '').includes('{{')) throw badInput(field, 'has a merge tag that is not closed with }}');
 }
@@ -81,7 +82,8 @@ export function render(channel: CampaignChannel, config: ChannelConfig, values: 
     if (plain !== undefined && !placed(config.text)) plain += `\n\nUnsubscribe: ${values.unsubscribeUrl}`;
     return { subject: fill(config.subject!, values).replace(/[\r\n]+/g, ' '), html, text: plain };
   }
-  if (config.templateName) return { template: { name: config.templateName, language: config.language!, parameters: (config.parameters ?? []).map((p) => fill(p, values)) } };
+  if (config.templateName)
+    return { template: { name: config.templateName, language: config.language!, parameters: (config.parameters ?? []).map((p) => fill(p, values)) } };
   let body = fill(config.body!, values);
   if (!placed(config.body)) body += `\nUnsubscribe: ${values.unsubscribeUrl}`;
   return { body };

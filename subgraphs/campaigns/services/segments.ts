@@ -69,7 +69,10 @@ export async function findSegment(ctx: RequestContext, segmentId: string): Promi
 }
 
 /** The company's segments, newest first, each with its member count (one statement for the page). */
-export async function listSegments(ctx: RequestContext, args: { page?: number | null; limit?: number | null; offset?: number | null }): Promise<Page<CountedSegment>> {
+export async function listSegments(
+  ctx: RequestContext,
+  args: { page?: number | null; limit?: number | null; offset?: number | null },
+): Promise<Page<CountedSegment>> {
   const page = await ctx.page(ctx.query.selectFrom('campaigns.segment').selectAll().orderBy('createdAt', 'desc').orderBy('id', 'desc'), pageRequest(args));
   return { ...page, items: await counted(ctx, page.items) };
 }
@@ -99,7 +102,13 @@ export function membersWhere(segment: Pick<Segment, 'customerIds' | 'rules'>): A
     if (r.reachableBy) {
       const channel = r.reachableBy;
       all.push(eb(channel === 'email' ? 'a.email' : 'a.phone', 'is not', null));
-      all.push(eb.not(eb.exists(eb.selectFrom('campaigns.suppression as s').select('s.customerId').whereRef('s.customerId', '=', 'a.customerId').where('s.channel', '=', channel))));
+      all.push(
+        eb.not(
+          eb.exists(
+            eb.selectFrom('campaigns.suppression as s').select('s.customerId').whereRef('s.customerId', '=', 'a.customerId').where('s.channel', '=', channel),
+          ),
+        ),
+      );
     }
     return eb.and(all);
   };
@@ -133,7 +142,10 @@ export interface PreviewCustomer {
 }
 
 /** A segment's size now and its first 20 customers (by name). */
-export async function previewSegment(ctx: RequestContext, segmentId: string): Promise<{ segment: CountedSegment; count: number; customers: PreviewCustomer[] }> {
+export async function previewSegment(
+  ctx: RequestContext,
+  segmentId: string,
+): Promise<{ segment: CountedSegment; count: number; customers: PreviewCustomer[] }> {
   const segment = await findSegment(ctx, segmentId);
   const [counts, customers] = await Promise.all([
     memberCounts(ctx, [segment]),

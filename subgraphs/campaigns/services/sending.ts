@@ -61,7 +61,13 @@ export async function startSending(tx: RequestContext, campaign: Campaign): Prom
             eb.cast<string>(eb.val(campaign.id), 'uuid').as('campaignId'),
             'a.customerId',
             eb.ref(address).as('address'),
-            eb.case().when(eb.or([eb(address, 'is', null), eb('s.reason', 'is not', null)])).then('SKIPPED').else('PENDING').end().as('status'),
+            eb
+              .case()
+              .when(eb.or([eb(address, 'is', null), eb('s.reason', 'is not', null)]))
+              .then('SKIPPED')
+              .else('PENDING')
+              .end()
+              .as('status'),
             eb.case().when(address, 'is', null).then('NO_ADDRESS').else(eb.ref('s.reason')).end().as('skipReason'),
             eb.lit(0).as('attempts'),
             eb.cast<Date>(eb.val(now), 'timestamptz').as('nextAttemptAt'),
@@ -118,7 +124,11 @@ export async function runBatch(ctx: RequestContext, data: { campaignId?: unknown
       return tx.query.updateTable('campaigns.campaign').set({ runner: next, runnerSeenAt: now }).where('id', '=', campaign.id).execute();
     };
     const throttle = 'campaigns.send_throttle';
-    await tx.query.insertInto(throttle).values({ channel: campaign.channel, nextAt: now }).onConflict((oc) => oc.doNothing()).execute();
+    await tx.query
+      .insertInto(throttle)
+      .values({ channel: campaign.channel, nextAt: now })
+      .onConflict((oc) => oc.doNothing())
+      .execute();
     const slot = await tx.query.selectFrom(throttle).select('nextAt').where('channel', '=', campaign.channel).forUpdate().executeTakeFirstOrThrow();
     if (slot.nextAt.getTime() > now.getTime()) {
       await handOver(slot.nextAt);
@@ -192,7 +202,13 @@ export async function runBatch(ctx: RequestContext, data: { campaignId?: unknown
     }),
   );
   // A success ends a run of failures (counted per message in failed(), reset once per batch).
-  if (sent) await ctx.query.updateTable('campaigns.campaign').set({ consecutiveFailures: 0 }).where('id', '=', work.campaign.id).where('consecutiveFailures', '>', 0).execute();
+  if (sent)
+    await ctx.query
+      .updateTable('campaigns.campaign')
+      .set({ consecutiveFailures: 0 })
+      .where('id', '=', work.campaign.id)
+      .where('consecutiveFailures', '>', 0)
+      .execute();
   return work.claimed.length;
 }
 
@@ -240,7 +256,12 @@ async function failed(ctx: RequestContext, campaign: Running, d: Claimed, failur
   await ctx.transaction(async (tx) => {
     await tx.query
       .updateTable('campaigns.delivery')
-      .set({ status: final ? 'FAILED' : 'PENDING', lastError: error, leaseUntil: null, nextAttemptAt: final ? now : new Date(now.getTime() + BACKOFF_MS[Math.min(d.attempts, BACKOFF_MS.length) - 1]) })
+      .set({
+        status: final ? 'FAILED' : 'PENDING',
+        lastError: error,
+        leaseUntil: null,
+        nextAttemptAt: final ? now : new Date(now.getTime() + BACKOFF_MS[Math.min(d.attempts, BACKOFF_MS.length) - 1]),
+      })
       .where('campaignId', '=', campaign.id)
       .where('customerId', '=', d.customerId)
       .where('status', '=', 'SENDING')
@@ -294,7 +315,13 @@ export async function startDue(ctx: RequestContext, campaignId: string): Promise
 export async function reviveStalled(ctx: RequestContext, campaignId: string): Promise<boolean> {
   return ctx.transaction(async (tx) => {
     const runner = newId();
-    const moved = await tx.query.updateTable('campaigns.campaign').set({ runner, runnerSeenAt: tx.now() }).where('id', '=', campaignId).where('status', '=', 'SENDING').returning('id').execute();
+    const moved = await tx.query
+      .updateTable('campaigns.campaign')
+      .set({ runner, runnerSeenAt: tx.now() })
+      .where('id', '=', campaignId)
+      .where('status', '=', 'SENDING')
+      .returning('id')
+      .execute();
     if (moved.length) relay(tx, campaignId, runner, null);
     return moved.length > 0;
   });

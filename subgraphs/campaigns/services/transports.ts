@@ -38,7 +38,8 @@ export class SendFailure extends Error {
 export const logTransport: CampaignTransport = {
   name: 'log',
   async send(m) {
-    if (process.env.OUTBOX_LOG !== 'silent') console.log(`[campaigns] ${m.channel} to ${m.to}: ${m.subject ?? m.template?.name ?? ''} ${(m.text ?? m.body ?? '').replace(/\s+/g, ' ').slice(0, 120)}`);
+    if (process.env.OUTBOX_LOG !== 'silent')
+      console.log(`[campaigns] ${m.channel} to ${m.to}: ${m.subject ?? m.template?.name ?? ''} ${(m.text ?? m.body ?? '').replace(/\s+/g, ' ').slice(0, 120)}`);
     return { providerMessageId: null };
   },
 };

@@ -8,7 +8,10 @@ export const Brand = tenantEntity({
   schema: 'commerce',
   tableName: 'brand',
   properties: {
-    id: p.uuid().primary().onCreate(() => newId()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => newId()),
     name: p.text(),
     slug: p.text(),
     description: p.text().nullable(),

@@ -8,12 +8,20 @@ export const ProductCategory = tenantEntity({
   schema: 'commerce',
   tableName: 'product_category',
   properties: {
-    id: p.uuid().primary().onCreate(() => newId()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => newId()),
     name: p.text(),
     slug: p.text(),
     description: p.text().nullable(),
     // By name: the entity cannot name itself in its own initializer (MikroORM resolves names too).
-    parentId: p.manyToOne('ProductCategory' as unknown as { '~entity': { id: string } }).mapToPk().nullable().deleteRule('no action').deferMode('deferred'),
+    parentId: p
+      .manyToOne('ProductCategory' as unknown as { '~entity': { id: string } })
+      .mapToPk()
+      .nullable()
+      .deleteRule('no action')
+      .deferMode('deferred'),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
   uniques: [{ name: 'product_category_slug_uniq', properties: ['companyId', 'slug'] }],

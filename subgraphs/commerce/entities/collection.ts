@@ -9,7 +9,10 @@ export const Collection = tenantEntity({
   schema: 'commerce',
   tableName: 'collection',
   properties: {
-    id: p.uuid().primary().onCreate(() => newId()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => newId()),
     name: p.text(),
     slug: p.text(),
     description: p.text().nullable(),

@@ -27,7 +27,10 @@ export const Order = tenantEntity({
   schema: 'commerce',
   tableName: 'shop_order',
   properties: {
-    id: p.uuid().primary().onCreate(() => newId()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => newId()),
     number: p.integer(),
     status: p.text().$type<OrderStatus>(),
     channel: p.text().$type<OrderChannel>(),
@@ -55,14 +58,20 @@ export const Order = tenantEntity({
     cancelledAt: p.datetime().nullable(),
     cancelReason: p.text().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
   uniques: [{ name: 'shop_order_number_uniq', properties: ['companyId', 'number'] }],
   indexes: [
     { name: 'shop_order_company_created_idx', expression: 'create index shop_order_company_created_idx on commerce.shop_order (company_id, created_at desc)' },
     { name: 'shop_order_customer_idx', expression: 'create index shop_order_customer_idx on commerce.shop_order (company_id, customer_id, created_at desc)' },
     // The expiry job's scan: only orders still waiting for their payment.
-    { name: 'shop_order_pending_expiry_idx', expression: "create index shop_order_pending_expiry_idx on commerce.shop_order (expires_at) where status = 'PENDING_PAYMENT'" },
+    {
+      name: 'shop_order_pending_expiry_idx',
+      expression: "create index shop_order_pending_expiry_idx on commerce.shop_order (expires_at) where status = 'PENDING_PAYMENT'",
+    },
   ],
   checks: [
     { name: 'shop_order_status_check', expression: `status in (${ORDER_STATUSES.map((s) => `'${s}'`).join(', ')})` },
@@ -83,7 +92,10 @@ export const OrderLine = tenantEntity({
   schema: 'commerce',
   tableName: 'order_line',
   properties: {
-    id: p.uuid().primary().onCreate(() => newId()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => newId()),
     orderId: p.manyToOne(Order).mapToPk().deleteRule('no action').deferMode('deferred'),
     position: p.integer(),
     productId: p.uuid(),

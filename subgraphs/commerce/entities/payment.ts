@@ -4,7 +4,15 @@ import { tenantEntity } from '../../kernel/tenancy.ts';
 import { Order } from './order.ts';
 
 /** Stripe's PaymentIntent status names, so a Stripe adapter maps one to one. */
-export const PAYMENT_STATUSES = ['requires_payment_method', 'requires_confirmation', 'requires_action', 'processing', 'requires_capture', 'canceled', 'succeeded'] as const;
+export const PAYMENT_STATUSES = [
+  'requires_payment_method',
+  'requires_confirmation',
+  'requires_action',
+  'processing',
+  'requires_capture',
+  'canceled',
+  'succeeded',
+] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
 /**
@@ -17,7 +25,10 @@ export const Payment = tenantEntity({
   schema: 'commerce',
   tableName: 'payment',
   properties: {
-    id: p.uuid().primary().onCreate(() => newId()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => newId()),
     orderId: p.manyToOne(Order).mapToPk().nullable().deleteRule('no action').deferMode('deferred'),
     registrationId: p.uuid().nullable(),
     provider: p.text(),
@@ -32,7 +43,10 @@ export const Payment = tenantEntity({
     failureCode: p.text().nullable(),
     failureMessage: p.text().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
   uniques: [{ name: 'payment_provider_id_uniq', properties: ['provider', 'providerPaymentId'] }],
   indexes: [

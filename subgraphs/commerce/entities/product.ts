@@ -17,7 +17,10 @@ export const Product = tenantEntity({
   schema: 'commerce',
   tableName: 'product',
   properties: {
-    id: p.uuid().primary().onCreate(() => newId()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => newId()),
     name: p.text(),
     slug: p.text(),
     description: p.text().nullable(),
@@ -28,7 +31,10 @@ export const Product = tenantEntity({
     /** Percent, e.g. "20.00"; applied to every variant's price at checkout. */
     taxRate: p.decimal('string').precision(5).scale(2),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
   uniques: [{ name: 'product_slug_uniq', properties: ['companyId', 'slug'] }],
   indexes: [
@@ -52,7 +58,10 @@ export const ProductVariant = tenantEntity({
   schema: 'commerce',
   tableName: 'product_variant',
   properties: {
-    id: p.uuid().primary().onCreate(() => newId()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => newId()),
     productId: p.manyToOne(Product).mapToPk().deleteRule('cascade').deferMode('deferred'),
     name: p.text().nullable(),
     sku: p.text().nullable(),
@@ -66,12 +75,21 @@ export const ProductVariant = tenantEntity({
     options: p.json<Record<string, string>>(),
     position: p.integer(),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
   uniques: [
-    { name: 'product_variant_sku_uniq', expression: 'create unique index product_variant_sku_uniq on commerce.product_variant (company_id, lower(sku)) where sku is not null' },
+    {
+      name: 'product_variant_sku_uniq',
+      expression: 'create unique index product_variant_sku_uniq on commerce.product_variant (company_id, lower(sku)) where sku is not null',
+    },
     // One default variant per product at most.
-    { name: 'product_variant_default_uniq', expression: 'create unique index product_variant_default_uniq on commerce.product_variant (product_id) where is_default' },
+    {
+      name: 'product_variant_default_uniq',
+      expression: 'create unique index product_variant_default_uniq on commerce.product_variant (product_id) where is_default',
+    },
   ],
   indexes: [{ name: 'product_variant_product_idx', properties: ['productId', 'position'] }],
   checks: [
@@ -88,7 +106,10 @@ export const StockMovement = tenantEntity({
   schema: 'commerce',
   tableName: 'stock_movement',
   properties: {
-    id: p.uuid().primary().onCreate(() => newId()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => newId()),
     variantId: p.manyToOne(ProductVariant).mapToPk().deleteRule('cascade').deferMode('deferred'),
     delta: p.integer(),
     /** Stock after this change. */

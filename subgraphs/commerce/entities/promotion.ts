@@ -19,7 +19,10 @@ export const Promotion = tenantEntity({
   schema: 'commerce',
   tableName: 'promotion',
   properties: {
-    id: p.uuid().primary().onCreate(() => newId()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => newId()),
     name: p.text(),
     code: p.text(),
     description: p.text().nullable(),
@@ -40,7 +43,10 @@ export const Promotion = tenantEntity({
     usedCount: p.integer(),
     active: p.boolean(),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
   uniques: [{ name: 'promotion_code_uniq', properties: ['companyId', 'code'] }],
   indexes: [{ name: 'promotion_company_created_idx', properties: ['companyId', 'createdAt'] }],
@@ -68,7 +74,10 @@ export const PromotionUsage = tenantEntity({
   schema: 'commerce',
   tableName: 'promotion_usage',
   properties: {
-    id: p.uuid().primary().onCreate(() => newId()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => newId()),
     promotionId: p.manyToOne(Promotion).mapToPk().deleteRule('cascade').deferMode('deferred'),
     channel: p.text().$type<PromotionChannel>(),
     orderId: p.uuid().nullable(),
@@ -80,8 +89,14 @@ export const PromotionUsage = tenantEntity({
   },
   uniques: [
     // One use per order and per booking.
-    { name: 'promotion_usage_order_uniq', expression: 'create unique index promotion_usage_order_uniq on commerce.promotion_usage (order_id) where order_id is not null' },
-    { name: 'promotion_usage_booking_uniq', expression: 'create unique index promotion_usage_booking_uniq on commerce.promotion_usage (booking_id) where booking_id is not null' },
+    {
+      name: 'promotion_usage_order_uniq',
+      expression: 'create unique index promotion_usage_order_uniq on commerce.promotion_usage (order_id) where order_id is not null',
+    },
+    {
+      name: 'promotion_usage_booking_uniq',
+      expression: 'create unique index promotion_usage_booking_uniq on commerce.promotion_usage (booking_id) where booking_id is not null',
+    },
   ],
   indexes: [{ name: 'promotion_usage_customer_idx', properties: ['promotionId', 'customerKey'] }],
   checks: [

@@ -14,7 +14,10 @@ export const ShippingMethod = tenantEntity({
   schema: 'commerce',
   tableName: 'shipping_method',
   properties: {
-    id: p.uuid().primary().onCreate(() => newId()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => newId()),
     name: p.text(),
     kind: p.text().$type<ShippingKind>(),
     priceMinor: p.bigint('number'),
@@ -25,9 +28,14 @@ export const ShippingMethod = tenantEntity({
     active: p.boolean(),
     position: p.integer(),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
-  uniques: [{ name: 'shipping_method_name_uniq', expression: 'create unique index shipping_method_name_uniq on commerce.shipping_method (company_id, lower(name))' }],
+  uniques: [
+    { name: 'shipping_method_name_uniq', expression: 'create unique index shipping_method_name_uniq on commerce.shipping_method (company_id, lower(name))' },
+  ],
   checks: [
     { name: 'shipping_method_kind_check', expression: `kind in (${SHIPPING_KINDS.map((s) => `'${s}'`).join(', ')})` },
     { name: 'shipping_method_price_minor_check', expression: 'price_minor >= 0' },

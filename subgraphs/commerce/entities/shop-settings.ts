@@ -13,7 +13,10 @@ export const ShopSettings = tenantEntity({
     companyId: companyIdColumn().primary(),
     pricesIncludeTax: p.boolean(),
     paymentWindowMinutes: p.integer(),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
   checks: [{ name: 'shop_settings_payment_window_minutes_check', expression: 'payment_window_minutes >= 1 and payment_window_minutes <= 10080' }],
 });

@@ -11,14 +11,14 @@ import { BrandInput, BrandNode, brandNode, BrandPage } from './brand.types.ts';
 @Resolver(() => BrandNode)
 export class BrandResolver {
   @Requires('public')
-  @Query(() => BrandPage, { description: 'The shop\'s brands.' })
+  @Query(() => BrandPage, { description: "The shop's brands." })
   async shopBrands(@Ctx() ctx: RequestContext, @Args(() => ListArgs) args: ListArgs) {
     const page = await brands.listBrands(ctx, args);
     return { ...page, items: page.items.map(brandNode) };
   }
 
   @Requires('merchant')
-  @Query(() => BrandPage, { description: 'The company\'s brands.' })
+  @Query(() => BrandPage, { description: "The company's brands." })
   async brands(@Ctx() ctx: RequestContext, @Args(() => ListArgs) args: ListArgs) {
     const page = await brands.listBrands(ctx, args);
     return { ...page, items: page.items.map(brandNode) };
@@ -34,7 +34,7 @@ export class BrandResolver {
   @Mutation(() => BrandNode, { description: 'Changes the given fields of a brand.' })
   async updateBrand(
     @Ctx() ctx: RequestContext,
-    @Arg('brandId', () => ID, { description: 'The brand\'s id.' }) brandId: string,
+    @Arg('brandId', () => ID, { description: "The brand's id." }) brandId: string,
     @Arg('input', () => BrandInput, { description: 'The fields to change; fields left out keep their value, null clears an optional one.' }) input: BrandInput,
   ) {
     return brandNode(await brands.updateBrand(ctx, parse(BrandId, brandId, 'brandId'), parse(BrandUpdate, input)));

@@ -17,10 +17,17 @@ export const BrandPage = PageOf(BrandNode, 'BrandPage');
 
 @InputType()
 export class BrandInput {
-  @Field(() => String, { nullable: true, description: 'The brand\'s name. Required when creating.' }) name?: string;
+  @Field(() => String, { nullable: true, description: "The brand's name. Required when creating." }) name?: string;
   @Field(() => String, { nullable: true, description: 'URL name, unique in the shop; made from the name when left out.' }) slug?: string;
   @Field(() => String, { nullable: true, description: 'About the brand, shown to customers.' }) description?: string;
-  @Field(() => String, { nullable: true, description: 'An http(s) URL of the brand\'s logo.' }) logoUrl?: string;
+  @Field(() => String, { nullable: true, description: "An http(s) URL of the brand's logo." }) logoUrl?: string;
 }
 
-export const brandNode = (b: BrandNode): BrandNode => ({ id: b.id, name: b.name, slug: b.slug, description: b.description ?? null, logoUrl: b.logoUrl ?? null, createdAt: b.createdAt });
+export const brandNode = (b: BrandNode): BrandNode => ({
+  id: b.id,
+  name: b.name,
+  slug: b.slug,
+  description: b.description ?? null,
+  logoUrl: b.logoUrl ?? null,
+  createdAt: b.createdAt,
+});

@@ -11,14 +11,14 @@ import { CollectionInput, CollectionNode, collectionNode, CollectionPage } from 
 @Resolver(() => CollectionNode)
 export class CollectionResolver {
   @Requires('public')
-  @Query(() => CollectionPage, { description: 'The shop\'s collections.' })
+  @Query(() => CollectionPage, { description: "The shop's collections." })
   async shopCollections(@Ctx() ctx: RequestContext, @Args(() => ListArgs) args: ListArgs) {
     const page = await collections.listCollections(ctx, args);
     return { ...page, items: page.items.map(collectionNode) };
   }
 
   @Requires('merchant')
-  @Query(() => CollectionPage, { description: 'The company\'s collections.' })
+  @Query(() => CollectionPage, { description: "The company's collections." })
   async collections(@Ctx() ctx: RequestContext, @Args(() => ListArgs) args: ListArgs) {
     const page = await collections.listCollections(ctx, args);
     return { ...page, items: page.items.map(collectionNode) };
@@ -26,15 +26,20 @@ export class CollectionResolver {
 
   @Requires('merchant')
   @Mutation(() => CollectionNode, { description: 'Creates a collection, with products when given.' })
-  async createCollection(@Ctx() ctx: RequestContext, @Arg('input', () => CollectionInput, { description: 'The collection to create.' }) input: CollectionInput) {
+  async createCollection(
+    @Ctx() ctx: RequestContext,
+    @Arg('input', () => CollectionInput, { description: 'The collection to create.' }) input: CollectionInput,
+  ) {
     return collectionNode(await collections.createCollection(ctx, parse(NewCollection, input)));
   }
 
   @Requires('merchant')
-  @Mutation(() => CollectionNode, { description: 'Changes the given fields of a collection (its products: addProductsToCollection, removeProductsFromCollection).' })
+  @Mutation(() => CollectionNode, {
+    description: 'Changes the given fields of a collection (its products: addProductsToCollection, removeProductsFromCollection).',
+  })
   async updateCollection(
     @Ctx() ctx: RequestContext,
-    @Arg('collectionId', () => ID, { description: 'The collection\'s id.' }) collectionId: string,
+    @Arg('collectionId', () => ID, { description: "The collection's id." }) collectionId: string,
     @Arg('input', () => CollectionInput, { description: 'The fields to change; fields left out keep their value.' }) input: CollectionInput,
   ) {
     return collectionNode(await collections.updateCollection(ctx, parse(CollectionId, collectionId, 'collectionId'), parse(CollectionUpdate, input)));
@@ -44,7 +49,7 @@ export class CollectionResolver {
   @Mutation(() => CollectionNode, { description: 'Puts products in a collection (ones already in it stay).' })
   async addProductsToCollection(
     @Ctx() ctx: RequestContext,
-    @Arg('collectionId', () => ID, { description: 'The collection\'s id.' }) collectionId: string,
+    @Arg('collectionId', () => ID, { description: "The collection's id." }) collectionId: string,
     @Arg('productIds', () => [ID], { description: 'The products to add (from list_products).' }) productIds: string[],
   ) {
     return collectionNode(await collections.addProducts(ctx, parse(CollectionId, collectionId, 'collectionId'), parse(ProductIds, productIds, 'productIds')));
@@ -54,9 +59,11 @@ export class CollectionResolver {
   @Mutation(() => CollectionNode, { description: 'Takes products out of a collection (the products stay in the shop).' })
   async removeProductsFromCollection(
     @Ctx() ctx: RequestContext,
-    @Arg('collectionId', () => ID, { description: 'The collection\'s id.' }) collectionId: string,
+    @Arg('collectionId', () => ID, { description: "The collection's id." }) collectionId: string,
     @Arg('productIds', () => [ID], { description: 'The products to take out.' }) productIds: string[],
   ) {
-    return collectionNode(await collections.removeProducts(ctx, parse(CollectionId, collectionId, 'collectionId'), parse(ProductIds, productIds, 'productIds')));
+    return collectionNode(
+      await collections.removeProducts(ctx, parse(CollectionId, collectionId, 'collectionId'), parse(ProductIds, productIds, 'productIds')),
+    );
   }
 }

@@ -16,10 +16,16 @@ export const CollectionPage = PageOf(CollectionNode, 'CollectionPage');
 
 @InputType()
 export class CollectionInput {
-  @Field(() => String, { nullable: true, description: 'The collection\'s name. Required when creating.' }) name?: string;
+  @Field(() => String, { nullable: true, description: "The collection's name. Required when creating." }) name?: string;
   @Field(() => String, { nullable: true, description: 'URL name, unique in the shop; made from the name when left out.' }) slug?: string;
   @Field(() => String, { nullable: true, description: 'About the collection, shown to customers.' }) description?: string;
   @Field(() => [ID], { nullable: true, description: 'Products to put in it when creating (from list_products).' }) productIds?: string[];
 }
 
-export const collectionNode = (c: CollectionNode): CollectionNode => ({ id: c.id, name: c.name, slug: c.slug, description: c.description ?? null, createdAt: c.createdAt });
+export const collectionNode = (c: CollectionNode): CollectionNode => ({
+  id: c.id,
+  name: c.name,
+  slug: c.slug,
+  description: c.description ?? null,
+  createdAt: c.createdAt,
+});

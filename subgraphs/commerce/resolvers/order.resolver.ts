@@ -49,8 +49,13 @@ const POS = { customerId: 'accountId' };
 @Resolver(() => OrderNode)
 export class OrderResolver {
   @Requires('optionalCustomer')
-  @Mutation(() => OrderNode, { description: 'Checkout: places an order priced by the server, reserves its stock and opens its payment (see payment.nextAction).' })
-  async placeOrder(@Ctx() ctx: RequestContext, @Arg('input', () => PlaceOrderInput, { description: 'What to order, for whom, how it is shipped and paid.' }) input: PlaceOrderInput) {
+  @Mutation(() => OrderNode, {
+    description: 'Checkout: places an order priced by the server, reserves its stock and opens its payment (see payment.nextAction).',
+  })
+  async placeOrder(
+    @Ctx() ctx: RequestContext,
+    @Arg('input', () => PlaceOrderInput, { description: 'What to order, for whom, how it is shipped and paid.' }) input: PlaceOrderInput,
+  ) {
     return placed(await orders.placeOrder(ctx, parse(Checkout, input)));
   }
 
@@ -100,19 +105,33 @@ export class OrderResolver {
   }
 
   @Requires('merchant')
-  @Mutation(() => OrderNode, { description: 'Places an order for a customer of the business (channel pos), paid at the venue unless a payment method is given.' })
+  @Mutation(() => OrderNode, {
+    description: 'Places an order for a customer of the business (channel pos), paid at the venue unless a payment method is given.',
+  })
   async createShopOrder(
     @Ctx() ctx: RequestContext,
     @Arg('accountId', () => ID, { description: 'The customer (a customer id of this company).' }) accountId: string,
     @Arg('items', () => [OrderItemInput], { description: 'Order lines: productId or variantId, and quantity.' }) items: OrderItemInput[],
-    @Arg('promotionCode', () => String, { nullable: true, description: 'A promotion code (any case): its discount is computed by the server and shown on the order; one that does not apply is 400 PROMOTION_INVALID with details.errorCode.' }) promotionCode?: string,
+    @Arg('promotionCode', () => String, {
+      nullable: true,
+      description:
+        'A promotion code (any case): its discount is computed by the server and shown on the order; one that does not apply is 400 PROMOTION_INVALID with details.errorCode.',
+    })
+    promotionCode?: string,
     @Arg('shippingMethodId', () => ID, { nullable: true, description: 'A shipping method; none for an order handed over at once.' }) shippingMethodId?: string,
-    @Arg('shippingAddress', () => ShippingAddressInput, { nullable: true, description: 'Required when the shipping method needs an address.' }) shippingAddress?: ShippingAddressInput,
-    @Arg('paymentMethodId', () => String, { nullable: true, description: 'Payment method id (default manual: the business marks it paid).' }) paymentMethodId?: string,
+    @Arg('shippingAddress', () => ShippingAddressInput, { nullable: true, description: 'Required when the shipping method needs an address.' })
+    shippingAddress?: ShippingAddressInput,
+    @Arg('paymentMethodId', () => String, { nullable: true, description: 'Payment method id (default manual: the business marks it paid).' })
+    paymentMethodId?: string,
   ) {
     return placed(
       await inCallerWords(
-        () => orders.placePosOrder(ctx, parse(AccountId, accountId, 'accountId'), parse(PosOrder, { items, promotionCode, shippingMethodId, shippingAddress, paymentMethodId })),
+        () =>
+          orders.placePosOrder(
+            ctx,
+            parse(AccountId, accountId, 'accountId'),
+            parse(PosOrder, { items, promotionCode, shippingMethodId, shippingAddress, paymentMethodId }),
+          ),
         POS,
       ),
     );

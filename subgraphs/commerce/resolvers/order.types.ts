@@ -111,7 +111,8 @@ export const OrderPage = PageOf(OrderNode, 'OrderPage');
 export class OrderPaymentStatusNode {
   @Field(() => ID) orderId!: string;
   @Field(() => OrderStatusEnum) orderStatus!: OrderStatus;
-  @Field(() => PaymentStatusEnum, { nullable: true, description: 'null when the order has no provider payment (free, or paid at the venue).' }) paymentStatus?: PaymentStatus | null;
+  @Field(() => PaymentStatusEnum, { nullable: true, description: 'null when the order has no provider payment (free, or paid at the venue).' })
+  paymentStatus?: PaymentStatus | null;
   @Field(() => Money, { description: 'The amount to pay (the order total).' }) amount!: Money;
   @Field(() => String) currency!: string;
   @Field(() => PaymentNextActionNode, { nullable: true }) nextAction?: PaymentNextActionNode | null;
@@ -120,7 +121,8 @@ export class OrderPaymentStatusNode {
 
 @InputType({ description: 'An order line: a product (its only variant) or a variant, and a quantity. Prices come from the catalog.' })
 export class OrderItemInput {
-  @Field(() => ID, { nullable: true, description: 'A product without options (its default variant is ordered); give variantId for a product with options.' }) productId?: string;
+  @Field(() => ID, { nullable: true, description: 'A product without options (its default variant is ordered); give variantId for a product with options.' })
+  productId?: string;
   @Field(() => ID, { nullable: true, description: 'The variant to order.' }) variantId?: string;
   @Field(() => Int, { description: 'How many. Between 1 and 1000.' }) quantity!: number;
 }
@@ -147,8 +149,14 @@ export class PlaceOrderInput {
   @Field(() => [OrderItemInput], { description: 'Order lines (1 to 50).' }) items!: OrderItemInput[];
   @Field(() => OrderCustomerInput, { nullable: true, description: 'Guest details; required without a customer token.' }) customer?: OrderCustomerInput;
   @Field(() => ID, { nullable: true, description: 'An active shipping method (GET /shop/shipping-methods).' }) shippingMethodId?: string;
-  @Field(() => ShippingAddressInput, { nullable: true, description: 'Required when the shipping method needs an address.' }) shippingAddress?: ShippingAddressInput;
+  @Field(() => ShippingAddressInput, { nullable: true, description: 'Required when the shipping method needs an address.' })
+  shippingAddress?: ShippingAddressInput;
   @Field(() => String, { nullable: true, description: 'A payment method id (GET /shop/payment-methods); default the first one.' }) paymentMethodId?: string;
   @Field(() => String, { nullable: true, description: "Where the provider's payment page returns the customer." }) returnUrl?: string;
-  @Field(() => String, { nullable: true, description: 'A promotion code (any case): its discount is computed by the server and shown on the order; one that does not apply is 400 PROMOTION_INVALID with details.errorCode.' }) promotionCode?: string;
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'A promotion code (any case): its discount is computed by the server and shown on the order; one that does not apply is 400 PROMOTION_INVALID with details.errorCode.',
+  })
+  promotionCode?: string;
 }

@@ -11,7 +11,8 @@ export const PaymentMethodKindEnum = stateEnum<PaymentMethodKind>('PaymentMethod
 
 @ObjectType('PaymentMethod', { description: 'A way to pay at checkout.' })
 export class PaymentMethodNode {
-  @Field(() => String, { description: 'Give it as paymentMethodId at checkout (sandbox, sandbox_success, sandbox_decline, sandbox_requires_action, manual).' }) id!: string;
+  @Field(() => String, { description: 'Give it as paymentMethodId at checkout (sandbox, sandbox_success, sandbox_decline, sandbox_requires_action, manual).' })
+  id!: string;
   @Field(() => String) name!: string;
   @Field(() => PaymentMethodKindEnum) kind!: PaymentMethodKind;
   @Field(() => String, { nullable: true, description: 'The provider that collects it (null for manual payment).' }) provider?: string | null;

@@ -11,14 +11,14 @@ import { categoryNode, ProductCategoryInput, ProductCategoryNode, ProductCategor
 @Resolver(() => ProductCategoryNode)
 export class ProductCategoryResolver {
   @Requires('public')
-  @Query(() => ProductCategoryPage, { description: 'The shop\'s product categories.' })
+  @Query(() => ProductCategoryPage, { description: "The shop's product categories." })
   async shopCategories(@Ctx() ctx: RequestContext, @Args(() => ListArgs) args: ListArgs) {
     const page = await categories.listCategories(ctx, args);
     return { ...page, items: page.items.map(categoryNode) };
   }
 
   @Requires('merchant')
-  @Query(() => ProductCategoryPage, { description: 'The company\'s product categories.' })
+  @Query(() => ProductCategoryPage, { description: "The company's product categories." })
   async productCategories(
     @Ctx() ctx: RequestContext,
     @Args(() => ListArgs) args: ListArgs,
@@ -30,7 +30,10 @@ export class ProductCategoryResolver {
 
   @Requires('merchant')
   @Mutation(() => ProductCategoryNode, { description: 'Creates a product category.' })
-  async createProductCategory(@Ctx() ctx: RequestContext, @Arg('input', () => ProductCategoryInput, { description: 'The category to create.' }) input: ProductCategoryInput) {
+  async createProductCategory(
+    @Ctx() ctx: RequestContext,
+    @Arg('input', () => ProductCategoryInput, { description: 'The category to create.' }) input: ProductCategoryInput,
+  ) {
     return categoryNode(await categories.createCategory(ctx, parse(NewCategory, input)));
   }
 
@@ -38,15 +41,16 @@ export class ProductCategoryResolver {
   @Mutation(() => ProductCategoryNode, { description: 'Changes the given fields of a product category.' })
   async updateProductCategory(
     @Ctx() ctx: RequestContext,
-    @Arg('categoryId', () => ID, { description: 'The category\'s id.' }) categoryId: string,
-    @Arg('input', () => ProductCategoryInput, { description: 'The fields to change; fields left out keep their value, null clears an optional one.' }) input: ProductCategoryInput,
+    @Arg('categoryId', () => ID, { description: "The category's id." }) categoryId: string,
+    @Arg('input', () => ProductCategoryInput, { description: 'The fields to change; fields left out keep their value, null clears an optional one.' })
+    input: ProductCategoryInput,
   ) {
     return categoryNode(await categories.updateCategory(ctx, parse(CategoryId, categoryId, 'categoryId'), parse(CategoryUpdate, input)));
   }
 
   @Requires('merchant')
   @Mutation(() => ProductCategoryNode, { description: 'Deletes an empty product category (409 while it has products or subcategories); returns it.' })
-  async deleteProductCategory(@Ctx() ctx: RequestContext, @Arg('categoryId', () => ID, { description: 'The category\'s id.' }) categoryId: string) {
+  async deleteProductCategory(@Ctx() ctx: RequestContext, @Arg('categoryId', () => ID, { description: "The category's id." }) categoryId: string) {
     return categoryNode(await categories.deleteCategory(ctx, parse(CategoryId, categoryId, 'categoryId')));
   }
 }

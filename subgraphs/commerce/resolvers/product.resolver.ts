@@ -28,7 +28,7 @@ import { NewProduct, ProductFilter, ProductId, ProductUpdate, StockChangeInput, 
 @Resolver(() => ProductNode)
 export class ProductResolver {
   @Requires('merchant')
-  @Query(() => ProductPage, { description: 'The company\'s products, newest first, in any state.' })
+  @Query(() => ProductPage, { description: "The company's products, newest first, in any state." })
   async products(@Ctx() ctx: RequestContext, @Args(() => ProductListArgs) args: ProductListArgs) {
     const page = await catalog.listProducts(ctx, parse(ProductFilter, args), { activeOnly: false });
     return { ...page, items: page.items.map(productNode) };
@@ -36,7 +36,7 @@ export class ProductResolver {
 
   @Requires('merchant')
   @Query(() => ProductNode, { description: 'One product with its variants and their stock.' })
-  async product(@Ctx() ctx: RequestContext, @Arg('productId', () => ID, { description: 'The product\'s id (from list_products).' }) productId: string) {
+  async product(@Ctx() ctx: RequestContext, @Arg('productId', () => ID, { description: "The product's id (from list_products)." }) productId: string) {
     return productNode(await catalog.getProduct(ctx, { id: parse(ProductId, productId, 'productId') }));
   }
 
@@ -44,11 +44,14 @@ export class ProductResolver {
   @Query(() => StockAdjustmentPage, { description: 'The stock changes of a variant, newest first.' })
   async stockAdjustments(
     @Ctx() ctx: RequestContext,
-    @Arg('variantId', () => ID, { description: 'The variant\'s id (from get_product).' }) variantId: string,
+    @Arg('variantId', () => ID, { description: "The variant's id (from get_product)." }) variantId: string,
     @Args(() => ListArgs) args: ListArgs,
   ) {
     const page = await inventory.stockMovements(ctx, parse(VariantId, variantId, 'variantId'), args);
-    return { ...page, items: page.items.map((m) => ({ id: m.id, variantId: m.variantId, delta: m.delta, stock: m.stockAfter, reason: m.reason, createdAt: m.createdAt })) };
+    return {
+      ...page,
+      items: page.items.map((m) => ({ id: m.id, variantId: m.variantId, delta: m.delta, stock: m.stockAfter, reason: m.reason, createdAt: m.createdAt })),
+    };
   }
 
   @Requires('merchant')
@@ -58,20 +61,25 @@ export class ProductResolver {
   }
 
   @Requires('merchant')
-  @Mutation(() => ProductNode, { description: 'Changes the given fields of a product; price, compare-at price, SKU and inventory tracking change its default variant.' })
+  @Mutation(() => ProductNode, {
+    description: 'Changes the given fields of a product; price, compare-at price, SKU and inventory tracking change its default variant.',
+  })
   async updateProduct(
     @Ctx() ctx: RequestContext,
-    @Arg('productId', () => ID, { description: 'The product\'s id.' }) productId: string,
-    @Arg('input', () => ProductInput, { description: 'The fields to change; fields left out keep their value, null clears an optional one. Stock changes through adjustStock.' }) input: ProductInput,
+    @Arg('productId', () => ID, { description: "The product's id." }) productId: string,
+    @Arg('input', () => ProductInput, {
+      description: 'The fields to change; fields left out keep their value, null clears an optional one. Stock changes through adjustStock.',
+    })
+    input: ProductInput,
   ) {
     return productNode(await catalog.updateProduct(ctx, parse(ProductId, productId, 'productId'), parse(ProductUpdate, input)));
   }
 
   @Requires('merchant')
-  @Mutation(() => StockAdjustmentNode, { description: 'Adds to or takes from a variant\'s stock, with a reason kept in its history; never below 0 (409).' })
+  @Mutation(() => StockAdjustmentNode, { description: "Adds to or takes from a variant's stock, with a reason kept in its history; never below 0 (409)." })
   async adjustStock(
     @Ctx() ctx: RequestContext,
-    @Arg('variantId', () => ID, { description: 'The variant\'s id (from get_product).' }) variantId: string,
+    @Arg('variantId', () => ID, { description: "The variant's id (from get_product)." }) variantId: string,
     @Arg('delta', () => Int, { description: 'Units to add (positive) or take off (negative), between -1000000 and 1000000; not 0.' }) delta: number,
     @Arg('reason', () => String, { description: 'Why, e.g. "delivery received" or "damaged"; kept in the history.' }) reason: string,
   ) {
@@ -86,7 +94,7 @@ export class ProductResolver {
     return (await catalog.variantsOf(ctx, product.id)).map(variantNode);
   }
 
-  @FieldResolver(() => Money, { description: 'The default variant\'s price.' })
+  @FieldResolver(() => Money, { description: "The default variant's price." })
   async price(@Ctx() ctx: RequestContext, @Root() product: ProductNode) {
     const variants = (await catalog.variantsOf(ctx, product.id)).map(variantNode);
     return (variants.find((v) => v.isDefault) ?? variants[0]).price;

@@ -47,7 +47,8 @@ export class ProductVariantNode {
   @Field(() => Boolean, { description: 'The variant ordered when only the product is named.' }) isDefault!: boolean;
   // Cost analysis: a variant is told apart by a few options (size, colour, material).
   @Directive('@listSize(assumedSize: 3)')
-  @Field(() => [VariantOptionNode], { description: 'The options that tell it apart; empty for a default variant.' }) options!: VariantOptionNode[];
+  @Field(() => [VariantOptionNode], { description: 'The options that tell it apart; empty for a default variant.' })
+  options!: VariantOptionNode[];
 }
 
 @ObjectType('Product', { description: 'A product of the shop with its variants.' })
@@ -78,7 +79,8 @@ export class ShopVariantNode {
   @Field(() => Boolean) isDefault!: boolean;
   // Cost analysis: a variant is told apart by a few options (size, colour, material).
   @Directive('@listSize(assumedSize: 3)')
-  @Field(() => [VariantOptionNode], { description: 'The options that tell it apart; empty for a default variant.' }) options!: VariantOptionNode[];
+  @Field(() => [VariantOptionNode], { description: 'The options that tell it apart; empty for a default variant.' })
+  options!: VariantOptionNode[];
 }
 
 @ObjectType('ShopProduct', { description: 'An active product as the storefront shows it.' })
@@ -95,7 +97,7 @@ export class ShopProductNode {
 
 export const ShopProductPage = PageOf(ShopProductNode, 'ShopProductPage');
 
-@ObjectType('StockAdjustment', { description: 'A change of a variant\'s stock and the stock after it.' })
+@ObjectType('StockAdjustment', { description: "A change of a variant's stock and the stock after it." })
 export class StockAdjustmentNode {
   @Field(() => ID) id!: string;
   @Field(() => ID) variantId!: string;
@@ -115,34 +117,58 @@ export class VariantOptionInput {
 
 @InputType()
 export class VariantInput {
-  @Field(() => ID, { nullable: true, description: 'update_product only: the variant to change (from get_product); without it a variant is added. Fields left out stay as they are; stock changes with adjust_stock.' }) id?: string;
+  @Field(() => ID, {
+    nullable: true,
+    description:
+      'update_product only: the variant to change (from get_product); without it a variant is added. Fields left out stay as they are; stock changes with adjust_stock.',
+  })
+  id?: string;
   @Field(() => String, { nullable: true, description: 'The variant\'s name, e.g. "Large / Red".' }) name?: string;
   @Field(() => String, { nullable: true, description: 'Stock-keeping unit, unique in the shop (letters, digits, . _ - /).' }) sku?: string;
   @Field(() => Decimal, { nullable: true, description: 'Price in major units, e.g. "12.50"; the product\'s price when left out.' }) price?: string;
   @Field(() => Decimal, { nullable: true, description: 'Former price shown struck through; above the price.' }) compareAtPrice?: string;
   @Field(() => Int, { nullable: true, description: 'Units in stock, between 0 and 1000000 (default 0).' }) stock?: number;
-  @Field(() => Boolean, { nullable: true, description: 'Whether sales are limited by stock (default: the product\'s, or true when stock is given).' }) trackInventory?: boolean;
-  @Field(() => [VariantOptionInput], { nullable: true, description: 'The options that tell it apart, e.g. [{ name: "size", value: "M" }].' }) options?: VariantOptionInput[];
+  @Field(() => Boolean, { nullable: true, description: "Whether sales are limited by stock (default: the product's, or true when stock is given)." })
+  trackInventory?: boolean;
+  @Field(() => [VariantOptionInput], { nullable: true, description: 'The options that tell it apart, e.g. [{ name: "size", value: "M" }].' })
+  options?: VariantOptionInput[];
 }
 
 @InputType()
 export class ProductInput {
-  @Field(() => String, { nullable: true, description: 'The product\'s name. Required when creating.' }) name?: string;
+  @Field(() => String, { nullable: true, description: "The product's name. Required when creating." }) name?: string;
   @Field(() => String, { nullable: true, description: 'URL name, unique in the shop; made from the name when left out.' }) slug?: string;
   @Field(() => String, { nullable: true, description: 'What the product is, shown to customers.' }) description?: string;
   @Field(() => [String], { nullable: true, description: 'Image URLs (http or https), at most 20; the first is the main image.' }) images?: string[];
   @Field(() => ID, { nullable: true, description: 'Its category (from list_product_categories); null to clear.' }) categoryId?: string;
   @Field(() => ID, { nullable: true, description: 'Its brand (from list_brands); null to clear.' }) brandId?: string;
   @Field(() => [ID], { nullable: true, description: 'The collections it is in (replaces the list).' }) collectionIds?: string[];
-  @Field(() => Decimal, { nullable: true, description: 'Price in major units, e.g. "12.50"; at least 0. Required when creating without variants. On update it changes the default variant.' }) price?: string;
+  @Field(() => Decimal, {
+    nullable: true,
+    description: 'Price in major units, e.g. "12.50"; at least 0. Required when creating without variants. On update it changes the default variant.',
+  })
+  price?: string;
   @Field(() => Decimal, { nullable: true, description: 'Former price shown struck through; above the price.' }) compareAtPrice?: string;
   @Field(() => String, { nullable: true, description: 'Stock-keeping unit of the default variant, unique in the shop.' }) sku?: string;
-  @Field(() => Int, { nullable: true, description: 'Units in stock of the default variant when creating, between 0 and 1000000; later changes go through adjustStock.' }) stock?: number;
+  @Field(() => Int, {
+    nullable: true,
+    description: 'Units in stock of the default variant when creating, between 0 and 1000000; later changes go through adjustStock.',
+  })
+  stock?: number;
   @Field(() => Boolean, { nullable: true, description: 'Whether sales are limited by stock (default true when stock is given).' }) trackInventory?: boolean;
   @Field(() => Decimal, { nullable: true, description: 'Tax rate in percent, 0 to 100, e.g. "20" (default 0).' }) taxRate?: string;
   @Field(() => ProductStatusEnum, { nullable: true, description: 'draft (default), active (sold) or archived.' }) status?: ProductStatus;
-  @Field(() => [VariantInput], { nullable: true, description: 'Variants (sizes, colours), at most 100 per product. Creating: the first is the default; without them the product has one default variant. Updating: each with an id changes that variant, each without one is added.' }) variants?: VariantInput[];
-  @Field(() => [ID], { nullable: true, description: 'update_product only: variants to remove (a product keeps at least one; when the default goes, the next one becomes the default).' }) removeVariantIds?: string[];
+  @Field(() => [VariantInput], {
+    nullable: true,
+    description:
+      'Variants (sizes, colours), at most 100 per product. Creating: the first is the default; without them the product has one default variant. Updating: each with an id changes that variant, each without one is added.',
+  })
+  variants?: VariantInput[];
+  @Field(() => [ID], {
+    nullable: true,
+    description: 'update_product only: variants to remove (a product keeps at least one; when the default goes, the next one becomes the default).',
+  })
+  removeVariantIds?: string[];
 }
 
 @ArgsType()

@@ -7,7 +7,15 @@ import type { Promotion, PromotionChannel } from '../entities/promotion.ts';
 import { parse } from '../../kernel/schemas.ts';
 import * as promotions from '../services/promotions.ts';
 import { NewPromotion, PromotionCheckInput, PromotionId, PromotionUpdate } from './promotion.inputs.ts';
-import { CreatePromotionInput, PromotionChannelEnum, PromotionListArgs, PromotionNode, PromotionPage, PromotionValidationNode, UpdatePromotionInput } from './promotion.types.ts';
+import {
+  CreatePromotionInput,
+  PromotionChannelEnum,
+  PromotionListArgs,
+  PromotionNode,
+  PromotionPage,
+  PromotionValidationNode,
+  UpdatePromotionInput,
+} from './promotion.types.ts';
 
 export const promotionNode = (p: Omit<Promotion, 'companyId'>): PromotionNode => ({
   id: p.id,
@@ -56,12 +64,20 @@ export class PromotionResolver {
     @Arg('amount', () => Decimal, { description: 'The amount in major units (49.90).' }) amount: string,
   ): Promise<PromotionValidationNode> {
     const result = await promotions.validatePromotion(ctx, parse(PromotionCheckInput, { promotionCode, channel, amount }));
-    return { isValid: result.isValid, discountAmount: result.discountAmount, errorCode: result.errorCode, promotion: result.promotion ? promotionNode(result.promotion) : null };
+    return {
+      isValid: result.isValid,
+      discountAmount: result.discountAmount,
+      errorCode: result.errorCode,
+      promotion: result.promotion ? promotionNode(result.promotion) : null,
+    };
   }
 
   @Requires('merchant')
   @Mutation(() => PromotionNode, { description: 'Creates a promotion code (409 CONFLICT naming code when the company has it already).' })
-  async createPromotion(@Ctx() ctx: RequestContext, @Arg('input', () => CreatePromotionInput, { description: 'The promotion to create.' }) input: CreatePromotionInput) {
+  async createPromotion(
+    @Ctx() ctx: RequestContext,
+    @Arg('input', () => CreatePromotionInput, { description: 'The promotion to create.' }) input: CreatePromotionInput,
+  ) {
     return promotionNode(await promotions.createPromotion(ctx, parse(NewPromotion, input)));
   }
 

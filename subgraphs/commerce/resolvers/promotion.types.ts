@@ -37,7 +37,11 @@ export class PromotionNode {
   @Field(() => String, { description: 'The code customers enter, upper-case (entered in any case).' }) code!: string;
   @Field(() => String, { nullable: true }) description?: string | null;
   @Field(() => PromotionTypeEnum) type!: PromotionType;
-  @Field(() => String, { nullable: true, description: 'percentage: the percent off ("15.00"); fixed: the amount off in major units ("5.00"); null for free_shipping.' }) value?: string | null;
+  @Field(() => String, {
+    nullable: true,
+    description: 'percentage: the percent off ("15.00"); fixed: the amount off in major units ("5.00"); null for free_shipping.',
+  })
+  value?: string | null;
   @Field(() => Boolean) bookingEnabled!: boolean;
   @Field(() => Boolean) onlineEnabled!: boolean;
   @Field(() => Boolean) posEnabled!: boolean;
@@ -58,7 +62,10 @@ export const PromotionPage = PageOf(PromotionNode, 'PromotionPage');
 @ObjectType('PromotionValidation', { description: 'Whether a code applies to an amount on a channel; an invalid code is a normal answer.' })
 export class PromotionValidationNode {
   @Field(() => Boolean) isValid!: boolean;
-  @Field(() => Money, { description: 'What it takes off the amount, never more than it (0 when invalid, and for free_shipping, which takes off the shipping instead).' }) discountAmount!: Money;
+  @Field(() => Money, {
+    description: 'What it takes off the amount, never more than it (0 when invalid, and for free_shipping, which takes off the shipping instead).',
+  })
+  discountAmount!: Money;
   @Field(() => PromotionErrorCodeEnum, { nullable: true, description: 'Why it does not apply; null when valid.' }) errorCode?: PromotionErrorCode | null;
   @Field(() => PromotionNode, { nullable: true, description: 'The promotion of the code, when it exists.' }) promotion?: PromotionNode | null;
 }
@@ -68,14 +75,18 @@ export class CreatePromotionInput {
   @Field(() => String, { description: 'Name for the business, e.g. "Summer sale".' }) name!: string;
   @Field(() => String, { description: 'The code customers enter: 2 to 40 letters, digits, - or _; stored upper-case, unique in the company.' }) code!: string;
   @Field(() => PromotionTypeEnum, { description: 'percentage, fixed or free_shipping.' }) type!: PromotionType;
-  @Field(() => String, { description: 'percentage: percent off, 1 to 100 ("15"); fixed: amount off in major units of the company currency ("5.00"); free_shipping: ignored ("0").' }) value!: string;
+  @Field(() => String, {
+    description: 'percentage: percent off, 1 to 100 ("15"); fixed: amount off in major units of the company currency ("5.00"); free_shipping: ignored ("0").',
+  })
+  value!: string;
   @Field(() => Boolean, { description: 'Usable for bookings.' }) bookingEnabled!: boolean;
   @Field(() => Boolean, { description: 'Usable for storefront shop orders.' }) onlineEnabled!: boolean;
   @Field(() => Boolean, { description: 'Usable for orders the business places (create_shop_order).' }) posEnabled!: boolean;
   @Field(() => DateTime, { nullable: true, description: 'Valid from (ISO-8601 with offset); default at once.' }) startsAt?: Date;
   @Field(() => DateTime, { nullable: true, description: 'Valid until, exclusive (ISO-8601 with offset); after startsAt.' }) endsAt?: Date;
   @Field(() => Int, { nullable: true, description: 'Uses in all. Between 1 and 1000000; default unlimited.' }) usageLimit?: number;
-  @Field(() => Int, { nullable: true, description: 'Uses per customer (by account, or by guest email or phone). Between 1 and 1000000; default unlimited.' }) perCustomerLimit?: number;
+  @Field(() => Int, { nullable: true, description: 'Uses per customer (by account, or by guest email or phone). Between 1 and 1000000; default unlimited.' })
+  perCustomerLimit?: number;
   @Field(() => Decimal, { nullable: true, description: 'The smallest amount (major units) it applies to.' }) minimumAmount?: string;
   @Field(() => String, { nullable: true, description: 'Notes for the business, at most 2000 characters.' }) description?: string;
 }

@@ -9,7 +9,7 @@ import { PaymentNextActionNode, PaymentStatusEnum } from './order.types.ts';
 import type { PaymentStatus } from '../entities/payment.ts';
 import { PaymentChoice, RegistrationId } from './registration-payment.inputs.ts';
 
-@ObjectType('RegistrationPaymentIntent', { description: "The payment of an event registration; the registration is confirmed once it succeeds." })
+@ObjectType('RegistrationPaymentIntent', { description: 'The payment of an event registration; the registration is confirmed once it succeeds.' })
 export class RegistrationPaymentIntentNode {
   @Field(() => ID, { description: 'The payment.' }) id!: string;
   @Field(() => ID, { description: 'The registration it pays.' }) registrationId!: string;
@@ -22,7 +22,8 @@ export class RegistrationPaymentIntentNode {
 
 @InputType({ description: 'How to pay a registration.' })
 export class RegistrationPaymentIntentInput {
-  @Field(() => String, { nullable: true, description: 'A provider payment method id (GET /shop/payment-methods); default the first one.' }) paymentMethodId?: string;
+  @Field(() => String, { nullable: true, description: 'A provider payment method id (GET /shop/payment-methods); default the first one.' })
+  paymentMethodId?: string;
   @Field(() => String, { nullable: true, description: "Where the provider's payment page returns the customer." }) returnUrl?: string;
 }
 
@@ -33,7 +34,8 @@ export class RegistrationPaymentResolver {
   async createRegistrationPaymentIntent(
     @Ctx() ctx: RequestContext,
     @Arg('id', () => ID, { description: 'The registration.' }) id: string,
-    @Arg('input', () => RegistrationPaymentIntentInput, { nullable: true, description: 'The payment method and where to return; both optional.' }) input?: RegistrationPaymentIntentInput,
+    @Arg('input', () => RegistrationPaymentIntentInput, { nullable: true, description: 'The payment method and where to return; both optional.' })
+    input?: RegistrationPaymentIntentInput,
   ): Promise<RegistrationPaymentIntentNode> {
     const p = await registrationPaymentIntent(ctx, parse(RegistrationId, id, 'id'), parse(PaymentChoice, input ?? {}));
     return {

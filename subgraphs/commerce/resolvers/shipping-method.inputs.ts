@@ -17,4 +17,6 @@ export const ShippingMethodUpdate = z.object({
   position: whole(0, 10_000).nullish(),
 }) satisfies z.ZodType<ShippingMethodChanges>;
 
-export const NewShippingMethod = ShippingMethodUpdate.extend({ name: text(120), kind: oneOf(SHIPPING_KINDS) }) satisfies z.ZodType<ShippingMethodChanges & { name: string; kind: ShippingKind }>;
+export const NewShippingMethod = ShippingMethodUpdate.extend({ name: text(120), kind: oneOf(SHIPPING_KINDS) }) satisfies z.ZodType<
+  ShippingMethodChanges & { name: string; kind: ShippingKind }
+>;

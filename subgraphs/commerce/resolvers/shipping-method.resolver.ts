@@ -40,7 +40,10 @@ export class ShippingMethodResolver {
 
   @Requires('merchant')
   @Mutation(() => ShippingMethodNode, { description: 'Adds a shipping method: flat rate, free above an order amount, or local pickup.' })
-  async createShippingMethod(@Ctx() ctx: RequestContext, @Arg('input', () => CreateShippingMethodInput, { description: 'The shipping method to create.' }) input: CreateShippingMethodInput) {
+  async createShippingMethod(
+    @Ctx() ctx: RequestContext,
+    @Arg('input', () => CreateShippingMethodInput, { description: 'The shipping method to create.' }) input: CreateShippingMethodInput,
+  ) {
     return shippingMethodNode(await shipping.createShippingMethod(ctx, parse(NewShippingMethod, input)));
   }
 
@@ -51,6 +54,8 @@ export class ShippingMethodResolver {
     @Arg('shippingMethodId', () => ID, { description: 'The shipping method to change.' }) shippingMethodId: string,
     @Arg('input', () => UpdateShippingMethodInput, { description: 'The fields to change; fields left out keep their value.' }) input: UpdateShippingMethodInput,
   ) {
-    return shippingMethodNode(await shipping.updateShippingMethod(ctx, parse(ShippingMethodId, shippingMethodId, 'shippingMethodId'), parse(ShippingMethodUpdate, input)));
+    return shippingMethodNode(
+      await shipping.updateShippingMethod(ctx, parse(ShippingMethodId, shippingMethodId, 'shippingMethodId'), parse(ShippingMethodUpdate, input)),
+    );
   }
 }

@@ -9,7 +9,16 @@ import * as catalog from '../services/products.ts';
 import { BrandNode, brandNode } from './brand.types.ts';
 import { categoryNode, ProductCategoryNode } from './product-category.types.ts';
 import { ProductFilter, ProductSlug } from './product.inputs.ts';
-import { ShopProductListArgs, ShopProductNode, shopProductNode, ShopProductPage, ShopVariantNode, shopVariantNode, StockStatusEnum, type StockStatus } from './product.types.ts';
+import {
+  ShopProductListArgs,
+  ShopProductNode,
+  shopProductNode,
+  ShopProductPage,
+  ShopVariantNode,
+  shopVariantNode,
+  StockStatusEnum,
+  type StockStatus,
+} from './product.types.ts';
 
 const BEST: StockStatus[] = ['IN_STOCK', 'LOW_STOCK', 'OUT_OF_STOCK'];
 
@@ -17,7 +26,7 @@ const BEST: StockStatus[] = ['IN_STOCK', 'LOW_STOCK', 'OUT_OF_STOCK'];
 @Resolver(() => ShopProductNode)
 export class ShopProductResolver {
   @Requires('public')
-  @Query(() => ShopProductPage, { description: 'The shop\'s active products, newest first.' })
+  @Query(() => ShopProductPage, { description: "The shop's active products, newest first." })
   async shopProducts(@Ctx() ctx: RequestContext, @Args(() => ShopProductListArgs) args: ShopProductListArgs) {
     const page = await catalog.listProducts(ctx, parse(ProductFilter, args), { activeOnly: true });
     return { ...page, items: page.items.map(shopProductNode) };
@@ -25,7 +34,7 @@ export class ShopProductResolver {
 
   @Requires('public')
   @Query(() => ShopProductNode, { description: 'One active product by its slug, with its variants.' })
-  async shopProduct(@Ctx() ctx: RequestContext, @Arg('slug', () => String, { description: 'The product\'s slug.' }) slug: string) {
+  async shopProduct(@Ctx() ctx: RequestContext, @Arg('slug', () => String, { description: "The product's slug." }) slug: string) {
     return shopProductNode(await catalog.getProduct(ctx, { slug: parse(ProductSlug, slug, 'slug') }, { activeOnly: true }));
   }
 
@@ -36,7 +45,7 @@ export class ShopProductResolver {
     return (await catalog.variantsOf(ctx, product.id)).map(shopVariantNode);
   }
 
-  @FieldResolver(() => Money, { description: 'The default variant\'s price.' })
+  @FieldResolver(() => Money, { description: "The default variant's price." })
   async price(@Ctx() ctx: RequestContext, @Root() product: ShopProductNode) {
     const variants = (await catalog.variantsOf(ctx, product.id)).map(shopVariantNode);
     return (variants.find((v) => v.isDefault) ?? variants[0]).price;

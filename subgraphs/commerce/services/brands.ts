@@ -28,7 +28,8 @@ export async function updateBrand(ctx: RequestContext, brandId: string, input: B
     const brand = await tx.em.findOne(Brand, { id: brandId });
     if (!brand) throw notFound('Brand');
     applyChanges(brand, input, { set: ['name'], clearable: ['description', 'logoUrl'] });
-    if (input.slug != null) brand.slug = await chooseSlug(tx, 'commerce.brand', { explicit: input.slug, text: brand.name, fallback: 'item', exceptId: brand.id });
+    if (input.slug != null)
+      brand.slug = await chooseSlug(tx, 'commerce.brand', { explicit: input.slug, text: brand.name, fallback: 'item', exceptId: brand.id });
     return brand;
   });
 }

@@ -50,7 +50,11 @@ export async function resolveItems(tx: RequestContext, items: OrderItem[], curre
         'p.taxRate',
         'v.trackInventory',
         'v.isDefault',
-        e.selectFrom('commerce.product_variant as w').select((w) => w.fn.countAll<string>().as('n')).whereRef('w.productId', '=', 'p.id').as('variants'),
+        e
+          .selectFrom('commerce.product_variant as w')
+          .select((w) => w.fn.countAll<string>().as('n'))
+          .whereRef('w.productId', '=', 'p.id')
+          .as('variants'),
       ])
       .where('p.status', '=', 'active')
       .where((e) => e.or([e('v.id', '=', anyOf(variantIds)), e.and([e('v.productId', '=', anyOf(productIds)), e('v.isDefault', '=', true)])])),
@@ -58,7 +62,10 @@ export async function resolveItems(tx: RequestContext, items: OrderItem[], curre
   return items.map((item, index) => {
     const field = `items[${index}]`;
     const row = item.variantId ? rows.find((r) => r.variantId === item.variantId) : rows.find((r) => r.productId === item.productId && r.isDefault);
-    if (!row) throw item.variantId ? badInput(`${field}.variantId`, 'is not a variant of an active product of this shop') : badInput(`${field}.productId`, 'is not an active product of this shop');
+    if (!row)
+      throw item.variantId
+        ? badInput(`${field}.variantId`, 'is not a variant of an active product of this shop')
+        : badInput(`${field}.productId`, 'is not an active product of this shop');
     if (item.variantId && item.productId && row.productId !== item.productId) throw badInput(`${field}.variantId`, 'is not a variant of productId');
     if (!item.variantId && Number(row.variants) > 1) throw badInput(`${field}.variantId`, 'is required: the product has options');
     if (row.currency.trim() !== currency) throw badInput(`${field}.productId`, `is priced in ${row.currency.trim()}, the shop sells in ${currency}`);

@@ -31,13 +31,18 @@ export async function updateCategory(ctx: RequestContext, categoryId: string, in
     const category = await tx.em.findOne(ProductCategory, { id: categoryId });
     if (!category) throw notFound('Product category');
     applyChanges(category, input, { set: ['name'], clearable: ['description'] });
-    if (input.slug != null) category.slug = await chooseSlug(tx, 'commerce.product_category', { explicit: input.slug, text: category.name, fallback: 'item', exceptId: category.id });
+    if (input.slug != null)
+      category.slug = await chooseSlug(tx, 'commerce.product_category', { explicit: input.slug, text: category.name, fallback: 'item', exceptId: category.id });
     if (input.parentId !== undefined) {
       if (input.parentId === null) category.parentId = null;
       else {
         const parentId = await requireOwn(tx, 'commerce.product_category', 'parentId', input.parentId, 'a product category');
         // A category may not sit below itself: walk up from the new parent.
-        for (let at: string | null | undefined = parentId; at; at = (await tx.first(tx.query.selectFrom('commerce.product_category').select('parentId').where('id', '=', at)))?.parentId) {
+        for (
+          let at: string | null | undefined = parentId;
+          at;
+          at = (await tx.first(tx.query.selectFrom('commerce.product_category').select('parentId').where('id', '=', at)))?.parentId
+        ) {
           if (at === category.id) throw badInput('parentId', 'would put the category inside itself');
         }
         category.parentId = parentId;
@@ -52,15 +57,37 @@ export async function deleteCategory(ctx: RequestContext, categoryId: string) {
   return ctx.transaction(async (tx) => {
     const category = await tx.em.findOne(ProductCategory, { id: categoryId });
     if (!category) throw notFound('Product category');
-    const products = Number((await tx.first(tx.query.selectFrom('commerce.product').select((e) => e.fn.countAll<string>().as('n')).where('categoryId', '=', categoryId)))!.n);
-    const children = Number((await tx.first(tx.query.selectFrom('commerce.product_category').select((e) => e.fn.countAll<string>().as('n')).where('parentId', '=', categoryId)))!.n);
-    if (products || children) throw conflict(`The category still has ${products} products and ${children} subcategories; move them first`, { field: 'categoryId', products, subcategories: children });
+    const products = Number(
+      (await tx.first(
+        tx.query
+          .selectFrom('commerce.product')
+          .select((e) => e.fn.countAll<string>().as('n'))
+          .where('categoryId', '=', categoryId),
+      ))!.n,
+    );
+    const children = Number(
+      (await tx.first(
+        tx.query
+          .selectFrom('commerce.product_category')
+          .select((e) => e.fn.countAll<string>().as('n'))
+          .where('parentId', '=', categoryId),
+      ))!.n,
+    );
+    if (products || children)
+      throw conflict(`The category still has ${products} products and ${children} subcategories; move them first`, {
+        field: 'categoryId',
+        products,
+        subcategories: children,
+      });
     tx.em.remove(category);
     return { ...category };
   });
 }
 
-export async function listCategories(ctx: RequestContext, args: { page?: number | null; limit?: number | null; search?: string | null; parentId?: string | null }) {
+export async function listCategories(
+  ctx: RequestContext,
+  args: { page?: number | null; limit?: number | null; search?: string | null; parentId?: string | null },
+) {
   const req = pageRequest(args);
   let select = ctx.query.selectFrom('commerce.product_category').selectAll().orderBy('name').orderBy('id');
   if (req.search) select = select.where('name', 'ilike', likePattern(req.search));

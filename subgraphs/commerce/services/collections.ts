@@ -37,7 +37,8 @@ export async function updateCollection(ctx: RequestContext, collectionId: string
   return ctx.transaction(async (tx) => {
     const collection = await own(tx, collectionId);
     applyChanges(collection, input, { set: ['name'], clearable: ['description'] });
-    if (input.slug != null) collection.slug = await chooseSlug(tx, 'commerce.collection', { explicit: input.slug, text: collection.name, fallback: 'item', exceptId: collection.id });
+    if (input.slug != null)
+      collection.slug = await chooseSlug(tx, 'commerce.collection', { explicit: input.slug, text: collection.name, fallback: 'item', exceptId: collection.id });
     return collection;
   });
 }
@@ -51,7 +52,9 @@ async function own(tx: RequestContext, collectionId: string) {
 /** Adds products not in the collection yet (adding one twice is no error). */
 async function link(tx: RequestContext, collectionId: string, productIds: string[]) {
   const ids = await requireOwnAll(tx, 'commerce.product', 'productIds', productIds, 'products');
-  const links = await tx.all(tx.query.selectFrom('commerce.collection_product').select('productId').where('collectionId', '=', collectionId).where('productId', '=', anyOf(ids)));
+  const links = await tx.all(
+    tx.query.selectFrom('commerce.collection_product').select('productId').where('collectionId', '=', collectionId).where('productId', '=', anyOf(ids)),
+  );
   const present = new Set(links.map((l) => l.productId));
   for (const productId of ids) if (!present.has(productId)) tx.em.create(CollectionProduct, { collectionId, productId });
 }
@@ -82,7 +85,9 @@ export async function listCollections(ctx: RequestContext, args: { page?: number
 
 /** The collection ids of many products, one statement (the product list's loader). */
 export async function collectionIdsOfProducts(ctx: RequestContext, productIds: readonly string[]): Promise<string[][]> {
-  const rows = await ctx.all(ctx.query.selectFrom('commerce.collection_product').select(['productId', 'collectionId']).where('productId', '=', anyOf(productIds)).orderBy('createdAt'));
+  const rows = await ctx.all(
+    ctx.query.selectFrom('commerce.collection_product').select(['productId', 'collectionId']).where('productId', '=', anyOf(productIds)).orderBy('createdAt'),
+  );
   return perKey(productIds, rows, (r) => r.productId).map((links) => links.map((r) => r.collectionId));
 }
 

@@ -26,7 +26,14 @@ export async function runExpiry(ctx: RequestContext, data: Record<string, unknow
   return sweepDue(
     ctx,
     data,
-    (q, now) => q.selectFrom('commerce.shop_order').select(['companyId', 'id']).where('status', '=', 'PENDING_PAYMENT').where('expiresAt', '<=', now).orderBy('expiresAt').limit(500),
+    (q, now) =>
+      q
+        .selectFrom('commerce.shop_order')
+        .select(['companyId', 'id'])
+        .where('status', '=', 'PENDING_PAYMENT')
+        .where('expiresAt', '<=', now)
+        .orderBy('expiresAt')
+        .limit(500),
     (scoped, row) => expireOrder(scoped, row.id),
   );
 }

@@ -31,7 +31,10 @@ export async function adjustStock(ctx: RequestContext, { variantId, delta, reaso
     if (!row) {
       const left = await tx.first(tx.query.selectFrom('commerce.product_variant').select('stock').where('id', '=', variantId));
       if (!left) throw notFound('Variant');
-      throw conflict(`Stock is ${left.stock}; a change of ${delta} would take it below 0 or above ${MAX_STOCK}`, { field: 'delta', available: Number(left.stock) });
+      throw conflict(`Stock is ${left.stock}; a change of ${delta} would take it below 0 or above ${MAX_STOCK}`, {
+        field: 'delta',
+        available: Number(left.stock),
+      });
     }
     const movement = tx.em.create(StockMovement, { id: newId(), variantId, delta, stockAfter: Number(row.stock), reason });
     return { movement, stock: Number(row.stock) };
@@ -40,5 +43,8 @@ export async function adjustStock(ctx: RequestContext, { variantId, delta, reaso
 
 export async function stockMovements(ctx: RequestContext, variantId: string, args: { page?: number | null; limit?: number | null }) {
   if (!(await ctx.first(ctx.query.selectFrom('commerce.product_variant').select('id').where('id', '=', variantId)))) throw notFound('Variant');
-  return ctx.page(ctx.query.selectFrom('commerce.stock_movement').selectAll().where('variantId', '=', variantId).orderBy('createdAt', 'desc').orderBy('id', 'desc'), pageRequest(args));
+  return ctx.page(
+    ctx.query.selectFrom('commerce.stock_movement').selectAll().where('variantId', '=', variantId).orderBy('createdAt', 'desc').orderBy('id', 'desc'),
+    pageRequest(args),
+  );
 }

@@ -7,7 +7,12 @@ import type { Order } from '../entities/order.ts';
 
 type OrderFacts = Pick<Order, 'id' | 'number' | 'customerEmail' | 'customerPhone' | 'totalMinor' | 'currency' | 'refundedMinor'>;
 
-export async function notifyOrder(tx: RequestContext, order: OrderFacts, what: 'placed' | 'awaiting_payment' | 'paid' | 'fulfilled' | 'cancelled' | 'expired' | 'refunded', extra: { refundMinor?: number } = {}) {
+export async function notifyOrder(
+  tx: RequestContext,
+  order: OrderFacts,
+  what: 'placed' | 'awaiting_payment' | 'paid' | 'fulfilled' | 'cancelled' | 'expired' | 'refunded',
+  extra: { refundMinor?: number } = {},
+) {
   const to = order.customerEmail ?? order.customerPhone;
   if (!to) return;
   const { name: companyName } = await tenantSettings(tx);

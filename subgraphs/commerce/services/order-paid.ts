@@ -4,7 +4,11 @@ import type { Order } from '../entities/order.ts';
 import { notifyOrder } from './notify.ts';
 import { orderStates } from './states.ts';
 
-export function publishPaid(tx: RequestContext, order: Pick<Order, 'id' | 'number' | 'customerId' | 'customerEmail' | 'channel' | 'totalMinor' | 'currency'>, lines: { productId: string; variantId: string; quantity: number; totalMinor: number }[]) {
+export function publishPaid(
+  tx: RequestContext,
+  order: Pick<Order, 'id' | 'number' | 'customerId' | 'customerEmail' | 'channel' | 'totalMinor' | 'currency'>,
+  lines: { productId: string; variantId: string; quantity: number; totalMinor: number }[],
+) {
   tx.publish('commerce.order.paid', {
     orderId: order.id,
     number: order.number,
@@ -23,7 +27,9 @@ export async function markPaidInTx(tx: RequestContext, order: Order): Promise<vo
   order.status = 'PAID';
   order.paidAt = tx.now();
   order.expiresAt = null;
-  const lines = await tx.all(tx.query.selectFrom('commerce.order_line').select(['productId', 'variantId', 'quantity', 'totalMinor']).where('orderId', '=', order.id).orderBy('position'));
+  const lines = await tx.all(
+    tx.query.selectFrom('commerce.order_line').select(['productId', 'variantId', 'quantity', 'totalMinor']).where('orderId', '=', order.id).orderBy('position'),
+  );
   publishPaid(tx, order, lines);
   await notifyOrder(tx, order, 'paid');
 }

@@ -106,7 +106,12 @@ export async function placeOrder(ctx: RequestContext, input: CheckoutInput): Pro
 export async function placePosOrder(ctx: RequestContext, accountId: string, input: PosOrderInput): Promise<PlacedOrder> {
   const customer = await customers.find(ctx, accountId);
   if (!customer) throw badInput('accountId', 'is not a customer of this company');
-  const buyer = { customerId: customer.customerId, name: [customer.name, customer.lastName].filter(Boolean).join(' '), email: customer.email ?? null, phone: customer.phone ?? null };
+  const buyer = {
+    customerId: customer.customerId,
+    name: [customer.name, customer.lastName].filter(Boolean).join(' '),
+    email: customer.email ?? null,
+    phone: customer.phone ?? null,
+  };
   return createOrder(ctx, { ...input, paymentMethodId: input.paymentMethodId ?? 'manual' }, buyer, 'pos');
 }
 
@@ -119,7 +124,9 @@ async function createOrder(ctx: RequestContext, input: CheckoutInput, buyer: Buy
   const [{ currency }, settings] = await Promise.all([tenantSettings(ctx), shopSettings(ctx)]);
   let shipping: RowOf<'commerce.shipping_method'> | null = null;
   if (input.shippingMethodId != null) {
-    shipping = await ctx.first(ctx.query.selectFrom('commerce.shipping_method').selectAll().where('id', '=', input.shippingMethodId).where('active', '=', true));
+    shipping = await ctx.first(
+      ctx.query.selectFrom('commerce.shipping_method').selectAll().where('id', '=', input.shippingMethodId).where('active', '=', true),
+    );
     if (!shipping) throw badInput('shippingMethodId', 'is not an active shipping method of this shop');
   }
   // An address is kept only for a method that ships to one.
@@ -136,7 +143,9 @@ async function createOrder(ctx: RequestContext, input: CheckoutInput, buyer: Buy
     let shippingMinor = shipping ? shippingCost(shipping, subtotalMinor) : 0;
     // The code's use is taken here, in the order's transaction (a refusal writes nothing).
     const customerKey = buyer.customerId ?? buyer.email?.toLowerCase() ?? buyer.phone ?? null;
-    const promotion = promotionCode ? await takePromotion(tx, { code: promotionCode, channel, amountMinor: subtotalMinor, shippingMinor, customerKey, orderId }) : null;
+    const promotion = promotionCode
+      ? await takePromotion(tx, { code: promotionCode, channel, amountMinor: subtotalMinor, shippingMinor, customerKey, orderId })
+      : null;
     if (promotion?.type === 'free_shipping') shippingMinor = 0;
     const money = orderMoney(priced, shippingMinor, promotion?.discountMinor ?? 0, settings.pricesIncludeTax);
     const free = money.totalMinor === 0;
@@ -223,7 +232,10 @@ async function createOrder(ctx: RequestContext, input: CheckoutInput, buyer: Buy
   // The provider is called once the order is committed (never inside a transaction: it is another
   // system); a failure leaves the order to expire.
   if (order.status === 'PENDING_PAYMENT' && method.kind === 'PROVIDER') await openProviderPayment(ctx, { orderId: order.id });
-  return { order: (await ctx.first(ctx.query.selectFrom('commerce.shop_order').selectAll().where('id', '=', order.id)))!, accessToken: buyer.customerId ? null : accessToken };
+  return {
+    order: (await ctx.first(ctx.query.selectFrom('commerce.shop_order').selectAll().where('id', '=', order.id)))!,
+    accessToken: buyer.customerId ? null : accessToken,
+  };
 }
 
 // ---- Reads ---------------------------------------------------------------------------------------
@@ -257,7 +269,10 @@ export async function paymentStatus(ctx: RequestContext, orderId: string, access
   if (payment && order.status === 'PENDING_PAYMENT') {
     await syncPayment(ctx, payment);
     // The payment is read again directly: the request's loader keeps what it read first.
-    [order, payment] = await Promise.all([findOrder(ctx, order.id), ctx.first(ctx.query.selectFrom('commerce.payment').selectAll().where('id', '=', payment.id))]);
+    [order, payment] = await Promise.all([
+      findOrder(ctx, order.id),
+      ctx.first(ctx.query.selectFrom('commerce.payment').selectAll().where('id', '=', payment.id)),
+    ]);
   }
   return { order, payment };
 }
@@ -274,18 +289,26 @@ export async function listOrders(ctx: RequestContext, args: OrderListArgs) {
 }
 
 export function listMyOrders(ctx: RequestContext, args: { page?: number | null; limit?: number | null }) {
-  const select = ctx.query.selectFrom('commerce.shop_order').selectAll().where('customerId', '=', ctx.customer.customerId).orderBy('createdAt', 'desc').orderBy('id', 'desc');
+  const select = ctx.query
+    .selectFrom('commerce.shop_order')
+    .selectAll()
+    .where('customerId', '=', ctx.customer.customerId)
+    .orderBy('createdAt', 'desc')
+    .orderBy('id', 'desc');
   return ctx.page(select, pageRequest(args));
 }
 
 /** Lines of many orders in one query, in each order's line order. */
 export async function orderLines(ctx: RequestContext, orderIds: readonly string[]) {
-  const rows = await ctx.all(ctx.query.selectFrom('commerce.order_line').selectAll().where('orderId', '=', anyOf(orderIds)).orderBy('orderId').orderBy('position'));
+  const rows = await ctx.all(
+    ctx.query.selectFrom('commerce.order_line').selectAll().where('orderId', '=', anyOf(orderIds)).orderBy('orderId').orderBy('position'),
+  );
   return perKey(orderIds, rows, (r) => r.orderId);
 }
 
 /** An order's lines, batched per response. */
-export const linesOf = (ctx: RequestContext, orderId: string) => ctx.loader('commerce.orderLines', (ids: readonly string[]) => orderLines(ctx, ids)).load(orderId);
+export const linesOf = (ctx: RequestContext, orderId: string) =>
+  ctx.loader('commerce.orderLines', (ids: readonly string[]) => orderLines(ctx, ids)).load(orderId);
 
 // ---- Merchant moves ------------------------------------------------------------------------------
 
@@ -387,7 +410,16 @@ export async function refundOrder(ctx: RequestContext, orderId: string, amount: 
   return ctx.transaction(async (tx) => {
     const row = await tx.first(tx.query.selectFrom('commerce.shop_order').selectAll().where('id', '=', id));
     if (!row) throw notFound('Order');
-    tx.publish('commerce.order.refunded', { orderId: row.id, number: row.number, customerId: row.customerId ?? null, amountMinor: refundMinor, refundedMinor: row.refundedMinor, totalMinor: row.totalMinor, currency: row.currency, status: row.status as 'REFUNDED' | 'PARTIALLY_REFUNDED' });
+    tx.publish('commerce.order.refunded', {
+      orderId: row.id,
+      number: row.number,
+      customerId: row.customerId ?? null,
+      amountMinor: refundMinor,
+      refundedMinor: row.refundedMinor,
+      totalMinor: row.totalMinor,
+      currency: row.currency,
+      status: row.status as 'REFUNDED' | 'PARTIALLY_REFUNDED',
+    });
     await notifyOrder(tx, row, 'refunded', { refundMinor });
     return row;
   });

@@ -20,13 +20,48 @@ export interface PaymentMethodInfo {
   test: boolean;
 }
 
-const MANUAL: PaymentMethodInfo = { id: 'manual', name: 'Pay at the venue', kind: 'MANUAL', provider: null, description: 'Paid in person; the business marks the order paid.', test: false };
+const MANUAL: PaymentMethodInfo = {
+  id: 'manual',
+  name: 'Pay at the venue',
+  kind: 'MANUAL',
+  provider: null,
+  description: 'Paid in person; the business marks the order paid.',
+  test: false,
+};
 
 const SANDBOX: PaymentMethodInfo[] = [
-  { id: 'sandbox', name: 'Sandbox card', kind: 'PROVIDER', provider: 'sandbox', description: 'Test payments on the hosted sandbox page (Pay, Decline, Cancel).', test: true },
-  { id: 'sandbox_success', name: 'Sandbox: always succeeds', kind: 'PROVIDER', provider: 'sandbox', description: 'Test method: the payment succeeds without a page.', test: true },
-  { id: 'sandbox_decline', name: 'Sandbox: always declined', kind: 'PROVIDER', provider: 'sandbox', description: 'Test method: the payment is declined.', test: true },
-  { id: 'sandbox_requires_action', name: 'Sandbox: needs the customer', kind: 'PROVIDER', provider: 'sandbox', description: 'Test method: the customer decides on the hosted page.', test: true },
+  {
+    id: 'sandbox',
+    name: 'Sandbox card',
+    kind: 'PROVIDER',
+    provider: 'sandbox',
+    description: 'Test payments on the hosted sandbox page (Pay, Decline, Cancel).',
+    test: true,
+  },
+  {
+    id: 'sandbox_success',
+    name: 'Sandbox: always succeeds',
+    kind: 'PROVIDER',
+    provider: 'sandbox',
+    description: 'Test method: the payment succeeds without a page.',
+    test: true,
+  },
+  {
+    id: 'sandbox_decline',
+    name: 'Sandbox: always declined',
+    kind: 'PROVIDER',
+    provider: 'sandbox',
+    description: 'Test method: the payment is declined.',
+    test: true,
+  },
+  {
+    id: 'sandbox_requires_action',
+    name: 'Sandbox: needs the customer',
+    kind: 'PROVIDER',
+    provider: 'sandbox',
+    description: 'Test method: the customer decides on the hosted page.',
+    test: true,
+  },
 ];
 
 /** The active methods, in the order a checkout shows them. */
@@ -50,4 +85,3 @@ export function choosePaymentMethod(ctx: RequestContext, id: string | null | und
   if (!found) throw badInput(field, `must be one of ${methods.map((m) => m.id).join(', ')}`);
   return found;
 }
-

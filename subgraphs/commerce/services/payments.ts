@@ -23,7 +23,9 @@ export const WEBHOOK_QUEUE = 'commerce.webhook';
 export async function openProviderPayment(ctx: RequestContext, of: { orderId: string } | { paymentId: string }, description = 'Order'): Promise<void> {
   const select = ctx.query.selectFrom('commerce.payment').selectAll();
   const payment = await ctx.first(
-    'orderId' in of ? select.where('orderId', '=', of.orderId).where('providerPaymentId', 'is', null).where('status', '=', 'requires_payment_method') : select.where('id', '=', of.paymentId),
+    'orderId' in of
+      ? select.where('orderId', '=', of.orderId).where('providerPaymentId', 'is', null).where('status', '=', 'requires_payment_method')
+      : select.where('id', '=', of.paymentId),
   );
   if (!payment || payment.providerPaymentId) return;
   const state = await providerFor(ctx.runtime, payment.provider).createIntent({
@@ -69,7 +71,12 @@ export async function applyState(tx: RequestContext, paymentId: string, state: P
   });
   if (payment.registrationId) {
     // Content confirms the registration on the event above; the window is over.
-    await tx.query.updateTable('commerce.payable_registration').set({ status: 'PAID' }).where('registrationId', '=', payment.registrationId).where('status', '=', 'PENDING_PAYMENT').execute();
+    await tx.query
+      .updateTable('commerce.payable_registration')
+      .set({ status: 'PAID' })
+      .where('registrationId', '=', payment.registrationId)
+      .where('status', '=', 'PENDING_PAYMENT')
+      .execute();
   }
   if (payment.orderId) {
     const order = await tx.em.findOne(Order, { id: payment.orderId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
@@ -101,7 +108,14 @@ export async function handleWebhookEvent(ctx: RequestContext, provider: string, 
       .expression((e) =>
         e
           .selectFrom('commerce.payment')
-          .select((p) => [p.val(provider).as('provider'), p.val(event.id).as('eventId'), 'companyId', p.val(event.type).as('type'), 'id', p.val(tx.now()).as('receivedAt')])
+          .select((p) => [
+            p.val(provider).as('provider'),
+            p.val(event.id).as('eventId'),
+            'companyId',
+            p.val(event.type).as('type'),
+            'id',
+            p.val(tx.now()).as('receivedAt'),
+          ])
           .where('id', '=', event.paymentId)
           .where('provider', '=', provider),
       )
@@ -110,12 +124,21 @@ export async function handleWebhookEvent(ctx: RequestContext, provider: string, 
       .execute();
     if (!fresh.length) return;
     const status = STATUS_OF_EVENT[event.type];
-    if (status) await applyState(tx, event.paymentId, { status, providerPaymentId: event.providerPaymentId, failureCode: event.failureCode, failureMessage: event.failureMessage });
+    if (status)
+      await applyState(tx, event.paymentId, {
+        status,
+        providerPaymentId: event.providerPaymentId,
+        failureCode: event.failureCode,
+        failureMessage: event.failureMessage,
+      });
   });
 }
 
 /** Asks the provider for the state of an open payment and applies it (the customer's return). */
-export async function syncPayment(ctx: RequestContext, payment: { id: string; provider: string; providerPaymentId?: string | null; status: PaymentStatus }): Promise<void> {
+export async function syncPayment(
+  ctx: RequestContext,
+  payment: { id: string; provider: string; providerPaymentId?: string | null; status: PaymentStatus },
+): Promise<void> {
   if (!payment.providerPaymentId || FINAL.includes(payment.status)) return;
   const state = await providerFor(ctx.runtime, payment.provider).status(payment.providerPaymentId);
   if (state.status !== payment.status) await ctx.transaction((tx) => applyState(tx, payment.id, state));
@@ -126,14 +149,18 @@ export async function cancelOpenPayments(ctx: RequestContext, of: { orderId: str
   const select = ctx.query.selectFrom('commerce.payment').selectAll().where('status', 'not in', FINAL);
   const open = await ctx.all('orderId' in of ? select.where('orderId', '=', of.orderId) : select.where('registrationId', '=', of.registrationId));
   for (const payment of open) {
-    const state = payment.providerPaymentId ? await providerFor(ctx.runtime, payment.provider).cancel(payment.providerPaymentId) : { status: 'canceled' as const };
+    const state = payment.providerPaymentId
+      ? await providerFor(ctx.runtime, payment.provider).cancel(payment.providerPaymentId)
+      : { status: 'canceled' as const };
     await ctx.transaction((tx) => applyState(tx, payment.id, state));
   }
 }
 
 /** Refunds `amountMinor` of an order's succeeded provider payments, at the provider first. */
 export async function refundPayments(ctx: RequestContext, orderId: string, amountMinor: number): Promise<void> {
-  const paid = await ctx.all(ctx.query.selectFrom('commerce.payment').selectAll().where('orderId', '=', orderId).where('status', '=', 'succeeded').orderBy('createdAt'));
+  const paid = await ctx.all(
+    ctx.query.selectFrom('commerce.payment').selectAll().where('orderId', '=', orderId).where('status', '=', 'succeeded').orderBy('createdAt'),
+  );
   let left = amountMinor;
   for (const payment of paid) {
     const share = Math.min(left, payment.amountMinor - payment.refundedMinor);
@@ -155,10 +182,11 @@ export async function refundPayments(ctx: RequestContext, orderId: string, amoun
 
 /** The latest payment of each order, in one query. */
 export async function latestPayments(ctx: RequestContext, orderIds: readonly string[]) {
-  const rows = await ctx.all(ctx.query.selectFrom('commerce.payment').selectAll().where('orderId', '=', anyOf(orderIds)).orderBy('createdAt', 'desc').orderBy('id', 'desc'));
+  const rows = await ctx.all(
+    ctx.query.selectFrom('commerce.payment').selectAll().where('orderId', '=', anyOf(orderIds)).orderBy('createdAt', 'desc').orderBy('id', 'desc'),
+  );
   return orderIds.map((id) => rows.find((r) => r.orderId === id) ?? null);
 }
 
 export const paymentIntentOf = (ctx: RequestContext, orderId: string) =>
   ctx.loader('commerce.latestPayment', (ids: readonly string[]) => latestPayments(ctx, ids)).load(orderId);
-

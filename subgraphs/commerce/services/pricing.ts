@@ -54,5 +54,11 @@ export function orderMoney(lines: LineMoney[], shippingMinor: number, discountMi
   const lineTax = lines.reduce((s, l) => s + l.taxMinor, 0);
   const discount = Math.min(discountMinor, subtotalMinor);
   const taxMinor = discount && subtotalMinor ? Number(roundDiv(BigInt(lineTax) * BigInt(subtotalMinor - discount), BigInt(subtotalMinor))) : lineTax;
-  return { subtotalMinor, shippingMinor, taxMinor, discountMinor: discount, totalMinor: subtotalMinor - discount + (pricesIncludeTax ? 0 : taxMinor) + shippingMinor };
+  return {
+    subtotalMinor,
+    shippingMinor,
+    taxMinor,
+    discountMinor: discount,
+    totalMinor: subtotalMinor - discount + (pricesIncludeTax ? 0 : taxMinor) + shippingMinor,
+  };
 }

@@ -67,15 +67,19 @@ export type NewProduct = ProductChanges & { name: string };
 function prices(field: string, input: { price?: string | null; compareAtPrice?: string | null }, currency: string, fallbackMinor?: number) {
   const priceMinor = input.price != null ? parseAmount(`${field}price`, input.price, currency) : fallbackMinor;
   const compareAtPriceMinor = input.compareAtPrice != null ? parseAmount(`${field}compareAtPrice`, input.compareAtPrice, currency) : null;
-  if (compareAtPriceMinor != null && priceMinor != null && compareAtPriceMinor <= priceMinor) throw badInput(`${field}compareAtPrice`, 'must be above the price');
+  if (compareAtPriceMinor != null && priceMinor != null && compareAtPriceMinor <= priceMinor)
+    throw badInput(`${field}compareAtPrice`, 'must be above the price');
   return { priceMinor, compareAtPriceMinor };
 }
 
 /** The product's own fields, then the ones that must be the company's: its category, brand and collections. */
 async function applyProduct(tx: RequestContext, product: Product, input: ProductChanges) {
   applyChanges(product, input, { set: ['name', 'images', 'taxRate', 'status'], clearable: ['description'] });
-  if (input.categoryId !== undefined) product.categoryId = input.categoryId === null ? null : await requireOwn(tx, 'commerce.product_category', 'categoryId', input.categoryId, 'a product category');
-  if (input.brandId !== undefined) product.brandId = input.brandId === null ? null : await requireOwn(tx, 'commerce.brand', 'brandId', input.brandId, 'a brand');
+  if (input.categoryId !== undefined)
+    product.categoryId =
+      input.categoryId === null ? null : await requireOwn(tx, 'commerce.product_category', 'categoryId', input.categoryId, 'a product category');
+  if (input.brandId !== undefined)
+    product.brandId = input.brandId === null ? null : await requireOwn(tx, 'commerce.brand', 'brandId', input.brandId, 'a brand');
   if (input.collectionIds != null) {
     const ids = await requireOwnAll(tx, 'commerce.collection', 'collectionIds', input.collectionIds, 'collections');
     tx.em.remove(await tx.em.find(CollectionProduct, { productId: product.id }));
@@ -94,7 +98,14 @@ export async function createProduct(ctx: RequestContext, input: NewProduct) {
   if (!variants && input.price == null) throw badInput('price', 'is required');
   const base = prices('', input, currency);
   return ctx.transaction(async (tx) => {
-    const product = tx.em.create(Product, { id: newId(), name, slug: await chooseSlug(tx, 'commerce.product', { explicit: input.slug, text: name, fallback: 'item' }), images: [], status: 'draft', taxRate: '0.00' });
+    const product = tx.em.create(Product, {
+      id: newId(),
+      name,
+      slug: await chooseSlug(tx, 'commerce.product', { explicit: input.slug, text: name, fallback: 'item' }),
+      images: [],
+      status: 'draft',
+      taxRate: '0.00',
+    });
     await applyProduct(tx, product, input);
     const made = (variants ?? [{ sku: input.sku, stock: input.stock, trackInventory: input.trackInventory }]).map((v, i) => {
       const field = variants ? `variants[${i}].` : '';
@@ -131,7 +142,13 @@ export async function updateProduct(ctx: RequestContext, productId: string, inpu
   return ctx.transaction(async (tx) => {
     const product = await tx.em.findOne(Product, { id: productId });
     if (!product) throw notFound('Product');
-    if (input.slug != null) product.slug = await chooseSlug(tx, 'commerce.product', { explicit: input.slug, text: input.name ?? product.name, fallback: 'item', exceptId: product.id });
+    if (input.slug != null)
+      product.slug = await chooseSlug(tx, 'commerce.product', {
+        explicit: input.slug,
+        text: input.name ?? product.name,
+        fallback: 'item',
+        exceptId: product.id,
+      });
     await applyProduct(tx, product, input);
     if (input.variants != null || input.removeVariantIds != null) await changeVariants(tx, product.id, input.variants ?? [], input.removeVariantIds ?? []);
     if (input.price != null || input.compareAtPrice !== undefined || input.sku !== undefined || input.trackInventory != null) {
@@ -191,7 +208,8 @@ async function changeVariants(tx: RequestContext, productId: string, changes: Va
     const own = prices(field, v, currency, variant.priceMinor);
     variant.priceMinor = own.priceMinor!;
     if (v.compareAtPrice !== undefined) variant.compareAtPriceMinor = own.compareAtPriceMinor;
-    if (variant.compareAtPriceMinor != null && variant.compareAtPriceMinor <= variant.priceMinor) throw badInput(`${field}compareAtPrice`, 'must be above the price');
+    if (variant.compareAtPriceMinor != null && variant.compareAtPriceMinor <= variant.priceMinor)
+      throw badInput(`${field}compareAtPrice`, 'must be above the price');
     applyChanges(variant, v, { set: ['trackInventory', 'options'], clearable: ['name', 'sku'] });
   });
   if (!removing.size) return;
@@ -244,7 +262,9 @@ export async function listProducts(ctx: RequestContext, args: ProductListArgs, o
 
 /** The variants of many products at once, in one statement: the list's loader. */
 export async function variantsOfProducts(ctx: RequestContext, productIds: readonly string[]): Promise<VariantRow[][]> {
-  const rows = await ctx.all(ctx.query.selectFrom('commerce.product_variant').selectAll().where('productId', '=', anyOf(productIds)).orderBy('position').orderBy('id'));
+  const rows = await ctx.all(
+    ctx.query.selectFrom('commerce.product_variant').selectAll().where('productId', '=', anyOf(productIds)).orderBy('position').orderBy('id'),
+  );
   return perKey(productIds, rows, (r) => r.productId);
 }
 

@@ -64,7 +64,8 @@ function valueOf(type: PromotionType, value: string | null | undefined, currency
   if (value == null || value.trim() === '') throw badInput('value', `is required for a ${type} promotion`);
   if (type === 'percentage') {
     const text = value.trim();
-    if (!/^\d{1,3}(\.\d{1,2})?$/.test(text) || Number(text) < 1 || Number(text) > 100) throw badInput('value', 'must be a percentage from 1 to 100 (at most 2 decimals), e.g. "15"');
+    if (!/^\d{1,3}(\.\d{1,2})?$/.test(text) || Number(text) < 1 || Number(text) > 100)
+      throw badInput('value', 'must be a percentage from 1 to 100 (at most 2 decimals), e.g. "15"');
     return { percent: Number(text).toFixed(2), amountMinor: null };
   }
   const amountMinor = parseAmount('value', value, currency);
@@ -80,16 +81,27 @@ function apply(promotion: Promotion, input: PromotionChanges, creating: boolean)
   });
   const type = input.type ?? promotion.type;
   if (creating || input.type != null || input.value != null) {
-    if (!creating && input.type != null && input.type !== promotion.type && input.value == null && type !== 'free_shipping') throw badInput('value', 'is required when the type changes');
-    const value = valueOf(type, input.value ?? (type === promotion.type ? (promotion.percent ?? (promotion.amountMinor != null ? toMoney(promotion.amountMinor, promotion.currency).amount : null)) : null), promotion.currency);
+    if (!creating && input.type != null && input.type !== promotion.type && input.value == null && type !== 'free_shipping')
+      throw badInput('value', 'is required when the type changes');
+    const value = valueOf(
+      type,
+      input.value ??
+        (type === promotion.type
+          ? (promotion.percent ?? (promotion.amountMinor != null ? toMoney(promotion.amountMinor, promotion.currency).amount : null))
+          : null),
+      promotion.currency,
+    );
     promotion.type = type;
     promotion.percent = value.percent;
     promotion.amountMinor = value.amountMinor;
   }
   if (promotion.startsAt && promotion.endsAt && promotion.endsAt.getTime() <= promotion.startsAt.getTime()) throw badInput('endsAt', 'must be after startsAt');
-  if (input.usageLimit != null && promotion.usageLimit != null && promotion.usageLimit < promotion.usedCount) throw badInput('usageLimit', `must be at least the ${promotion.usedCount} use(s) already taken`);
-  if (input.minimumAmount !== undefined) promotion.minimumAmountMinor = input.minimumAmount == null ? null : parseAmount('minimumAmount', input.minimumAmount, promotion.currency);
-  if (!promotion.bookingEnabled && !promotion.onlineEnabled && !promotion.posEnabled) throw badInput('bookingEnabled', 'at least one channel (booking, online, pos) must be enabled');
+  if (input.usageLimit != null && promotion.usageLimit != null && promotion.usageLimit < promotion.usedCount)
+    throw badInput('usageLimit', `must be at least the ${promotion.usedCount} use(s) already taken`);
+  if (input.minimumAmount !== undefined)
+    promotion.minimumAmountMinor = input.minimumAmount == null ? null : parseAmount('minimumAmount', input.minimumAmount, promotion.currency);
+  if (!promotion.bookingEnabled && !promotion.onlineEnabled && !promotion.posEnabled)
+    throw badInput('bookingEnabled', 'at least one channel (booking, online, pos) must be enabled');
 }
 
 export async function createPromotion(ctx: RequestContext, input: PromotionChanges): Promise<Promotion> {
@@ -149,7 +161,10 @@ export async function getPromotion(ctx: RequestContext, promotionId: string): Pr
   return promotion;
 }
 
-export async function listPromotions(ctx: RequestContext, args: { active?: boolean | null; page?: number | null; limit?: number | null; offset?: number | null }) {
+export async function listPromotions(
+  ctx: RequestContext,
+  args: { active?: boolean | null; page?: number | null; limit?: number | null; offset?: number | null },
+) {
   let select = ctx.query.selectFrom('commerce.promotion').selectAll().orderBy('createdAt', 'desc').orderBy('id', 'desc');
   if (args.active != null) select = select.where('active', '=', args.active);
   return ctx.page(select, pageRequest(args));
@@ -174,7 +189,13 @@ export async function validatePromotion(ctx: RequestContext, { promotionCode: co
   const { currency } = await tenantSettings(ctx);
   const amountMinor = parseAmount('amount', amount, currency);
   const checked = (await ctx.first(
-    ctx.query.selectFrom(sql<Checked>`commerce.take_promotion(${ctx.companyId}, ${code}, ${channel}, ${amountMinor}, ${null}, ${null}, ${null}, ${null}, ${0}, ${ctx.now()}, true)`.as('t')).selectAll(),
+    ctx.query
+      .selectFrom(
+        sql<Checked>`commerce.take_promotion(${ctx.companyId}, ${code}, ${channel}, ${amountMinor}, ${null}, ${null}, ${null}, ${null}, ${0}, ${ctx.now()}, true)`.as(
+          't',
+        ),
+      )
+      .selectAll(),
   ))!;
   const promotion = checked.promotionId ? await ctx.first(ctx.query.selectFrom('commerce.promotion').selectAll().where('id', '=', checked.promotionId)) : null;
   return { isValid: checked.errorCode === null, discountAmount: toMoney(Number(checked.discountMinor), currency), errorCode: checked.errorCode, promotion };
@@ -198,7 +219,11 @@ export async function takePromotion(
   use: { code: string; channel: PromotionChannel; amountMinor: number; shippingMinor: number; customerKey: string | null; orderId: string },
 ): Promise<TakenPromotion> {
   const taken = await tx.query
-    .selectFrom(sql<Checked>`commerce.take_promotion(${tx.companyId}, ${use.code}, ${use.channel}, ${use.amountMinor}, ${use.customerKey}, ${newId()}, ${use.orderId}, ${null}, ${use.shippingMinor}, ${tx.now()})`.as('t'))
+    .selectFrom(
+      sql<Checked>`commerce.take_promotion(${tx.companyId}, ${use.code}, ${use.channel}, ${use.amountMinor}, ${use.customerKey}, ${newId()}, ${use.orderId}, ${null}, ${use.shippingMinor}, ${tx.now()})`.as(
+        't',
+      ),
+    )
     .selectAll()
     .executeTakeFirstOrThrow();
   if (taken.errorCode) throw promotionInvalid(taken.errorCode);

@@ -41,7 +41,8 @@ export async function recordRegistration(tx: RequestContext, facts: Registration
     .onConflict((oc) => oc.doNothing())
     .returning('registrationId')
     .execute();
-  if (fresh.length && facts.status === 'PENDING_PAYMENT') tx.runAt(REGISTRATION_WINDOW_QUEUE, due, { companyId: tx.companyId, registrationId: facts.registrationId });
+  if (fresh.length && facts.status === 'PENDING_PAYMENT')
+    tx.runAt(REGISTRATION_WINDOW_QUEUE, due, { companyId: tx.companyId, registrationId: facts.registrationId });
 }
 
 /** How a registration is paid, as the edge checked it (resolvers/registration-payment.inputs.ts): both optional. */
@@ -62,9 +63,12 @@ export async function registrationPaymentIntent(ctx: RequestContext, registratio
   const returnUrl = input.returnUrl ?? null;
   const registration = await payableRegistration(ctx, registrationId);
   if (!registration) throw notFound('Registration');
-  const payments = await ctx.all(ctx.query.selectFrom('commerce.payment').selectAll().where('registrationId', '=', registration.registrationId).orderBy('createdAt', 'desc'));
+  const payments = await ctx.all(
+    ctx.query.selectFrom('commerce.payment').selectAll().where('registrationId', '=', registration.registrationId).orderBy('createdAt', 'desc'),
+  );
   if (payments.some((p) => p.status === 'succeeded')) throw conflict('This registration is paid', { field: 'id' });
-  if (registration.status !== 'PENDING_PAYMENT' || registration.paymentDueAt.getTime() <= ctx.now().getTime()) throw conflict('This registration does not wait for payment', { field: 'id' });
+  if (registration.status !== 'PENDING_PAYMENT' || registration.paymentDueAt.getTime() <= ctx.now().getTime())
+    throw conflict('This registration does not wait for payment', { field: 'id' });
   // One open payment at a time (a registration must not be paid twice): the same method resumes
   // it; another method cancels it first (one that succeeded meanwhile makes this a 409 below).
   const open = payments.find((p) => p.status !== 'canceled' && p.providerPaymentId);
@@ -99,7 +103,8 @@ export async function registrationPaymentIntent(ctx: RequestContext, registratio
 /** A payment as it is now (not a request's loader, which keeps what it read first). */
 const paymentNow = (ctx: RequestContext, id: string) => ctx.first(ctx.query.selectFrom('commerce.payment').selectAll().where('id', '=', id));
 
-const payableRegistrationRow = (ctx: RequestContext, registrationId: string) => ctx.first(ctx.query.selectFrom('commerce.payable_registration').selectAll().where('registrationId', '=', registrationId));
+const payableRegistrationRow = (ctx: RequestContext, registrationId: string) =>
+  ctx.first(ctx.query.selectFrom('commerce.payable_registration').selectAll().where('registrationId', '=', registrationId));
 
 /**
  * What commerce knows a registration owes. One made a moment ago may not have reached commerce yet:
@@ -109,7 +114,9 @@ const payableRegistrationRow = (ctx: RequestContext, registrationId: string) => 
 async function payableRegistration(ctx: RequestContext, registrationId: string) {
   const known = await payableRegistrationRow(ctx, registrationId);
   if (known) return known;
-  const caughtUp = await catchUpOnEvent(ctx, 'commerce', 'content.registration.created', { registrationId }, (tx, event) => recordRegistration(tx, event.payload));
+  const caughtUp = await catchUpOnEvent(ctx, 'commerce', 'content.registration.created', { registrationId }, (tx, event) =>
+    recordRegistration(tx, event.payload),
+  );
   return caughtUp ? payableRegistrationRow(ctx, registrationId) : null;
 }
 
@@ -124,7 +131,9 @@ export async function endRegistrationWindow(ctx: RequestContext, registrationId:
   await cancelOpenPayments(ctx, { registrationId });
   return ctx.transaction(async (tx) => {
     // A payment that got through before its cancel pays the registration after all.
-    const paid = await tx.all(tx.query.selectFrom('commerce.payment').select('id').where('registrationId', '=', registrationId).where('status', '=', 'succeeded'));
+    const paid = await tx.all(
+      tx.query.selectFrom('commerce.payment').select('id').where('registrationId', '=', registrationId).where('status', '=', 'succeeded'),
+    );
     const moved = await tx.query
       .updateTable('commerce.payable_registration')
       .set({ status: paid.length ? 'PAID' : 'EXPIRED' })
@@ -146,7 +155,14 @@ export async function runRegistrationWindows(ctx: RequestContext, data: Record<s
   return sweepDue(
     ctx,
     data,
-    (q, now) => q.selectFrom('commerce.payable_registration').select(['companyId', 'registrationId']).where('status', '=', 'PENDING_PAYMENT').where('paymentDueAt', '<=', now).orderBy('paymentDueAt').limit(500),
+    (q, now) =>
+      q
+        .selectFrom('commerce.payable_registration')
+        .select(['companyId', 'registrationId'])
+        .where('status', '=', 'PENDING_PAYMENT')
+        .where('paymentDueAt', '<=', now)
+        .orderBy('paymentDueAt')
+        .limit(500),
     (scoped, row) => endRegistrationWindow(scoped, row.registrationId),
   );
 }

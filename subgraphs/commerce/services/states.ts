@@ -24,7 +24,15 @@ export const orderStates = stateMachine<OrderStatus>('order', {
  * requires_payment_method (it can be paid again); succeeded and canceled are final, so a repeated
  * or late "succeeded" never pays twice.
  */
-const open: PaymentStatus[] = ['requires_payment_method', 'requires_confirmation', 'requires_action', 'processing', 'requires_capture', 'succeeded', 'canceled'];
+const open: PaymentStatus[] = [
+  'requires_payment_method',
+  'requires_confirmation',
+  'requires_action',
+  'processing',
+  'requires_capture',
+  'succeeded',
+  'canceled',
+];
 export const paymentStates = stateMachine<PaymentStatus>('payment', {
   requires_payment_method: open,
   requires_confirmation: open,

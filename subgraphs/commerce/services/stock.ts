@@ -27,7 +27,12 @@ export async function reserveStock(tx: RequestContext, lines: CatalogLine[]): Pr
     if (taken.length) continue;
     const left = await tx.first(tx.query.selectFrom('commerce.product_variant').select('stock').where('id', '=', variantId));
     const available = Math.max(0, Number(left?.stock ?? 0));
-    throw new AppError('INSUFFICIENT_STOCK', `items[${index}]: only ${available} left in stock`, { field: `items[${index}]`, line: index, variantId, available });
+    throw new AppError('INSUFFICIENT_STOCK', `items[${index}]: only ${available} left in stock`, {
+      field: `items[${index}]`,
+      line: index,
+      variantId,
+      available,
+    });
   }
 }
 

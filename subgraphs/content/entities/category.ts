@@ -8,7 +8,10 @@ export const ContentCategory = tenantEntity({
   schema: 'content',
   tableName: 'category',
   properties: {
-    id: p.uuid().primary().onCreate(() => newId()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => newId()),
     name: p.text(),
     slug: p.text(),
     createdAt: p.datetime().onCreate(() => new Date()),

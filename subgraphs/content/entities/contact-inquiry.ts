@@ -8,7 +8,10 @@ export const ContactInquiry = tenantEntity({
   schema: 'content',
   tableName: 'contact_inquiry',
   properties: {
-    id: p.uuid().primary().onCreate(() => newId()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => newId()),
     name: p.text(),
     email: p.text().nullable(),
     phone: p.text().nullable(),

@@ -12,7 +12,10 @@ export const Event = tenantEntity({
   schema: 'content',
   tableName: 'event',
   properties: {
-    id: p.uuid().primary().onCreate(() => newId()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => newId()),
     title: p.text(),
     slug: p.text(),
     description: p.text().nullable(),
@@ -25,7 +28,10 @@ export const Event = tenantEntity({
     currency: p.character().length(3),
     status: p.text().$type<EventState>(),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
   uniques: [{ name: 'event_company_id_slug_key', properties: ['companyId', 'slug'] }],
   indexes: [{ name: 'event_listing_idx', properties: ['companyId', 'status', 'startsAt'] }],
@@ -46,7 +52,10 @@ export const EventRegistration = tenantEntity({
   schema: 'content',
   tableName: 'event_registration',
   properties: {
-    id: p.uuid().primary().onCreate(() => newId()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => newId()),
     eventId: p.manyToOne(Event).mapToPk().deferMode('deferred'),
     customerId: p.uuid().nullable(),
     name: p.text(),
@@ -57,7 +66,10 @@ export const EventRegistration = tenantEntity({
     amountMinor: p.bigint('number'),
     currency: p.character().length(3),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
   indexes: [
     { name: 'event_registration_event_idx', properties: ['eventId', 'status'] },

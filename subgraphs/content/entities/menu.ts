@@ -17,10 +17,16 @@ export const Menu = tenantEntity({
   schema: 'content',
   tableName: 'menu',
   properties: {
-    id: p.uuid().primary().onCreate(() => newId()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => newId()),
     location: p.text(),
     items: p.json<MenuItem[]>(),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
   uniques: [{ name: 'menu_company_id_location_key', properties: ['companyId', 'location'] }],
 });

@@ -9,7 +9,10 @@ export const Page = tenantEntity({
   schema: 'content',
   tableName: 'page',
   properties: {
-    id: p.uuid().primary().onCreate(() => newId()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => newId()),
     title: p.text(),
     slug: p.text(),
     status: p.text().$type<PublishState>(),
@@ -18,7 +21,10 @@ export const Page = tenantEntity({
     seoDescription: p.text().nullable(),
     publishedAt: p.datetime().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
   uniques: [{ name: 'page_company_id_slug_key', properties: ['companyId', 'slug'] }],
   checks: [{ name: 'page_status_check', expression: "status in ('draft', 'published')" }],

@@ -8,7 +8,10 @@ export const PostType = tenantEntity({
   schema: 'content',
   tableName: 'post_type',
   properties: {
-    id: p.uuid().primary().onCreate(() => newId()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => newId()),
     key: p.text(),
     label: p.text(),
     createdAt: p.datetime().onCreate(() => new Date()),
@@ -26,7 +29,10 @@ export const PostTypeField = tenantEntity({
   schema: 'content',
   tableName: 'post_type_field',
   properties: {
-    id: p.uuid().primary().onCreate(() => newId()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => newId()),
     postTypeId: p.manyToOne(PostType).mapToPk().deleteRule('cascade').deferMode('deferred'),
     key: p.text(),
     label: p.text(),
@@ -36,6 +42,8 @@ export const PostTypeField = tenantEntity({
     createdAt: p.datetime().onCreate(() => new Date()),
   },
   uniques: [{ name: 'post_type_field_post_type_id_key_key', properties: ['postTypeId', 'key'] }],
-  checks: [{ name: 'post_type_field_field_type_check', expression: "field_type in ('text', 'number', 'boolean', 'date', 'image', 'url', 'select', 'richtext')" }],
+  checks: [
+    { name: 'post_type_field_field_type_check', expression: "field_type in ('text', 'number', 'boolean', 'date', 'image', 'url', 'select', 'richtext')" },
+  ],
 });
 export type PostTypeField = InstanceType<typeof PostTypeField.class>;

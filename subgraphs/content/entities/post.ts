@@ -11,7 +11,10 @@ export const Post = tenantEntity({
   schema: 'content',
   tableName: 'post',
   properties: {
-    id: p.uuid().primary().onCreate(() => newId()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => newId()),
     postTypeId: p.manyToOne(PostType).mapToPk().deferMode('deferred'),
     title: p.text(),
     slug: p.text(),
@@ -22,7 +25,10 @@ export const Post = tenantEntity({
     excerpt: p.text().nullable(),
     publishedAt: p.datetime().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
   uniques: [{ name: 'post_company_id_slug_key', properties: ['companyId', 'slug'] }],
   indexes: [{ name: 'post_listing_idx', columns: [{ name: 'company_id' }, { name: 'status' }, { name: 'published_at', sort: 'desc' }] }],

@@ -23,14 +23,20 @@ export const Survey = tenantEntity({
   schema: 'content',
   tableName: 'survey',
   properties: {
-    id: p.uuid().primary().onCreate(() => newId()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => newId()),
     title: p.text(),
     slug: p.text(),
     description: p.text().nullable(),
     status: p.text().$type<SurveyState>(),
     questions: p.json<Question[]>(),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
   uniques: [{ name: 'survey_company_id_slug_key', properties: ['companyId', 'slug'] }],
   checks: [{ name: 'survey_status_check', expression: "status in ('draft', 'published', 'closed')" }],
@@ -43,7 +49,10 @@ export const SurveyInvitation = tenantEntity({
   schema: 'content',
   tableName: 'survey_invitation',
   properties: {
-    id: p.uuid().primary().onCreate(() => newId()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => newId()),
     surveyId: p.manyToOne(Survey).mapToPk().deferMode('deferred'),
     tokenHash: p.text().unique(),
     customerId: p.uuid().nullable(),
@@ -60,7 +69,10 @@ export const SurveyResponse = tenantEntity({
   schema: 'content',
   tableName: 'survey_response',
   properties: {
-    id: p.uuid().primary().onCreate(() => newId()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => newId()),
     surveyId: p.manyToOne(Survey).mapToPk().deferMode('deferred'),
     invitationId: p.manyToOne(SurveyInvitation).mapToPk().nullable().deleteRule('no action').deferMode('deferred'),
     customerId: p.uuid().nullable(),

@@ -33,7 +33,11 @@ export const BLOCK_SHAPES: Record<string, string> = {
 for (const type of BLOCK_TYPES) if (!BLOCK_SHAPES[type]) throw new Error(`content: block type ${type} has no entry in BLOCK_SHAPES`);
 
 /** The block types, each described by the data it holds. */
-export const BlockTypeEnum = stateEnum<string>('BlockType', 'The type of a content block; each value says what its data holds.', Object.fromEntries(BLOCK_TYPES.map((t) => [t, `data ${BLOCK_SHAPES[t]}`])));
+export const BlockTypeEnum = stateEnum<string>(
+  'BlockType',
+  'The type of a content block; each value says what its data holds.',
+  Object.fromEntries(BLOCK_TYPES.map((t) => [t, `data ${BLOCK_SHAPES[t]}`])),
+);
 
 /** The description of a block's free-form data: its shape for every type. */
 export const BLOCK_DATA_DESCRIPTION = `The block's data; its shape depends on the type: ${BLOCK_TYPES.map((t) => `${t} ${BLOCK_SHAPES[t]}`).join('; ')}.`;

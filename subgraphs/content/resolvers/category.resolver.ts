@@ -20,7 +20,10 @@ export class ContentCategoryResolver {
   // Merchant.
   @Requires('merchant')
   @Mutation(() => ContentCategoryNode)
-  async createContentCategory(@Ctx() ctx: RequestContext, @Arg('input', () => CreateContentCategoryInput, { description: 'The category to create.' }) input: CreateContentCategoryInput) {
+  async createContentCategory(
+    @Ctx() ctx: RequestContext,
+    @Arg('input', () => CreateContentCategoryInput, { description: 'The category to create.' }) input: CreateContentCategoryInput,
+  ) {
     return categories.createCategory(ctx, parse(NewCategory, input));
   }
 }

@@ -36,7 +36,10 @@ export class EventResolver {
 
   @Requires('optionalCustomer')
   @Mutation(() => EventRegistrationNode, { description: 'Registers attendees: CONFIRMED for a free event, PENDING_PAYMENT for a paid one; 409 when sold out.' })
-  async registerForEvent(@Ctx() ctx: RequestContext, @Arg('input', () => EventRegistrationInput, { description: 'Who registers.' }) input: EventRegistrationInput) {
+  async registerForEvent(
+    @Ctx() ctx: RequestContext,
+    @Arg('input', () => EventRegistrationInput, { description: 'Who registers.' }) input: EventRegistrationInput,
+  ) {
     return events.register(ctx, parse(NewRegistration, input));
   }
 
@@ -64,13 +67,21 @@ export class EventResolver {
 
   @Requires('merchant')
   @Mutation(() => EventNode)
-  async updateEvent(@Ctx() ctx: RequestContext, @Arg('eventId', () => ID, { description: "The event's id." }) eventId: string, @Arg('input', () => EventInput, { description: 'The fields to change; fields left out keep their value.' }) input: EventInput) {
+  async updateEvent(
+    @Ctx() ctx: RequestContext,
+    @Arg('eventId', () => ID, { description: "The event's id." }) eventId: string,
+    @Arg('input', () => EventInput, { description: 'The fields to change; fields left out keep their value.' }) input: EventInput,
+  ) {
     return events.updateEvent(ctx, parse(EventKey, eventId, 'eventId'), parse(EventUpdate, input));
   }
 
   @Requires('merchant')
   @Query(() => EventRegistrationPage, { description: 'Registrations of an event.' })
-  async eventRegistrations(@Ctx() ctx: RequestContext, @Arg('eventId', () => ID, { description: "The event's id." }) eventId: string, @Args(() => ListArgs) args: ListArgs) {
+  async eventRegistrations(
+    @Ctx() ctx: RequestContext,
+    @Arg('eventId', () => ID, { description: "The event's id." }) eventId: string,
+    @Args(() => ListArgs) args: ListArgs,
+  ) {
     return events.listRegistrations(ctx, parse(EventKey, eventId, 'eventId'), args);
   }
 

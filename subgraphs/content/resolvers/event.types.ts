@@ -50,7 +50,8 @@ export class EventRegistrationNode {
 export class RegistrationAccessNode {
   @Field(() => ID) registrationId!: string;
   @Field(() => Boolean) granted!: boolean;
-  @Field(() => String, { nullable: true, description: 'PAYMENT_PENDING, REGISTRATION_CANCELLED, EVENT_CANCELLED, EVENT_ENDED or EVENT_UNAVAILABLE' }) reason?: string | null;
+  @Field(() => String, { nullable: true, description: 'PAYMENT_PENDING, REGISTRATION_CANCELLED, EVENT_CANCELLED, EVENT_ENDED or EVENT_UNAVAILABLE' }) reason?:
+    string | null;
   @Field(() => RegistrationStatusEnum) status!: RegistrationState;
   @Field(() => Int) quantity!: number;
   @Field(() => EventNode, { nullable: true }) event?: EventNode | null;

@@ -12,14 +12,21 @@ export class MenuResolver {
   // Storefront reads.
   @Requires('public')
   @Query(() => MenuNode, { description: 'The navigation menu of a location (header, footer…), linking published content only.' })
-  async cmsMenu(@Ctx() ctx: RequestContext, @Arg('location', () => String, { description: 'Where the menu is shown, e.g. header or footer.' }) location: string) {
+  async cmsMenu(
+    @Ctx() ctx: RequestContext,
+    @Arg('location', () => String, { description: 'Where the menu is shown, e.g. header or footer.' }) location: string,
+  ) {
     return menus.menuAt(ctx, parse(MenuLocation, location, 'location'), true);
   }
 
   // Merchant.
   @Requires('merchant')
   @Mutation(() => MenuNode, { description: 'Sets the whole menu of a location.' })
-  async setMenu(@Ctx() ctx: RequestContext, @Arg('location', () => String, { description: 'Where the menu is shown, e.g. header or footer.' }) location: string, @Arg('items', () => [MenuItemInput], { description: "The menu's items in order (replaces the whole menu)." }) items: MenuItemInput[]) {
+  async setMenu(
+    @Ctx() ctx: RequestContext,
+    @Arg('location', () => String, { description: 'Where the menu is shown, e.g. header or footer.' }) location: string,
+    @Arg('items', () => [MenuItemInput], { description: "The menu's items in order (replaces the whole menu)." }) items: MenuItemInput[],
+  ) {
     return menus.setMenu(ctx, parse(NewMenuLocation, location, 'location'), parse(MenuItems, items, 'items'));
   }
 }

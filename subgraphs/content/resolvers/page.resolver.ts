@@ -38,7 +38,11 @@ export class PageResolver {
 
   @Requires('merchant')
   @Mutation(() => PageNode)
-  async updatePage(@Ctx() ctx: RequestContext, @Arg('pageId', () => ID, { description: "The page's id." }) pageId: string, @Arg('input', () => PageInput, { description: 'The fields to change; fields left out keep their value.' }) input: PageInput) {
+  async updatePage(
+    @Ctx() ctx: RequestContext,
+    @Arg('pageId', () => ID, { description: "The page's id." }) pageId: string,
+    @Arg('input', () => PageInput, { description: 'The fields to change; fields left out keep their value.' }) input: PageInput,
+  ) {
     return pages.updatePage(ctx, parse(PageId, pageId, 'pageId'), parse(PageUpdate, input));
   }
 }

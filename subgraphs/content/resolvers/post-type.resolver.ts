@@ -17,13 +17,19 @@ export class PostTypeResolver {
 
   @Requires('merchant')
   @Mutation(() => PostTypeNode)
-  async createPostType(@Ctx() ctx: RequestContext, @Arg('input', () => CreatePostTypeInput, { description: 'The post type to create.' }) input: CreatePostTypeInput) {
+  async createPostType(
+    @Ctx() ctx: RequestContext,
+    @Arg('input', () => CreatePostTypeInput, { description: 'The post type to create.' }) input: CreatePostTypeInput,
+  ) {
     return types.createPostType(ctx, parse(NewPostType, input));
   }
 
   @Requires('merchant')
   @Mutation(() => PostTypeFieldNode)
-  async createPostTypeField(@Ctx() ctx: RequestContext, @Arg('input', () => CreatePostTypeFieldInput, { description: 'The field to add to a post type.' }) input: CreatePostTypeFieldInput) {
+  async createPostTypeField(
+    @Ctx() ctx: RequestContext,
+    @Arg('input', () => CreatePostTypeFieldInput, { description: 'The field to add to a post type.' }) input: CreatePostTypeFieldInput,
+  ) {
     return types.createPostTypeField(ctx, parse(NewPostTypeField, input));
   }
 

@@ -11,7 +11,7 @@ export const PostFieldTypeEnum = stateEnum<(typeof FIELD_TYPES)[number]>('PostFi
   date: 'A date, YYYY-MM-DD.',
   image: 'An image URL.',
   url: 'An http(s) URL.',
-  select: 'One of the field\'s options (give options).',
+  select: "One of the field's options (give options).",
   richtext: 'Formatted text (HTML).',
 });
 

@@ -58,19 +58,32 @@ export class PostResolver {
 
   @Requires('merchant')
   @Mutation(() => PostNode, { description: 'Changes status, title, slug, category, fields or excerpt of a post.' })
-  async updatePost(@Ctx() ctx: RequestContext, @Arg('postId', () => ID, { description: "The post's id." }) postId: string, @Arg('input', () => PostInput, { description: 'The fields to change; fields left out keep their value.' }) input: PostInput) {
+  async updatePost(
+    @Ctx() ctx: RequestContext,
+    @Arg('postId', () => ID, { description: "The post's id." }) postId: string,
+    @Arg('input', () => PostInput, { description: 'The fields to change; fields left out keep their value.' }) input: PostInput,
+  ) {
     return posts.updatePost(ctx, parse(PostId, postId, 'postId'), parse(PostUpdate, input));
   }
 
   @Requires('merchant')
   @Mutation(() => PostNode, { description: 'Appends a block; `props` become its data.' })
-  async appendPostBlock(@Ctx() ctx: RequestContext, @Arg('postId', () => ID, { description: "The post's id." }) postId: string, @Arg('type', () => BlockTypeEnum, { description: 'The block type.' }) type: string, @Arg('props', () => JSONObject, { nullable: true, description: BLOCK_DATA_DESCRIPTION }) props?: Record<string, unknown>) {
+  async appendPostBlock(
+    @Ctx() ctx: RequestContext,
+    @Arg('postId', () => ID, { description: "The post's id." }) postId: string,
+    @Arg('type', () => BlockTypeEnum, { description: 'The block type.' }) type: string,
+    @Arg('props', () => JSONObject, { nullable: true, description: BLOCK_DATA_DESCRIPTION }) props?: Record<string, unknown>,
+  ) {
     return posts.appendBlock(ctx, parse(PostId, postId, 'postId'), parse(AppendedBlock, { type, props }));
   }
 
   @Requires('merchant')
   @Mutation(() => PostNode, { description: 'Puts the blocks in the given order (every block id exactly once).' })
-  async reorderPostBlocks(@Ctx() ctx: RequestContext, @Arg('postId', () => ID, { description: "The post's id." }) postId: string, @Arg('blockIds', () => [ID], { description: 'Every block id of the post, in the new order.' }) blockIds: string[]) {
+  async reorderPostBlocks(
+    @Ctx() ctx: RequestContext,
+    @Arg('postId', () => ID, { description: "The post's id." }) postId: string,
+    @Arg('blockIds', () => [ID], { description: 'Every block id of the post, in the new order.' }) blockIds: string[],
+  ) {
     return posts.reorderBlocks(ctx, parse(PostId, postId, 'postId'), parse(BlockIds, blockIds, 'blockIds'));
   }
 

@@ -5,7 +5,15 @@ import { ListArgs } from '../../kernel/pagination.ts';
 import { parse } from '../../kernel/schemas.ts';
 import * as surveys from '../services/surveys.ts';
 import { InvitationToken, NewSurvey, Recipients, SurveyAnswers, SurveyId, SurveyKey, SurveyUpdate } from './survey.inputs.ts';
-import { InvitedSurveyNode, SurveyInput, SurveyInvitationNode, SurveyNode, SurveyResponseInput, SurveyResponseNode, SurveyResultsNode } from './survey.types.ts';
+import {
+  InvitedSurveyNode,
+  SurveyInput,
+  SurveyInvitationNode,
+  SurveyNode,
+  SurveyResponseInput,
+  SurveyResponseNode,
+  SurveyResultsNode,
+} from './survey.types.ts';
 
 /** Surveys, their magic invitations and responses. */
 @Resolver(() => SurveyNode)
@@ -25,13 +33,21 @@ export class SurveyResolver {
 
   @Requires('optionalCustomer')
   @Mutation(() => SurveyResponseNode, { description: 'Answers a published survey (by id or slug).' })
-  async respondToSurvey(@Ctx() ctx: RequestContext, @Arg('id', () => String, { description: "The survey's id." }) id: string, @Arg('input', () => SurveyResponseInput, { description: 'The answers.' }) input: SurveyResponseInput) {
+  async respondToSurvey(
+    @Ctx() ctx: RequestContext,
+    @Arg('id', () => String, { description: "The survey's id." }) id: string,
+    @Arg('input', () => SurveyResponseInput, { description: 'The answers.' }) input: SurveyResponseInput,
+  ) {
     return surveys.respondToSurvey(ctx, parse(SurveyKey, id, 'id'), parse(SurveyAnswers, input));
   }
 
   @Requires('magic')
   @Mutation(() => SurveyResponseNode, { description: 'Answers through a magic invitation link; one response per token.' })
-  async respondToInvitation(@Ctx() ctx: RequestContext, @Arg('token', () => String, { description: 'The token from the invitation link.' }) token: string, @Arg('input', () => SurveyResponseInput, { description: 'The answers.' }) input: SurveyResponseInput) {
+  async respondToInvitation(
+    @Ctx() ctx: RequestContext,
+    @Arg('token', () => String, { description: 'The token from the invitation link.' }) token: string,
+    @Arg('input', () => SurveyResponseInput, { description: 'The answers.' }) input: SurveyResponseInput,
+  ) {
     return surveys.respondToInvitation(ctx, parse(InvitationToken, token, 'token'), parse(SurveyAnswers, input));
   }
 
@@ -43,19 +59,31 @@ export class SurveyResolver {
 
   @Requires('merchant')
   @Mutation(() => SurveyNode)
-  async updateSurvey(@Ctx() ctx: RequestContext, @Arg('surveyId', () => ID, { description: "The survey's id." }) surveyId: string, @Arg('input', () => SurveyInput, { description: 'The fields to change; fields left out keep their value.' }) input: SurveyInput) {
+  async updateSurvey(
+    @Ctx() ctx: RequestContext,
+    @Arg('surveyId', () => ID, { description: "The survey's id." }) surveyId: string,
+    @Arg('input', () => SurveyInput, { description: 'The fields to change; fields left out keep their value.' }) input: SurveyInput,
+  ) {
     return surveys.updateSurvey(ctx, parse(SurveyKey, surveyId, 'surveyId'), parse(SurveyUpdate, input));
   }
 
   @Requires('merchant')
   @Mutation(() => [SurveyInvitationNode], { description: 'One magic link per recipient (customer ids or emails); emails get theirs by message.' })
-  async createSurveyInvitations(@Ctx() ctx: RequestContext, @Arg('surveyId', () => ID, { description: "The survey's id." }) surveyId: string, @Arg('recipients', () => [String], { description: 'Email addresses to invite; each gets a personal link.' }) recipients: string[]) {
+  async createSurveyInvitations(
+    @Ctx() ctx: RequestContext,
+    @Arg('surveyId', () => ID, { description: "The survey's id." }) surveyId: string,
+    @Arg('recipients', () => [String], { description: 'Email addresses to invite; each gets a personal link.' }) recipients: string[],
+  ) {
     return surveys.createInvitations(ctx, parse(SurveyId, surveyId, 'surveyId'), parse(Recipients, recipients, 'recipients'));
   }
 
   @Requires('merchant')
   @Query(() => SurveyResultsNode, { description: 'Responses with per-question aggregates.' })
-  async surveyResponses(@Ctx() ctx: RequestContext, @Arg('surveyId', () => ID, { description: "The survey's id." }) surveyId: string, @Args(() => ListArgs) args: ListArgs) {
+  async surveyResponses(
+    @Ctx() ctx: RequestContext,
+    @Arg('surveyId', () => ID, { description: "The survey's id." }) surveyId: string,
+    @Args(() => ListArgs) args: ListArgs,
+  ) {
     return surveys.responsesOf(ctx, parse(SurveyKey, surveyId, 'surveyId'), args);
   }
 }

@@ -109,5 +109,8 @@ export class SurveyInput {
 export class SurveyResponseInput {
   @Field(() => JSONObject, { description: 'Question id → answer.' }) answers!: Record<string, unknown>;
   @Field(() => ID, { nullable: true, description: 'The customer who answers, if known.' }) customerId?: string;
-  @Field(() => JSONObject, { nullable: true, description: 'Free-form data kept with the response (e.g. where it was given).' }) metadata?: Record<string, unknown>;
+  @Field(() => JSONObject, { nullable: true, description: 'Free-form data kept with the response (e.g. where it was given).' }) metadata?: Record<
+    string,
+    unknown
+  >;
 }

@@ -38,7 +38,8 @@ export interface EventFields extends EventChanges {
 /** The given fields, then the rules across fields and the price in the event's currency. */
 async function apply(ctx: RequestContext, event: Event, input: EventChanges, currency: string) {
   applyChanges(event, input, { set: ['title', 'startsAt', 'endsAt'], clearable: ['description', 'venue', 'capacity'] });
-  if (input.slug != null) event.slug = await chooseSlug(ctx, 'content.event', { explicit: input.slug, text: event.title, fallback: 'untitled', exceptId: event.id });
+  if (input.slug != null)
+    event.slug = await chooseSlug(ctx, 'content.event', { explicit: input.slug, text: event.title, fallback: 'untitled', exceptId: event.id });
   if (event.endsAt.getTime() <= event.startsAt.getTime()) throw badInput('endsAt', 'must be after startsAt');
   if (input.price != null) event.priceMinor = parseAmount('price', input.price, currency);
   if (input.status != null && input.status !== event.status) {
@@ -90,7 +91,11 @@ export async function getEvent(ctx: RequestContext, key: IdOrSlug, publicOnly: b
   return event;
 }
 
-export async function listEvents(ctx: RequestContext, args: { search?: string | null; page?: number | null; limit?: number | null; status?: EventState | null }, publicOnly: boolean) {
+export async function listEvents(
+  ctx: RequestContext,
+  args: { search?: string | null; page?: number | null; limit?: number | null; status?: EventState | null },
+  publicOnly: boolean,
+) {
   const req = pageRequest(args);
   let select = ctx.query.selectFrom('content.event').selectAll().orderBy('startsAt').orderBy('id');
   if (publicOnly) select = select.where('status', '=', 'published').where('endsAt', '>', ctx.now());
@@ -124,7 +129,13 @@ export async function registeredFlags(ctx: RequestContext, eventIds: readonly st
       .select('eventId')
       .where('eventId', '=', anyOf(eventIds))
       .where('status', '<>', 'CANCELLED')
-      .where((e) => e.or([e('customerId', '=', p.customerId), ...(p.verifiedEmail ? [e('email', '=', p.verifiedEmail)] : []), ...(p.verifiedPhone ? [e('phone', '=', p.verifiedPhone)] : [])])),
+      .where((e) =>
+        e.or([
+          e('customerId', '=', p.customerId),
+          ...(p.verifiedEmail ? [e('email', '=', p.verifiedEmail)] : []),
+          ...(p.verifiedPhone ? [e('phone', '=', p.verifiedPhone)] : []),
+        ]),
+      ),
   );
   return eventIds.map((id) => mine.some((r) => r.eventId === id));
 }
@@ -171,7 +182,8 @@ export async function register(ctx: RequestContext, input: Registration) {
     if (!locked) throw notFound('Event');
     // bigint: PostgreSQL's driver gives it as text.
     const event = { ...locked, priceMinor: Number(locked.priceMinor) };
-    if (event.status !== 'published') throw reasonError(event.status === 'cancelled' ? 'EVENT_CANCELLED' : 'EVENT_UNAVAILABLE', 'This event is not open for registration');
+    if (event.status !== 'published')
+      throw reasonError(event.status === 'cancelled' ? 'EVENT_CANCELLED' : 'EVENT_UNAVAILABLE', 'This event is not open for registration');
     if (event.endsAt.getTime() <= tx.now().getTime()) throw reasonError('EVENT_ENDED', 'This event is over');
     if (event.capacity != null) {
       const [taken] = await seatsTaken(tx, [event.id]);
@@ -206,15 +218,16 @@ export async function register(ctx: RequestContext, input: Registration) {
       createdAt: tx.now().toISOString(),
     });
     const to = email ?? phone;
-    if (to) enqueueMessage(tx, {
-      companyId: tx.companyId,
-      channel: email ? 'email' : 'sms',
-      to,
-      subject: `${companyName}: ${paid ? 'registration received' : 'you are registered'} for ${event.title}`,
-      body: paid
-        ? `We received your registration for ${event.title} (${quantity} place(s)). It is confirmed once paid. Reference: ${registration.id}.`
-        : `You are registered for ${event.title} (${quantity} place(s)). Reference: ${registration.id}.`,
-    });
+    if (to)
+      enqueueMessage(tx, {
+        companyId: tx.companyId,
+        channel: email ? 'email' : 'sms',
+        to,
+        subject: `${companyName}: ${paid ? 'registration received' : 'you are registered'} for ${event.title}`,
+        body: paid
+          ? `We received your registration for ${event.title} (${quantity} place(s)). It is confirmed once paid. Reference: ${registration.id}.`
+          : `You are registered for ${event.title} (${quantity} place(s)). Reference: ${registration.id}.`,
+      });
     return registration;
   });
 }

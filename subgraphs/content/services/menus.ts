@@ -17,10 +17,23 @@ export async function setMenu(ctx: RequestContext, location: string, items: Menu
   collect(items);
   await ctx.transaction(async (tx) => {
     const count = async (table: 'content.page' | 'content.post', ids: Set<string>) =>
-      Number((await tx.first(tx.query.selectFrom(table).select((e) => e.fn.countAll<number>().as('n')).where('id', '=', anyOf([...ids]))))?.n ?? 0);
+      Number(
+        (
+          await tx.first(
+            tx.query
+              .selectFrom(table)
+              .select((e) => e.fn.countAll<number>().as('n'))
+              .where('id', '=', anyOf([...ids])),
+          )
+        )?.n ?? 0,
+      );
     if (pageIds.size && (await count('content.page', pageIds)) !== pageIds.size) throw badInput('items', 'links a page that is not in this company');
     if (postIds.size && (await count('content.post', postIds)) !== postIds.size) throw badInput('items', 'links a post that is not in this company');
-    await tx.em.upsert(Menu, { id: newId(), location, items, updatedAt: tx.now() }, { onConflictFields: ['companyId', 'location'], onConflictExcludeFields: ['id'] });
+    await tx.em.upsert(
+      Menu,
+      { id: newId(), location, items, updatedAt: tx.now() },
+      { onConflictFields: ['companyId', 'location'], onConflictExcludeFields: ['id'] },
+    );
   });
   return menuAt(ctx, location, false);
 }

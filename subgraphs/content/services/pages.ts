@@ -29,7 +29,8 @@ export interface PageFields extends PageChanges {
 
 async function apply(ctx: RequestContext, page: Page, input: PageChanges) {
   applyChanges(page, input, { set: ['title'], clearable: ['seoTitle', 'seoDescription'] });
-  if (input.slug != null) page.slug = await chooseSlug(ctx, 'content.page', { explicit: input.slug, text: page.title, fallback: 'untitled', exceptId: page.id });
+  if (input.slug != null)
+    page.slug = await chooseSlug(ctx, 'content.page', { explicit: input.slug, text: page.title, fallback: 'untitled', exceptId: page.id });
   if (input.blocks != null) page.blocks = input.blocks.map(newBlock);
   if (input.status != null && input.status !== page.status) {
     publishStates.assert(page.status, input.status);
@@ -41,7 +42,13 @@ async function apply(ctx: RequestContext, page: Page, input: PageChanges) {
 export async function createPage(ctx: RequestContext, input: PageFields) {
   const { title } = input;
   return ctx.transaction(async (tx) => {
-    const page = tx.em.create(Page, { id: newId(), title, slug: await chooseSlug(tx, 'content.page', { explicit: input.slug, text: title, fallback: 'untitled' }), status: 'draft', blocks: [] });
+    const page = tx.em.create(Page, {
+      id: newId(),
+      title,
+      slug: await chooseSlug(tx, 'content.page', { explicit: input.slug, text: title, fallback: 'untitled' }),
+      status: 'draft',
+      blocks: [],
+    });
     await apply(tx, page, { ...input, slug: undefined });
     await flushWithSlug(tx, 'content.page', page, { explicit: input.slug, title });
     return page;

@@ -45,7 +45,8 @@ export interface PostTypeFieldFields {
 export async function createPostType(ctx: RequestContext, input: PostTypeFields) {
   const { key, label } = input;
   return ctx.transaction(async (tx) => {
-    if (key === DEFAULT_TYPE.key || (await tx.first(tx.query.selectFrom('content.post_type').select('id').where('key', '=', key)))) throw conflict(`The post type "${key}" exists`, { field: 'key' });
+    if (key === DEFAULT_TYPE.key || (await tx.first(tx.query.selectFrom('content.post_type').select('id').where('key', '=', key))))
+      throw conflict(`The post type "${key}" exists`, { field: 'key' });
     return tx.em.create(PostType, { id: newId(), key, label });
   });
 }
@@ -60,7 +61,8 @@ export async function createPostTypeField(ctx: RequestContext, input: PostTypeFi
   return ctx.transaction(async (tx) => {
     const type = await tx.first(tx.query.selectFrom('content.post_type').select(['id', 'key']).where('id', '=', postTypeId));
     if (!type) throw notFound('Post type');
-    if (await tx.first(tx.query.selectFrom('content.post_type_field').select('id').where('postTypeId', '=', type.id).where('key', '=', key))) throw conflict(`The field "${key}" exists on ${type.key}`, { field: 'key' });
+    if (await tx.first(tx.query.selectFrom('content.post_type_field').select('id').where('postTypeId', '=', type.id).where('key', '=', key)))
+      throw conflict(`The field "${key}" exists on ${type.key}`, { field: 'key' });
     return tx.em.create(PostTypeField, {
       id: newId(),
       postTypeId: type.id,
@@ -79,7 +81,9 @@ export function fieldsOf(ctx: RequestContext, typeId: string) {
 }
 
 export async function fieldsOfTypes(ctx: RequestContext, typeIds: readonly string[]) {
-  const rows = await ctx.all(ctx.query.selectFrom('content.post_type_field').selectAll().where('postTypeId', '=', anyOf(typeIds)).orderBy('createdAt').orderBy('id'));
+  const rows = await ctx.all(
+    ctx.query.selectFrom('content.post_type_field').selectAll().where('postTypeId', '=', anyOf(typeIds)).orderBy('createdAt').orderBy('id'),
+  );
   return perKey(typeIds, rows, (f) => f.postTypeId);
 }
 

@@ -19,7 +19,11 @@ import { publishStates } from './states.ts';
 export type PostRow = RowOf<'content.post'>;
 
 /** Field values checked against the post type: known keys, right types, required ones present. */
-function validateFields(defs: RowOf<'content.post_type_field'>[], values: Record<string, unknown>, partialOf?: Record<string, unknown>): Record<string, unknown> {
+function validateFields(
+  defs: RowOf<'content.post_type_field'>[],
+  values: Record<string, unknown>,
+  partialOf?: Record<string, unknown>,
+): Record<string, unknown> {
   const byKey = new Map(defs.map((d) => [d.key, d]));
   const out: Record<string, unknown> = { ...(partialOf ?? {}) };
   for (const [key, value] of Object.entries(values)) {
@@ -38,11 +42,13 @@ function validateFields(defs: RowOf<'content.post_type_field'>[], values: Record
           : typeof value === 'string';
     if (!ok) throw badInput(at, `must be a ${def.fieldType === 'number' ? 'number' : def.fieldType === 'boolean' ? 'boolean' : 'string'}`);
     if (def.fieldType === 'date') parseDate(at, value);
-    if ((def.fieldType === 'url' || def.fieldType === 'image') && !/^(https?:\/\/|\/)/.test(value as string)) throw badInput(at, 'must be an http(s) URL or a path');
+    if ((def.fieldType === 'url' || def.fieldType === 'image') && !/^(https?:\/\/|\/)/.test(value as string))
+      throw badInput(at, 'must be an http(s) URL or a path');
     if (def.fieldType === 'select' && !def.options?.includes(value as string)) throw badInput(at, `must be one of ${def.options?.join(', ')}`);
     out[key] = value;
   }
-  for (const def of defs) if (def.required && (!Object.hasOwn(out, def.key) || out[def.key] === undefined || out[def.key] === '')) throw badInput(`fields.${def.key}`, 'is required');
+  for (const def of defs)
+    if (def.required && (!Object.hasOwn(out, def.key) || out[def.key] === undefined || out[def.key] === '')) throw badInput(`fields.${def.key}`, 'is required');
   return out;
 }
 
@@ -107,7 +113,8 @@ export async function createPost(ctx: RequestContext, input: PostFields) {
 export async function updatePost(ctx: RequestContext, postId: string, input: PostChanges) {
   return editPost(ctx, postId, async (post, tx) => {
     applyChanges(post, input, { set: ['title'], clearable: ['excerpt'] });
-    if (input.slug != null) post.slug = await chooseSlug(tx, 'content.post', { explicit: input.slug, text: post.title, fallback: 'untitled', exceptId: post.id });
+    if (input.slug != null)
+      post.slug = await chooseSlug(tx, 'content.post', { explicit: input.slug, text: post.title, fallback: 'untitled', exceptId: post.id });
     if (input.categoryId !== undefined) post.categoryId = await checkCategory(tx, input.categoryId);
     if (input.blocks != null) post.blocks = input.blocks.map(newBlock);
     if (input.fields != null) {
@@ -158,7 +165,13 @@ export async function reorderBlocks(ctx: RequestContext, postId: string, blockId
  * Replaces the block at `index` in place: same id, version + 1, new data (and type when given).
  * The data is checked here, against the type the block will have.
  */
-export async function replaceBlock(ctx: RequestContext, postId: string, index: number, type: BlockType | null | undefined, props: Record<string, unknown> | null | undefined) {
+export async function replaceBlock(
+  ctx: RequestContext,
+  postId: string,
+  index: number,
+  type: BlockType | null | undefined,
+  props: Record<string, unknown> | null | undefined,
+) {
   return editPost(ctx, postId, (post) => {
     if (!Number.isInteger(index) || index < 0 || index >= post.blocks.length) {
       throw badInput('index', post.blocks.length ? `must be 0 to ${post.blocks.length - 1}` : 'the post has no blocks');

@@ -38,7 +38,12 @@ export async function confirmPaidRegistration(tx: RequestContext, registrationId
   const row = await settle(tx, registrationId, 'CONFIRMED');
   if (!row) return;
   const { name } = await tenantSettings(tx);
-  tell(tx, row, `${name}: you are registered for ${row.title}`, `Your payment was received: you are registered for ${row.title} (${row.quantity} place(s)). Reference: ${row.id}.`);
+  tell(
+    tx,
+    row,
+    `${name}: you are registered for ${row.title}`,
+    `Your payment was received: you are registered for ${row.title} (${row.quantity} place(s)). Reference: ${row.id}.`,
+  );
 }
 
 /** `commerce.registration.payment-expired`: the registration is cancelled and its seats are free again. */
@@ -46,5 +51,10 @@ export async function cancelUnpaidRegistration(tx: RequestContext, registrationI
   const row = await settle(tx, registrationId, 'CANCELLED');
   if (!row) return;
   const { name } = await tenantSettings(tx);
-  tell(tx, row, `${name}: registration for ${row.title} expired`, `Your registration for ${row.title} was not paid in time and has been released. Reference: ${row.id}.`);
+  tell(
+    tx,
+    row,
+    `${name}: registration for ${row.title} expired`,
+    `Your registration for ${row.title} was not paid in time and has been released. Reference: ${row.id}.`,
+  );
 }

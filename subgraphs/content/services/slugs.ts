@@ -11,7 +11,8 @@ export type IdOrSlug = { id: string } | { slug: string };
 export const RESERVED_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 const SAVEPOINT = 'content_slug';
-const savepoint = (tx: RequestContext, command: 'savepoint' | 'release savepoint' | 'rollback to savepoint') => sql.raw(`${command} ${SAVEPOINT}`).execute(tx.query);
+const savepoint = (tx: RequestContext, command: 'savepoint' | 'release savepoint' | 'rollback to savepoint') =>
+  sql.raw(`${command} ${SAVEPOINT}`).execute(tx.query);
 
 /**
  * Flushes a new titled row in the transaction. The unique index on (company, slug) decides races:

@@ -43,9 +43,11 @@ export type Recipient = { customerId: string; email: null } | { customerId: null
 
 async function apply(ctx: RequestContext, survey: Survey, input: SurveyChanges) {
   applyChanges(survey, input, { set: ['title'], clearable: ['description'] });
-  if (input.slug != null) survey.slug = await chooseSlug(ctx, 'content.survey', { explicit: input.slug, text: survey.title, fallback: 'untitled', exceptId: survey.id });
+  if (input.slug != null)
+    survey.slug = await chooseSlug(ctx, 'content.survey', { explicit: input.slug, text: survey.title, fallback: 'untitled', exceptId: survey.id });
   if (input.questions != null) {
-    if (await ctx.first(ctx.query.selectFrom('content.survey_response').select('id').where('surveyId', '=', survey.id))) throw conflict('The questions cannot change once responses exist; create a new survey');
+    if (await ctx.first(ctx.query.selectFrom('content.survey_response').select('id').where('surveyId', '=', survey.id)))
+      throw conflict('The questions cannot change once responses exist; create a new survey');
     survey.questions = input.questions;
   }
   if (input.status != null) {
@@ -58,7 +60,13 @@ async function apply(ctx: RequestContext, survey: Survey, input: SurveyChanges) 
 export async function createSurvey(ctx: RequestContext, input: SurveyFields) {
   const { title } = input;
   return ctx.transaction(async (tx) => {
-    const survey = tx.em.create(Survey, { id: newId(), title, slug: await chooseSlug(tx, 'content.survey', { explicit: input.slug, text: title, fallback: 'untitled' }), status: 'draft', questions: [] });
+    const survey = tx.em.create(Survey, {
+      id: newId(),
+      title,
+      slug: await chooseSlug(tx, 'content.survey', { explicit: input.slug, text: title, fallback: 'untitled' }),
+      status: 'draft',
+      questions: [],
+    });
     await apply(tx, survey, { ...input, slug: undefined });
     await flushWithSlug(tx, 'content.survey', survey, { explicit: input.slug, title });
     return survey;
@@ -94,8 +102,14 @@ export async function createInvitations(ctx: RequestContext, surveyId: IdOrSlug,
   const survey = await getSurvey(ctx, surveyId, false);
   if (survey.status !== 'published') throw new AppError('CONFLICT', 'Publish the survey before inviting people', { status: survey.status });
   // Customer ids must be this company's customers (content's projection of them, kept from members' events).
-  const unknown = await customers.strangers(ctx, recipients.flatMap((r) => (r.customerId ? [r.customerId] : [])));
-  if (unknown.length) throw badInput('recipients', `${unknown.join(', ')} ${unknown.length === 1 ? 'is not a customer' : 'are not customers'} of this company`, { customerIds: unknown });
+  const unknown = await customers.strangers(
+    ctx,
+    recipients.flatMap((r) => (r.customerId ? [r.customerId] : [])),
+  );
+  if (unknown.length)
+    throw badInput('recipients', `${unknown.join(', ')} ${unknown.length === 1 ? 'is not a customer' : 'are not customers'} of this company`, {
+      customerIds: unknown,
+    });
   // Read before the transaction: the company's settings come from the kernel's cache or connection.
   const { name: companyName } = await tenantSettings(ctx);
   const issued = recipients.map((r) => ({ ...r, id: newId(), token: randomToken(24) }));
@@ -122,10 +136,18 @@ export async function createInvitations(ctx: RequestContext, surveyId: IdOrSlug,
  */
 export async function invitationByToken(ctx: RequestContext, token: string) {
   // Across tenants, and saying so: the token is the caller's only credential, and names its company.
-  const invitation = await ctx.first(queryAcrossTenants(ctx.em).query.selectFrom('content.survey_invitation').selectAll().where('tokenHash', '=', sha256(token)));
+  const invitation = await ctx.first(
+    queryAcrossTenants(ctx.em).query.selectFrom('content.survey_invitation').selectAll().where('tokenHash', '=', sha256(token)),
+  );
   if (!invitation) throw notFound('Invitation');
   const scoped = ctx.scopedTo(invitation.companyId);
-  const survey = await scoped.first(scoped.query.selectFrom('content.survey').selectAll().where('id', '=', invitation.surveyId).where('status', '=', anyOf(['published', 'closed'])));
+  const survey = await scoped.first(
+    scoped.query
+      .selectFrom('content.survey')
+      .selectAll()
+      .where('id', '=', invitation.surveyId)
+      .where('status', '=', anyOf(['published', 'closed'])),
+  );
   if (!survey) throw notFound('Survey');
   return { invitation, survey, ctx: scoped };
 }
@@ -163,7 +185,8 @@ function validateAnswers(survey: SurveyRow, answers: Record<string, unknown>): R
         if (!q.options!.includes(v as string)) throw fail(`must be one of ${q.options!.join(', ')}`);
         break;
       case 'multi_choice':
-        if (!Array.isArray(v) || v.some((x) => !q.options!.includes(x)) || new Set(v).size !== v.length) throw fail(`must be a list of distinct options from ${q.options!.join(', ')}`);
+        if (!Array.isArray(v) || v.some((x) => !q.options!.includes(x)) || new Set(v).size !== v.length)
+          throw fail(`must be a list of distinct options from ${q.options!.join(', ')}`);
         break;
     }
     out[q.id] = v;
@@ -196,7 +219,12 @@ async function respond(ctx: RequestContext, survey: SurveyRow, input: Answers, i
   const metadata = !customerId && input.customerId ? { ...(input.metadata ?? {}), claimedCustomerId: input.customerId } : (input.metadata ?? null);
   return ctx.transaction(async (tx) => {
     if (invitation) {
-      const claimed = await tx.query.updateTable('content.survey_invitation').set({ respondedAt: tx.now() }).where('id', '=', invitation.id).where('respondedAt', 'is', null).executeTakeFirst();
+      const claimed = await tx.query
+        .updateTable('content.survey_invitation')
+        .set({ respondedAt: tx.now() })
+        .where('id', '=', invitation.id)
+        .where('respondedAt', 'is', null)
+        .executeTakeFirst();
       if (Number(claimed.numUpdatedRows) !== 1) throw alreadyAnswered();
     }
     return tx.em.create(SurveyResponse, { id: newId(), surveyId: survey.id, invitationId: invitation?.id ?? null, customerId, answers, metadata });
@@ -220,7 +248,8 @@ export async function responsesOf(ctx: RequestContext, surveyId: IdOrSlug, args:
       type: q.type,
       answered: values.length,
       optionCounts: counts ?? null,
-      average: (q.type === 'rating' || q.type === 'number') && numeric.length ? Math.round((numeric.reduce((a, b) => a + b, 0) / numeric.length) * 100) / 100 : null,
+      average:
+        (q.type === 'rating' || q.type === 'number') && numeric.length ? Math.round((numeric.reduce((a, b) => a + b, 0) / numeric.length) * 100) / 100 : null,
     };
   });
   return { survey, summary, responses };

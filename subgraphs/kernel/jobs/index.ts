@@ -111,7 +111,9 @@ export class Jobs {
     boss.on('error', (error) => console.error('[jobs]', error));
     await startBoss(boss);
     // A process that works no queue sets none up.
-    const setUp = consuming ? await readSetUp(boss, db, schema) : { queues: new Map<string, Queue>(), subscriptions: new Set<string>(), schedules: new Map<string, Schedule>() };
+    const setUp = consuming
+      ? await readSetUp(boss, db, schema)
+      : { queues: new Map<string, Queue>(), subscriptions: new Set<string>(), schedules: new Map<string, Schedule>() };
     const jobs = new Jobs(boss, schema, { ...QUEUE_DEFAULTS, expireInSeconds: runtime.config.jobExpireSeconds }, setUp, options.clock);
     const poll = { pollingIntervalSeconds: BACKSTOP_SECONDS, batchSize: 1 };
 
@@ -282,7 +284,9 @@ export class Jobs {
   async status(): Promise<{ workers: number; oldestWaitingSeconds: number | null }> {
     const { rows } = await this.boss
       .getDb()
-      .executeSql(`select extract(epoch from (now() - min(start_after)))::float as age from ${this.schema}.job where state in ('created', 'retry') and start_after <= now()`);
+      .executeSql(
+        `select extract(epoch from (now() - min(start_after)))::float as age from ${this.schema}.job where state in ('created', 'retry') and start_after <= now()`,
+      );
     const age = rows[0]?.age;
     return { workers: this.handlers.size, oldestWaitingSeconds: age == null ? null : Math.max(0, Math.round(age)) };
   }
@@ -302,7 +306,12 @@ export class Jobs {
 export async function handleEvent(runtime: Runtime, subscriber: string, event: DomainEvent, handler: (tx: RequestContext, e: DomainEvent) => Promise<void>) {
   const ctx = RequestContext.system(runtime, event.companyId);
   await ctx.transaction(async (tx) => {
-    const fresh = await tx.query.insertInto('kernel.event_receipt').values({ subscriber, eventId: event.id, handledAt: tx.now() }).onConflict((oc) => oc.doNothing()).returning('eventId').execute();
+    const fresh = await tx.query
+      .insertInto('kernel.event_receipt')
+      .values({ subscriber, eventId: event.id, handledAt: tx.now() })
+      .onConflict((oc) => oc.doNothing())
+      .returning('eventId')
+      .execute();
     if (fresh.length) await handler(tx, event);
   });
 }

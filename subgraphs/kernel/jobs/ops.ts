@@ -17,7 +17,9 @@ export async function listDeadJobs(runtime: Runtime, limit = 100): Promise<DeadJ
   const schema = runtime.jobs.schema;
   const { rows } = await runtime.jobs.boss
     .getDb()
-    .executeSql(`select id, name, data, output, retry_count, completed_on from ${schema}.job where state = 'failed' order by completed_on desc limit $1`, [limit]);
+    .executeSql(`select id, name, data, output, retry_count, completed_on from ${schema}.job where state = 'failed' order by completed_on desc limit $1`, [
+      limit,
+    ]);
   return rows.map((r) => ({
     id: r.id,
     queue: r.name,

@@ -9,6 +9,12 @@ const RECEIPTS_KEPT_MS = 30 * 24 * 3600_000;
 export async function purgeKernelTables(runtime: Runtime): Promise<void> {
   const q = systemQuery(runtime.db.orm.em);
   const now = runtime.clock.now();
-  await q.deleteFrom('kernel.idempotency_key').where('createdAt', '<', new Date(now - IDEMPOTENCY_KEPT_MS)).execute();
-  await q.deleteFrom('kernel.event_receipt').where('handledAt', '<', new Date(now - RECEIPTS_KEPT_MS)).execute();
+  await q
+    .deleteFrom('kernel.idempotency_key')
+    .where('createdAt', '<', new Date(now - IDEMPOTENCY_KEPT_MS))
+    .execute();
+  await q
+    .deleteFrom('kernel.event_receipt')
+    .where('handledAt', '<', new Date(now - RECEIPTS_KEPT_MS))
+    .execute();
 }

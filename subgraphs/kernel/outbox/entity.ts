@@ -10,7 +10,10 @@ export const OutboxMessage = defineEntity({
   schema: 'kernel',
   tableName: 'outbox_message',
   properties: {
-    id: p.uuid().primary().onCreate(() => newId()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => newId()),
     companyId: p.uuid().nullable(),
     channel: p.text().$type<Channel>(),
     recipient: p.text(),

@@ -40,7 +40,11 @@ export async function deliverMessage(runtime: Runtime, job: JobWithMetadata<{ id
     const last = job.retryCount >= job.retryLimit;
     await q
       .updateTable(messages)
-      .set((eb) => ({ status: last ? 'failed' : 'pending', attempts: eb('attempts', '+', 1), lastError: String((error as { message?: unknown } | null | undefined)?.message ?? error) }))
+      .set((eb) => ({
+        status: last ? 'failed' : 'pending',
+        attempts: eb('attempts', '+', 1),
+        lastError: String((error as { message?: unknown } | null | undefined)?.message ?? error),
+      }))
       .where('id', '=', row.id)
       .execute();
     throw error;

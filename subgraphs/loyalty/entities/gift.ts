@@ -17,7 +17,10 @@ export const GiftOffer = tenantEntity({
   schema: 'loyalty',
   tableName: 'gift_offer',
   properties: {
-    id: p.uuid().primary().onCreate(() => newId()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => newId()),
     title: p.text(),
     description: p.text().nullable(),
     imageUrl: p.text().nullable(),
@@ -29,7 +32,10 @@ export const GiftOffer = tenantEntity({
     minTierId: p.manyToOne(MembershipTier).mapToPk().nullable().deleteRule('no action').deferMode('deferred'),
     status: p.text().$type<GiftStatus>(),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
   indexes: [{ name: 'gift_offer_company_idx', properties: ['companyId', 'status', 'createdAt'] }],
   checks: [
@@ -47,7 +53,10 @@ export const Redemption = tenantEntity({
   schema: 'loyalty',
   tableName: 'redemption',
   properties: {
-    id: p.uuid().primary().onCreate(() => newId()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => newId()),
     offerId: p.manyToOne(GiftOffer).mapToPk().deleteRule('no action').deferMode('deferred'),
     customerId: p.uuid().nullable(),
     quantity: p.integer(),
@@ -79,7 +88,10 @@ export const GiftClaim = tenantEntity({
   schema: 'loyalty',
   tableName: 'gift_claim',
   properties: {
-    id: p.uuid().primary().onCreate(() => newId()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => newId()),
     offerId: p.manyToOne(GiftOffer).mapToPk().deleteRule('no action').deferMode('deferred'),
     tokenHash: p.text(),
     /** Who it was issued for (an email, phone or customer id), when given. */

@@ -17,7 +17,10 @@ export const LedgerEntry = tenantEntity({
   schema: 'loyalty',
   tableName: 'ledger_entry',
   properties: {
-    id: p.uuid().primary().onCreate(() => newId()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => newId()),
     customerId: p.uuid(),
     type: p.text().$type<LedgerType>(),
     /** Signed: credits positive, debits negative. */
@@ -35,7 +38,10 @@ export const LedgerEntry = tenantEntity({
   uniques: [{ name: 'ledger_entry_key_uniq', properties: ['companyId', 'idempotencyKey'] }],
   indexes: [
     { name: 'ledger_entry_customer_idx', properties: ['companyId', 'customerId', 'createdAt'] },
-    { name: 'ledger_entry_lot_idx', expression: 'create index ledger_entry_lot_idx on loyalty.ledger_entry (company_id, customer_id, expires_at) where remaining > 0' },
+    {
+      name: 'ledger_entry_lot_idx',
+      expression: 'create index ledger_entry_lot_idx on loyalty.ledger_entry (company_id, customer_id, expires_at) where remaining > 0',
+    },
     { name: 'ledger_entry_expiry_idx', expression: 'create index ledger_entry_expiry_idx on loyalty.ledger_entry (expires_at) where remaining > 0' },
   ],
   checks: [

@@ -16,7 +16,10 @@ export const LoyaltyRules = tenantEntity({
     pointsPerBooking: p.integer(),
     bookingPointsPerCurrencyUnit: p.decimal('string').precision(10).scale(2),
     expiryDays: p.integer().nullable(),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
   checks: [
     { name: 'rules_points_per_currency_unit_check', expression: 'points_per_currency_unit >= 0' },

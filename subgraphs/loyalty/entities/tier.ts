@@ -11,14 +11,20 @@ export const MembershipTier = tenantEntity({
   schema: 'loyalty',
   tableName: 'membership_tier',
   properties: {
-    id: p.uuid().primary().onCreate(() => newId()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => newId()),
     name: p.text(),
     threshold: p.integer(),
     benefits: p.json<string[]>(),
     sortOrder: p.integer(),
     color: p.text().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
   uniques: [
     { name: 'membership_tier_name_uniq', expression: 'create unique index membership_tier_name_uniq on loyalty.membership_tier (company_id, lower(name))' },

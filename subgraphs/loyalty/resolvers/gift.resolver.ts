@@ -5,8 +5,29 @@ import { ListArgs } from '../../kernel/pagination.ts';
 import { parse } from '../../kernel/schemas.ts';
 import type { OfferView, RedemptionView } from '../services/gift-views.ts';
 import * as gifts from '../services/gifts.ts';
-import { ClaimsToIssueInput, GiftClaimInput, GiftOfferId, GiftOfferUpdate, NewGiftOffer, RedeemQuantity, RedemptionCode, RedemptionFilter, RedemptionId } from './gift.inputs.ts';
-import { ClaimInput, GiftClaimTokenNode, GiftOfferInput, GiftOfferListArgs, GiftOfferNode, GiftOfferPage, RedeemInput, RedemptionListArgs, RedemptionNode, RedemptionPage } from './gift.types.ts';
+import {
+  ClaimsToIssueInput,
+  GiftClaimInput,
+  GiftOfferId,
+  GiftOfferUpdate,
+  NewGiftOffer,
+  RedeemQuantity,
+  RedemptionCode,
+  RedemptionFilter,
+  RedemptionId,
+} from './gift.inputs.ts';
+import {
+  ClaimInput,
+  GiftClaimTokenNode,
+  GiftOfferInput,
+  GiftOfferListArgs,
+  GiftOfferNode,
+  GiftOfferPage,
+  RedeemInput,
+  RedemptionListArgs,
+  RedemptionNode,
+  RedemptionPage,
+} from './gift.types.ts';
 import { tierNode } from './loyalty.resolver.ts';
 
 const offerNode = ({ offer: o, minTier, availability }: OfferView): GiftOfferNode => ({
@@ -98,7 +119,10 @@ export class GiftResolver {
   }
 
   @Requires('customer')
-  @Mutation(() => RedemptionNode, { description: 'Spends points on a gift: 409 CONFLICT with the reason INSUFFICIENT_POINTS, OUT_OF_STOCK, LIMIT_REACHED, TIER_REQUIRED or OFFER_NOT_ACTIVE when it cannot.' })
+  @Mutation(() => RedemptionNode, {
+    description:
+      'Spends points on a gift: 409 CONFLICT with the reason INSUFFICIENT_POINTS, OUT_OF_STOCK, LIMIT_REACHED, TIER_REQUIRED or OFFER_NOT_ACTIVE when it cannot.',
+  })
   async redeemGiftOffer(
     @Ctx() ctx: RequestContext,
     @Arg('id', () => ID, { description: 'The gift offer.' }) id: string,
@@ -108,7 +132,10 @@ export class GiftResolver {
   }
 
   @Requires('optionalCustomer')
-  @Mutation(() => RedemptionNode, { description: 'Claims a gift free: with a claim token (a customer token attaches it to the customer), or a gift costing no points as the signed-in customer.' })
+  @Mutation(() => RedemptionNode, {
+    description:
+      'Claims a gift free: with a claim token (a customer token attaches it to the customer), or a gift costing no points as the signed-in customer.',
+  })
   async claimGift(@Ctx() ctx: RequestContext, @Arg('input', () => ClaimInput, { description: 'The claim token, or the free gift.' }) input: ClaimInput) {
     return redemptionNode(await gifts.claim(ctx, parse(GiftClaimInput, input)));
   }
@@ -119,14 +146,18 @@ export class GiftResolver {
     @Ctx() ctx: RequestContext,
     @Arg('offerId', () => ID, { description: 'The gift offer.' }) offerId: string,
     @Arg('count', () => Int, { nullable: true, description: 'How many tokens (or give recipients). Between 1 and 500.' }) count?: number,
-    @Arg('recipients', () => [String], { nullable: true, description: 'One token per recipient (an email, phone or customer id), at most 500.' }) recipients?: string[],
+    @Arg('recipients', () => [String], { nullable: true, description: 'One token per recipient (an email, phone or customer id), at most 500.' })
+    recipients?: string[],
   ) {
     return gifts.issueClaims(ctx, parse(ClaimsToIssueInput, { offerId, count, recipients }));
   }
 
   @Requires('merchant')
   @Mutation(() => RedemptionNode, { description: 'Records that a gift was handed over, by the code the customer shows (409 when used or cancelled).' })
-  async markRedemptionUsed(@Ctx() ctx: RequestContext, @Arg('code', () => String, { description: 'The redemption code shown at the counter (any case).' }) code: string) {
+  async markRedemptionUsed(
+    @Ctx() ctx: RequestContext,
+    @Arg('code', () => String, { description: 'The redemption code shown at the counter (any case).' }) code: string,
+  ) {
     return redemptionNode(await gifts.markUsed(ctx, parse(RedemptionCode, code, 'code')));
   }
 

@@ -41,8 +41,10 @@ export class GiftOfferNode {
   @Field(() => MembershipTierNode, { nullable: true }) minTier?: MembershipTierNode | null;
   @Field(() => GiftStatusEnum) status!: GiftStatus;
   @Field(() => Boolean, { nullable: true, description: 'With a customer token: whether they can redeem it now; null otherwise.' }) redeemable?: boolean | null;
-  @Field(() => GiftUnavailableReasonEnum, { nullable: true, description: 'With a customer token: why they cannot redeem it now.' }) unavailableReason?: UnavailableReason | null;
-  @Field(() => Int, { nullable: true, description: 'With a customer token: the points they still need for one (0 when their balance covers it).' }) pointsShort?: number | null;
+  @Field(() => GiftUnavailableReasonEnum, { nullable: true, description: 'With a customer token: why they cannot redeem it now.' })
+  unavailableReason?: UnavailableReason | null;
+  @Field(() => Int, { nullable: true, description: 'With a customer token: the points they still need for one (0 when their balance covers it).' })
+  pointsShort?: number | null;
   @Field(() => DateTime) createdAt!: Date;
   @Field(() => DateTime) updatedAt!: Date;
 }
@@ -57,7 +59,8 @@ export class RedemptionNode {
   @Field(() => ID, { nullable: true, description: 'Null for a gift claimed without signing in.' }) customerId?: string | null;
   @Field(() => Int) quantity!: number;
   @Field(() => Int, { description: 'Points it cost in all (0 for a claim).' }) points!: number;
-  @Field(() => Int, { nullable: true, description: "The customer's points balance right after it (null for a claim, which costs none)." }) balanceAfter?: number | null;
+  @Field(() => Int, { nullable: true, description: "The customer's points balance right after it (null for a claim, which costs none)." }) balanceAfter?:
+    number | null;
   @Field(() => String, { description: 'The code to show at the counter.' }) code!: string;
   @Field(() => RedemptionStatusEnum) status!: RedemptionStatus;
   @Field(() => DateTime) createdAt!: Date;
@@ -79,7 +82,8 @@ export class GiftOfferInput {
   @Field(() => String, { nullable: true, description: 'What the gift is. Required when creating.' }) title?: string;
   @Field(() => String, { nullable: true, description: 'More about it, for customers.' }) description?: string;
   @Field(() => String, { nullable: true, description: 'An image URL (http or https).' }) imageUrl?: string;
-  @Field(() => Int, { nullable: true, description: 'Points per gift; 0 makes it free to claim. Required when creating. Between 0 and 10000000.' }) pointsCost?: number;
+  @Field(() => Int, { nullable: true, description: 'Points per gift; 0 makes it free to claim. Required when creating. Between 0 and 10000000.' })
+  pointsCost?: number;
   @Field(() => Int, { nullable: true, description: 'Gifts available; null or left out: unlimited. Between 0 and 10000000.' }) stock?: number;
   @Field(() => Int, { nullable: true, description: 'How many one customer may have; null: no limit. Between 1 and 1000.' }) limitPerCustomer?: number;
   @Field(() => DateTime, { nullable: true, description: 'Offered from (ISO-8601 with offset).' }) startsAt?: Date;

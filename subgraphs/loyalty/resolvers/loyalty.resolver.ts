@@ -9,10 +9,29 @@ import * as accounts from '../services/accounts.ts';
 import * as rules from '../services/rules.ts';
 import * as tiers from '../services/tiers.ts';
 import { CustomerId, NewTier, PointsAdjustmentInput, RulesUpdate, TierId, TierUpdate } from './loyalty.inputs.ts';
-import { CustomerLoyaltyNode, CustomerRef, LedgerEntryNode, LoyaltyNode, LoyaltyRulesInput, LoyaltyRulesNode, MembershipTierInput, MembershipTierNode, MembershipTierPage } from './loyalty.types.ts';
+import {
+  CustomerLoyaltyNode,
+  CustomerRef,
+  LedgerEntryNode,
+  LoyaltyNode,
+  LoyaltyRulesInput,
+  LoyaltyRulesNode,
+  MembershipTierInput,
+  MembershipTierNode,
+  MembershipTierPage,
+} from './loyalty.types.ts';
 
 export const tierNode = (t: MembershipTier | null): MembershipTierNode | null =>
-  t && { id: t.id, name: t.name, threshold: t.threshold, benefits: t.benefits, sortOrder: t.sortOrder, color: t.color ?? null, createdAt: t.createdAt, updatedAt: t.updatedAt };
+  t && {
+    id: t.id,
+    name: t.name,
+    threshold: t.threshold,
+    benefits: t.benefits,
+    sortOrder: t.sortOrder,
+    color: t.color ?? null,
+    createdAt: t.createdAt,
+    updatedAt: t.updatedAt,
+  };
 
 export const entryNode = (e: Omit<RowOf<'loyalty.ledger_entry'>, 'companyId'>): LedgerEntryNode => ({
   id: e.id,
@@ -28,7 +47,13 @@ export const entryNode = (e: Omit<RowOf<'loyalty.ledger_entry'>, 'companyId'>): 
   createdAt: e.createdAt,
 });
 
-const loyaltyNode = (s: accounts.Standing): LoyaltyNode => ({ balance: s.balance, lifetimeEarned: s.lifetimeEarned, tier: tierNode(s.tier), expiringSoon: s.expiringSoon, nextExpiry: s.nextExpiry });
+const loyaltyNode = (s: accounts.Standing): LoyaltyNode => ({
+  balance: s.balance,
+  lifetimeEarned: s.lifetimeEarned,
+  tier: tierNode(s.tier),
+  expiringSoon: s.expiringSoon,
+  nextExpiry: s.nextExpiry,
+});
 
 /** Earn rules, tiers and customers' points. */
 @Resolver()
@@ -66,7 +91,10 @@ export class LoyaltyResolver {
 
   @Requires('merchant')
   @Mutation(() => MembershipTierNode, { description: 'Creates a membership tier (409 CONFLICT naming name or threshold when the company has one).' })
-  async createMembershipTier(@Ctx() ctx: RequestContext, @Arg('input', () => MembershipTierInput, { description: 'The tier to create.' }) input: MembershipTierInput) {
+  async createMembershipTier(
+    @Ctx() ctx: RequestContext,
+    @Arg('input', () => MembershipTierInput, { description: 'The tier to create.' }) input: MembershipTierInput,
+  ) {
     return tierNode(await tiers.createTier(ctx, parse(NewTier, input)));
   }
 
@@ -81,7 +109,10 @@ export class LoyaltyResolver {
   }
 
   @Requires('merchant')
-  @Mutation(() => LedgerEntryNode, { description: "Adds or takes points by hand (the entry's balanceAfter is the new balance); a balance never goes below zero (409 CONFLICT, reason INSUFFICIENT_POINTS)." })
+  @Mutation(() => LedgerEntryNode, {
+    description:
+      "Adds or takes points by hand (the entry's balanceAfter is the new balance); a balance never goes below zero (409 CONFLICT, reason INSUFFICIENT_POINTS).",
+  })
   async adjustPoints(
     @Ctx() ctx: RequestContext,
     @Arg('customerId', () => ID, { description: 'The customer.' }) customerId: string,

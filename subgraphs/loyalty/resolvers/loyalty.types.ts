@@ -23,7 +23,8 @@ export const LedgerSourceEnum = stateEnum<LedgerSource>('LedgerSource', 'What ca
 
 @ObjectType('LoyaltyRules', { description: "How the company's customers earn points." })
 export class LoyaltyRulesNode {
-  @Field(() => String, { description: 'Points per major currency unit of a paid order ("1.00": a point per euro), rounded down.' }) pointsPerCurrencyUnit!: string;
+  @Field(() => String, { description: 'Points per major currency unit of a paid order ("1.00": a point per euro), rounded down.' })
+  pointsPerCurrencyUnit!: string;
   @Field(() => Int, { description: 'Points for each completed booking.' }) pointsPerBooking!: number;
   @Field(() => String, { description: "Points per major currency unit of a completed booking's amount due." }) bookingPointsPerCurrencyUnit!: string;
   @Field(() => Int, { nullable: true, description: 'Days earned points last; null: they never expire.' }) expiryDays?: number | null;
@@ -84,16 +85,19 @@ export class CustomerRef {
 
 @InputType({ description: 'Changes to the earn rules; fields left out keep their value.' })
 export class LoyaltyRulesInput {
-  @Field(() => String, { nullable: true, description: 'Points per major currency unit of a paid order, 0 to 999999.99 ("1", "0.5").' }) pointsPerCurrencyUnit?: string;
+  @Field(() => String, { nullable: true, description: 'Points per major currency unit of a paid order, 0 to 999999.99 ("1", "0.5").' })
+  pointsPerCurrencyUnit?: string;
   @Field(() => Int, { nullable: true, description: 'Points for each completed booking. Between 0 and 1000000.' }) pointsPerBooking?: number;
-  @Field(() => String, { nullable: true, description: "Points per major currency unit of a completed booking's amount due, 0 to 999999.99." }) bookingPointsPerCurrencyUnit?: string;
+  @Field(() => String, { nullable: true, description: "Points per major currency unit of a completed booking's amount due, 0 to 999999.99." })
+  bookingPointsPerCurrencyUnit?: string;
   @Field(() => Int, { nullable: true, description: 'Days earned points last (default 365); 0: they never expire. Between 0 and 3650.' }) expiryDays?: number;
 }
 
 @InputType({ description: 'A membership tier.' })
 export class MembershipTierInput {
   @Field(() => String, { nullable: true, description: 'Name, unique in the company (e.g. "Gold"). Required when creating.' }) name?: string;
-  @Field(() => Int, { nullable: true, description: 'Lifetime points needed, unique in the company. Required when creating. Between 0 and 100000000.' }) threshold?: number;
+  @Field(() => Int, { nullable: true, description: 'Lifetime points needed, unique in the company. Required when creating. Between 0 and 100000000.' })
+  threshold?: number;
   @Field(() => [String], { nullable: true, description: 'What members get, one line each, at most 20.' }) benefits?: string[];
   @Field(() => Int, { nullable: true, description: 'Display order, lowest first (default: the threshold). Between 0 and 10000.' }) sortOrder?: number;
   @Field(() => String, { nullable: true, description: 'Display colour, "#RRGGBB"; null clears it.' }) color?: string;

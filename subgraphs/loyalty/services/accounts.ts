@@ -38,7 +38,11 @@ export async function standings(ctx: RequestContext, customerIds: readonly strin
           (eb) =>
             eb
               .selectFrom('loyalty.ledger_entry')
-              .select((e) => ['customerId', e.fn.coalesce(e.fn.sum<string | number>('remaining').filterWhere('expiresAt', '<=', soon), e.lit(0)).as('points'), e.fn.min('expiresAt').as('next')])
+              .select((e) => [
+                'customerId',
+                e.fn.coalesce(e.fn.sum<string | number>('remaining').filterWhere('expiresAt', '<=', soon), e.lit(0)).as('points'),
+                e.fn.min('expiresAt').as('next'),
+              ])
               .where('customerId', '=', anyOf(ids))
               .where('remaining', '>', 0)
               .groupBy('customerId')
@@ -82,7 +86,10 @@ async function requireCustomer(ctx: RequestContext, customerId: string): Promise
 
 /** A page of a customer's ledger, newest first. */
 function ledgerPage(ctx: RequestContext, customerId: string, args: { page?: number | null; limit?: number | null }) {
-  return ctx.page(ctx.query.selectFrom('loyalty.ledger_entry').selectAll().where('customerId', '=', customerId).orderBy('createdAt', 'desc').orderBy('id', 'desc'), pageRequest(args));
+  return ctx.page(
+    ctx.query.selectFrom('loyalty.ledger_entry').selectAll().where('customerId', '=', customerId).orderBy('createdAt', 'desc').orderBy('id', 'desc'),
+    pageRequest(args),
+  );
 }
 
 /** A customer's standing and a page of their ledger (the merchant's view). */
@@ -102,7 +109,14 @@ export interface PointsAdjustment {
 /** adjust_points: a positive or negative correction by the merchant; never below a zero balance. Answers the entry written. */
 export async function adjustPoints(ctx: RequestContext, input: PointsAdjustment): Promise<RowOf<'loyalty.ledger_entry'>> {
   await requireCustomer(ctx, input.customerId);
-  const change = { customerId: input.customerId, points: Math.abs(input.points), reason: input.reason, sourceType: 'merchant' as const, sourceId: null, key: `adjust:${newId()}` };
+  const change = {
+    customerId: input.customerId,
+    points: Math.abs(input.points),
+    reason: input.reason,
+    sourceType: 'merchant' as const,
+    sourceId: null,
+    key: `adjust:${newId()}`,
+  };
   const written = await ctx.transaction((tx) => (input.points > 0 ? credit(tx, 'ADJUST', change, null) : debit(tx, 'ADJUST', change)));
   return (await ctx.first(ctx.query.selectFrom('loyalty.ledger_entry').selectAll().where('id', '=', written!.entryId)))!;
 }

@@ -17,7 +17,19 @@ export async function earnForOrder(tx: RequestContext, order: OrderPaid): Promis
   const rules = await rulesOf(tx);
   const points = pointsFor(order.totalMinor, minorDigits(order.currency), rules.pointsPerCurrencyUnit);
   if (points <= 0) return;
-  await credit(tx, 'EARN', { customerId: order.customerId, points, reason: `Order #${order.number}`, sourceType: 'order', sourceId: order.orderId, key: `order:${order.orderId}:earn` }, expiryOf(tx, rules.expiryDays));
+  await credit(
+    tx,
+    'EARN',
+    {
+      customerId: order.customerId,
+      points,
+      reason: `Order #${order.number}`,
+      sourceType: 'order',
+      sourceId: order.orderId,
+      key: `order:${order.orderId}:earn`,
+    },
+    expiryOf(tx, rules.expiryDays),
+  );
 }
 
 /**
@@ -39,7 +51,19 @@ export async function reverseForRefund(tx: RequestContext, refund: OrderRefunded
   const due = refund.status === 'REFUNDED' ? earned.points : Math.floor((earned.points * refund.refundedMinor) / refund.totalMinor);
   const points = due - Number(taken?.reversed ?? 0);
   if (points <= 0) return;
-  await debit(tx, 'REVERSAL', { customerId: refund.customerId, points, reason: `Refund of order #${refund.number}`, sourceType: 'order', sourceId: refund.orderId, key: `order:${refund.orderId}:refund:${refund.refundedMinor}` }, { upTo: true });
+  await debit(
+    tx,
+    'REVERSAL',
+    {
+      customerId: refund.customerId,
+      points,
+      reason: `Refund of order #${refund.number}`,
+      sourceType: 'order',
+      sourceId: refund.orderId,
+      key: `order:${refund.orderId}:refund:${refund.refundedMinor}`,
+    },
+    { upTo: true },
+  );
 }
 
 export async function earnForBooking(tx: RequestContext, booking: BookingCompleted): Promise<void> {
@@ -47,5 +71,17 @@ export async function earnForBooking(tx: RequestContext, booking: BookingComplet
   const rules = await rulesOf(tx);
   const points = rules.pointsPerBooking + pointsFor(booking.amountDueMinor, minorDigits(booking.currency), rules.bookingPointsPerCurrencyUnit);
   if (points <= 0) return;
-  await credit(tx, 'EARN', { customerId: booking.customerId, points, reason: `Booking: ${booking.serviceName}`, sourceType: 'booking', sourceId: booking.bookingId, key: `booking:${booking.bookingId}:earn` }, expiryOf(tx, rules.expiryDays));
+  await credit(
+    tx,
+    'EARN',
+    {
+      customerId: booking.customerId,
+      points,
+      reason: `Booking: ${booking.serviceName}`,
+      sourceType: 'booking',
+      sourceId: booking.bookingId,
+      key: `booking:${booking.bookingId}:earn`,
+    },
+    expiryOf(tx, rules.expiryDays),
+  );
 }

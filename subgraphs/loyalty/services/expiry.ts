@@ -12,13 +12,25 @@ export async function expirePoints(ctx: RequestContext, data: Record<string, unk
   return sweepDue(
     ctx,
     data,
-    (q, now) => q.selectFrom('loyalty.ledger_entry').select(['companyId', 'id', 'customerId']).where('remaining', '>', 0).where('expiresAt', '<=', now).orderBy('expiresAt').limit(1000),
+    (q, now) =>
+      q
+        .selectFrom('loyalty.ledger_entry')
+        .select(['companyId', 'id', 'customerId'])
+        .where('remaining', '>', 0)
+        .where('expiresAt', '<=', now)
+        .orderBy('expiresAt')
+        .limit(1000),
     async (scoped, lot) =>
       !!(await scoped.transaction(async (tx) => {
         // Read again under the lock: a redemption may have consumed the lot meanwhile.
         const fresh = await tx.query.selectFrom('loyalty.ledger_entry').select('remaining').where('id', '=', lot.id).forUpdate().executeTakeFirst();
         if (!fresh?.remaining) return null;
-        return debit(tx, 'EXPIRE', { customerId: lot.customerId, points: fresh.remaining, reason: 'Points expired', sourceType: 'expiry', sourceId: lot.id, key: `expire:${lot.id}` }, { fromLot: lot.id });
+        return debit(
+          tx,
+          'EXPIRE',
+          { customerId: lot.customerId, points: fresh.remaining, reason: 'Points expired', sourceType: 'expiry', sourceId: lot.id, key: `expire:${lot.id}` },
+          { fromLot: lot.id },
+        );
       })),
   );
 }

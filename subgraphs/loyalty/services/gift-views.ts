@@ -75,8 +75,15 @@ export async function redemptionViews(ctx: RequestContext, rows: readonly Redemp
   const ids = rows.map((r) => r.id);
   const [offers, debits] = rows.length
     ? await Promise.all([
-        ctx.all(ctx.query.selectFrom('loyalty.gift_offer').select(['id', 'title']).where('id', '=', anyOf([...new Set(rows.map((r) => r.offerId))]))),
-        ctx.all(ctx.query.selectFrom('loyalty.ledger_entry').select(['sourceId', 'balanceAfter']).where('type', '=', 'REDEEM').where('sourceId', '=', anyOf(ids))),
+        ctx.all(
+          ctx.query
+            .selectFrom('loyalty.gift_offer')
+            .select(['id', 'title'])
+            .where('id', '=', anyOf([...new Set(rows.map((r) => r.offerId))])),
+        ),
+        ctx.all(
+          ctx.query.selectFrom('loyalty.ledger_entry').select(['sourceId', 'balanceAfter']).where('type', '=', 'REDEEM').where('sourceId', '=', anyOf(ids)),
+        ),
       ])
     : [[], []];
   return rows.map((redemption) => ({

@@ -42,17 +42,33 @@ const viewPage = async <T, V>(page: Page<T>, view: (items: T[]) => Promise<V[]>)
 
 /** The given fields, then the rules across fields and the tier (which must be one of the company's). */
 async function apply(tx: RequestContext, offer: GiftOffer, input: OfferChanges) {
-  applyChanges(offer, input, { set: ['title', 'pointsCost', 'status'], clearable: ['description', 'imageUrl', 'stock', 'limitPerCustomer', 'startsAt', 'endsAt'] });
+  applyChanges(offer, input, {
+    set: ['title', 'pointsCost', 'status'],
+    clearable: ['description', 'imageUrl', 'stock', 'limitPerCustomer', 'startsAt', 'endsAt'],
+  });
   if (offer.startsAt && offer.endsAt && offer.endsAt.getTime() <= offer.startsAt.getTime()) throw badInput('endsAt', 'must be after startsAt');
   if (input.minTierId !== undefined) {
-    if (input.minTierId !== null && !(await tx.first(tx.query.selectFrom('loyalty.membership_tier').select('id').where('id', '=', input.minTierId)))) throw badInput('minTierId', 'is not a membership tier of this company');
+    if (input.minTierId !== null && !(await tx.first(tx.query.selectFrom('loyalty.membership_tier').select('id').where('id', '=', input.minTierId))))
+      throw badInput('minTierId', 'is not a membership tier of this company');
     offer.minTierId = input.minTierId;
   }
 }
 
 export async function createOffer(ctx: RequestContext, input: OfferChanges): Promise<OfferView> {
   const offer = await ctx.transaction(async (tx) => {
-    const offer = tx.em.create(GiftOffer, { id: newId(), title: '', pointsCost: 0, status: 'draft', description: null, imageUrl: null, stock: null, limitPerCustomer: null, startsAt: null, endsAt: null, minTierId: null });
+    const offer = tx.em.create(GiftOffer, {
+      id: newId(),
+      title: '',
+      pointsCost: 0,
+      status: 'draft',
+      description: null,
+      imageUrl: null,
+      stock: null,
+      limitPerCustomer: null,
+      startsAt: null,
+      endsAt: null,
+      minTierId: null,
+    });
     await apply(tx, offer, input);
     return offer;
   });
@@ -69,7 +85,10 @@ export async function updateOffer(ctx: RequestContext, offerId: string, input: O
   return offerView(ctx, offer);
 }
 
-export async function listOffers(ctx: RequestContext, args: { status?: GiftStatus | null; page?: number | null; limit?: number | null; offset?: number | null }): Promise<Page<OfferView>> {
+export async function listOffers(
+  ctx: RequestContext,
+  args: { status?: GiftStatus | null; page?: number | null; limit?: number | null; offset?: number | null },
+): Promise<Page<OfferView>> {
   let select = ctx.query.selectFrom('loyalty.gift_offer').selectAll().orderBy('createdAt', 'desc').orderBy('id', 'desc');
   if (args.status) select = select.where('status', '=', args.status);
   return viewPage(await ctx.page(select, pageRequest(args)), (items) => offerViews(ctx, items));
@@ -109,7 +128,10 @@ export async function openOffer(ctx: RequestContext, offerId: string): Promise<O
 /** A code to show at the counter: 8 characters without look-alikes. */
 function counterCode(): string {
   const alphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
-  return Array.from(randomToken(8)).map((c) => alphabet[c.charCodeAt(0) % alphabet.length]).join('').slice(0, 8);
+  return Array.from(randomToken(8))
+    .map((c) => alphabet[c.charCodeAt(0) % alphabet.length])
+    .join('')
+    .slice(0, 8);
 }
 
 /**
@@ -117,7 +139,13 @@ function counterCode(): string {
  * customer's tier; the per-customer limit; stock by a conditional update; the points by the
  * ledger's debit. Any refusal rolls the whole transaction back.
  */
-async function give(tx: RequestContext, offerId: string, customerId: string | null, quantity: number, options: { free: boolean; claimId?: string }): Promise<Redemption> {
+async function give(
+  tx: RequestContext,
+  offerId: string,
+  customerId: string | null,
+  quantity: number,
+  options: { free: boolean; claimId?: string },
+): Promise<Redemption> {
   // Locked, not loaded to change: its stock changes by the conditional update below.
   const offer = await tx.query.selectFrom('loyalty.gift_offer').selectAll().where('id', '=', offerId).forUpdate().executeTakeFirst();
   if (!offer) throw notFound('Gift offer');
@@ -136,7 +164,8 @@ async function give(tx: RequestContext, offerId: string, customerId: string | nu
         .where('customerId', '=', customerId)
         .where('status', '<>', 'CANCELLED'),
     );
-    if (Number(used?.n ?? 0) + quantity > offer.limitPerCustomer) throw reasonError('LIMIT_REACHED', `At most ${offer.limitPerCustomer} per customer`, { limitPerCustomer: offer.limitPerCustomer });
+    if (Number(used?.n ?? 0) + quantity > offer.limitPerCustomer)
+      throw reasonError('LIMIT_REACHED', `At most ${offer.limitPerCustomer} per customer`, { limitPerCustomer: offer.limitPerCustomer });
   }
   if (offer.stock != null) {
     const taken = await tx.query
@@ -150,8 +179,28 @@ async function give(tx: RequestContext, offerId: string, customerId: string | nu
   }
   const id = newId();
   const points = options.free ? 0 : offer.pointsCost * quantity;
-  if (points > 0) await debit(tx, 'REDEEM', { customerId: customerId!, points, reason: `Gift: ${offer.title}${quantity > 1 ? ` × ${quantity}` : ''}`, sourceType: 'redemption', sourceId: id, key: `redemption:${id}` });
-  return tx.em.create(Redemption, { id, offerId, customerId, quantity, points, code: counterCode(), status: 'ISSUED', claimId: options.claimId ?? null, createdAt: tx.now(), usedAt: null, cancelledAt: null });
+  if (points > 0)
+    await debit(tx, 'REDEEM', {
+      customerId: customerId!,
+      points,
+      reason: `Gift: ${offer.title}${quantity > 1 ? ` × ${quantity}` : ''}`,
+      sourceType: 'redemption',
+      sourceId: id,
+      key: `redemption:${id}`,
+    });
+  return tx.em.create(Redemption, {
+    id,
+    offerId,
+    customerId,
+    quantity,
+    points,
+    code: counterCode(),
+    status: 'ISSUED',
+    claimId: options.claimId ?? null,
+    createdAt: tx.now(),
+    usedAt: null,
+    cancelledAt: null,
+  });
 }
 
 /** `POST /gifts/offers/{id}/redeem`: the signed-in customer spends points on a gift (one unless `quantity` says). */
@@ -178,7 +227,15 @@ export async function issueClaims(ctx: RequestContext, input: ClaimsToIssue) {
     const expiresAt = new Date(tx.now().getTime() + CLAIM_DAYS * 86_400_000);
     return Array.from({ length: count }, (_, i) => {
       const token = `gft_${randomToken(24)}`;
-      tx.em.create(GiftClaim, { id: newId(), offerId: offer.id, tokenHash: sha256(token), recipient: recipients?.[i] ?? null, expiresAt, claimedAt: null, createdAt: tx.now() });
+      tx.em.create(GiftClaim, {
+        id: newId(),
+        offerId: offer.id,
+        tokenHash: sha256(token),
+        recipient: recipients?.[i] ?? null,
+        expiresAt,
+        claimedAt: null,
+        createdAt: tx.now(),
+      });
       return { token, recipient: recipients?.[i] ?? null, expiresAt };
     });
   });
@@ -204,7 +261,12 @@ async function claimed(ctx: RequestContext, input: GiftClaimRequest): Promise<Re
   if (input.claimToken) {
     const hash = sha256(input.claimToken);
     return ctx.transaction(async (tx) => {
-      const found = await tx.query.selectFrom('loyalty.gift_claim').select(['id', 'offerId', 'expiresAt', 'claimedAt']).where('tokenHash', '=', hash).forUpdate().executeTakeFirst();
+      const found = await tx.query
+        .selectFrom('loyalty.gift_claim')
+        .select(['id', 'offerId', 'expiresAt', 'claimedAt'])
+        .where('tokenHash', '=', hash)
+        .forUpdate()
+        .executeTakeFirst();
       if (!found) throw notFound('Gift claim');
       if (found.claimedAt) throw reasonError('ALREADY_CLAIMED', 'This gift was already claimed');
       if (found.expiresAt.getTime() <= tx.now().getTime()) throw reasonError('CLAIM_EXPIRED', 'This gift link has expired');
@@ -224,7 +286,9 @@ async function claimed(ctx: RequestContext, input: GiftClaimRequest): Promise<Re
 const redemptions = (ctx: RequestContext) => ctx.query.selectFrom('loyalty.redemption').selectAll().orderBy('createdAt', 'desc').orderBy('id', 'desc');
 
 export async function myRedemptions(ctx: RequestContext, args: { page?: number | null; limit?: number | null }): Promise<Page<RedemptionView>> {
-  return viewPage(await ctx.page(redemptions(ctx).where('customerId', '=', ctx.customer.customerId), pageRequest(args)), (items) => redemptionViews(ctx, items));
+  return viewPage(await ctx.page(redemptions(ctx).where('customerId', '=', ctx.customer.customerId), pageRequest(args)), (items) =>
+    redemptionViews(ctx, items),
+  );
 }
 
 /** The merchant's filters as the edge checked them (resolvers/gift.inputs.ts), with the page asked for. */
@@ -250,7 +314,8 @@ export async function markUsed(ctx: RequestContext, code: string): Promise<Redem
   const used = await ctx.transaction(async (tx) => {
     const redemption = await tx.em.findOne(Redemption, { code }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
     if (!redemption) throw notFound('Redemption');
-    if (redemption.status !== 'ISSUED') throw conflict(`This gift is ${redemption.status === 'USED' ? 'already used' : 'cancelled'}`, { field: 'code', status: redemption.status });
+    if (redemption.status !== 'ISSUED')
+      throw conflict(`This gift is ${redemption.status === 'USED' ? 'already used' : 'cancelled'}`, { field: 'code', status: redemption.status });
     redemption.status = 'USED';
     redemption.usedAt = tx.now();
     return redemption;
@@ -263,7 +328,8 @@ export async function cancelRedemption(ctx: RequestContext, redemptionId: string
   const cancelled = await ctx.transaction(async (tx) => {
     const redemption = await tx.em.findOne(Redemption, { id: redemptionId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
     if (!redemption) throw notFound('Redemption');
-    if (redemption.status !== 'ISSUED') throw conflict(`This gift is ${redemption.status === 'USED' ? 'already used' : 'cancelled'}`, { field: 'redemptionId', status: redemption.status });
+    if (redemption.status !== 'ISSUED')
+      throw conflict(`This gift is ${redemption.status === 'USED' ? 'already used' : 'cancelled'}`, { field: 'redemptionId', status: redemption.status });
     redemption.status = 'CANCELLED';
     redemption.cancelledAt = tx.now();
     await tx.query
@@ -273,7 +339,19 @@ export async function cancelRedemption(ctx: RequestContext, redemptionId: string
       .where('stock', 'is not', null)
       .execute();
     if (redemption.points > 0 && redemption.customerId) {
-      await credit(tx, 'REVERSAL', { customerId: redemption.customerId, points: redemption.points, reason: 'Gift cancelled', sourceType: 'redemption', sourceId: redemption.id, key: `redemption:${redemption.id}:cancel` }, null);
+      await credit(
+        tx,
+        'REVERSAL',
+        {
+          customerId: redemption.customerId,
+          points: redemption.points,
+          reason: 'Gift cancelled',
+          sourceType: 'redemption',
+          sourceId: redemption.id,
+          key: `redemption:${redemption.id}:cancel`,
+        },
+        null,
+      );
     }
     return redemption;
   });

@@ -82,7 +82,12 @@ export async function credit(tx: RequestContext, type: 'EARN' | 'ADJUST' | 'REVE
  * `upTo` as much as there is), and the oldest lots are consumed (or the one lot `fromLot` names:
  * its expiry). Null when the key was used already.
  */
-export async function debit(tx: RequestContext, type: 'REDEEM' | 'EXPIRE' | 'ADJUST' | 'REVERSAL', change: Change, options: { upTo?: boolean; fromLot?: string } = {}): Promise<Written | null> {
+export async function debit(
+  tx: RequestContext,
+  type: 'REDEEM' | 'EXPIRE' | 'ADJUST' | 'REVERSAL',
+  change: Change,
+  options: { upTo?: boolean; fromLot?: string } = {},
+): Promise<Written | null> {
   let points = change.points;
   if (options.upTo) {
     const row = await tx.query.selectFrom('loyalty.account').select('balance').where('customerId', '=', change.customerId).forUpdate().executeTakeFirst();
@@ -116,7 +121,11 @@ export async function debit(tx: RequestContext, type: 'REDEEM' | 'EXPIRE' | 'ADJ
   for (const lot of locked) {
     if (!left) break;
     const take = Math.min(left, lot.remaining ?? 0);
-    await tx.query.updateTable('loyalty.ledger_entry').set((eb) => ({ remaining: eb('remaining', '-', take) })).where('id', '=', lot.id).execute();
+    await tx.query
+      .updateTable('loyalty.ledger_entry')
+      .set((eb) => ({ remaining: eb('remaining', '-', take) }))
+      .where('id', '=', lot.id)
+      .execute();
     left -= take;
   }
   await setBalanceAfter(tx, id, account.balance);

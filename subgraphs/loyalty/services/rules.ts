@@ -19,7 +19,12 @@ export async function rulesOf(ctx: RequestContext): Promise<Rules> {
   const row = await ctx.first(ctx.query.selectFrom('loyalty.rules').selectAll());
   // Rates always with two decimals: the driver reads a numeric 0.00 back as "0" (seen through the REST/MCP write parity test).
   return row
-    ? { pointsPerCurrencyUnit: Number(row.pointsPerCurrencyUnit).toFixed(2), pointsPerBooking: row.pointsPerBooking, bookingPointsPerCurrencyUnit: Number(row.bookingPointsPerCurrencyUnit).toFixed(2), expiryDays: row.expiryDays ?? null }
+    ? {
+        pointsPerCurrencyUnit: Number(row.pointsPerCurrencyUnit).toFixed(2),
+        pointsPerBooking: row.pointsPerBooking,
+        bookingPointsPerCurrencyUnit: Number(row.bookingPointsPerCurrencyUnit).toFixed(2),
+        expiryDays: row.expiryDays ?? null,
+      }
     : DEFAULT_RULES;
 }
 
@@ -40,7 +45,13 @@ export async function setRules(ctx: RequestContext, input: RulesChanges): Promis
   await ctx.transaction(async (tx) => {
     await tx.query
       .insertInto('loyalty.rules')
-      .values({ pointsPerCurrencyUnit: next.pointsPerCurrencyUnit, pointsPerBooking: next.pointsPerBooking, bookingPointsPerCurrencyUnit: next.bookingPointsPerCurrencyUnit, expiryDays: next.expiryDays, updatedAt: tx.now() })
+      .values({
+        pointsPerCurrencyUnit: next.pointsPerCurrencyUnit,
+        pointsPerBooking: next.pointsPerBooking,
+        bookingPointsPerCurrencyUnit: next.bookingPointsPerCurrencyUnit,
+        expiryDays: next.expiryDays,
+        updatedAt: tx.now(),
+      })
       .onConflict((oc) =>
         oc.column('companyId').doUpdateSet((eb) => ({
           pointsPerCurrencyUnit: eb.ref('excluded.pointsPerCurrencyUnit'),

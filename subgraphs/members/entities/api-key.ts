@@ -8,7 +8,10 @@ export const ApiKey = tenantEntity({
   schema: 'members',
   tableName: 'api_key',
   properties: {
-    id: p.uuid().primary().onCreate(() => newId()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => newId()),
     name: p.text(),
     /** The first characters of the key, enough to recognise it in a list. */
     prefix: p.text(),

@@ -29,7 +29,10 @@ export const Company = defineEntity({
   schema: 'members',
   tableName: 'company',
   properties: {
-    id: p.uuid().primary().onCreate(() => newId()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => newId()),
     name: p.text(),
     slug: p.text().unique(),
     industry: p.text(),
@@ -40,7 +43,10 @@ export const Company = defineEntity({
     registrationFields: p.json<RegistrationField[]>(),
     ownerEmail: p.text(),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
   checks: [{ name: 'company_login_channel_check', expression: "login_channel in ('email', 'sms', 'whatsapp')" }],
 });
@@ -52,7 +58,10 @@ export const StorefrontDomain = tenantEntity({
   schema: 'members',
   tableName: 'storefront_domain',
   properties: {
-    id: p.uuid().primary().onCreate(() => newId()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => newId()),
     host: p.text().unique(),
     createdAt: p.datetime().onCreate(() => new Date()),
   },

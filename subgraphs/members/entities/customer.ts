@@ -8,7 +8,10 @@ export const Customer = tenantEntity({
   schema: 'members',
   tableName: 'customer',
   properties: {
-    id: p.uuid().primary().onCreate(() => newId()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => newId()),
     name: p.text(),
     lastName: p.text().nullable(),
     email: p.text().nullable(),
@@ -19,7 +22,10 @@ export const Customer = tenantEntity({
     emailVerifiedAt: p.datetime().nullable(),
     phoneVerifiedAt: p.datetime().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
   uniques: [
     { name: 'customer_company_email_uniq', properties: ['companyId', 'email'], where: 'email is not null' },

@@ -8,7 +8,10 @@ export const LoginLink = defineEntity({
   schema: 'members',
   tableName: 'login_link',
   properties: {
-    id: p.uuid().primary().onCreate(() => newId()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => newId()),
     companyId: p.manyToOne(Company).mapToPk().deferMode('deferred'),
     email: p.text(),
     tokenHash: p.text().unique(),

@@ -8,7 +8,10 @@ export const OtpChallenge = tenantEntity({
   schema: 'members',
   tableName: 'otp_challenge',
   properties: {
-    id: p.uuid().primary().onCreate(() => newId()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => newId()),
     channel: p.text().$type<'email' | 'sms' | 'whatsapp'>(),
     address: p.text(),
     codeHash: p.text(),

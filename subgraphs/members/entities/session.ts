@@ -11,7 +11,10 @@ export const Session = tenantEntity({
   schema: 'members',
   tableName: 'session',
   properties: {
-    id: p.uuid().primary().onCreate(() => newId()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => newId()),
     kind: p.text().$type<'customer' | 'merchant'>(),
     /** The customer id, or the merchant's email. */
     subject: p.text(),

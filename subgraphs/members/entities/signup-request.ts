@@ -8,7 +8,10 @@ export const SignupRequest = defineEntity({
   schema: 'members',
   tableName: 'signup_request',
   properties: {
-    id: p.uuid().primary().onCreate(() => newId()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => newId()),
     email: p.text(),
     organisationName: p.text(),
     industry: p.text(),

@@ -24,7 +24,10 @@ export class ApiKeyResolver {
 
   @Requires('merchant')
   @Mutation(() => ApiKeyNode, { description: 'Revokes an API key; it is refused from then on.' })
-  async revokeApiKey(@Ctx() ctx: RequestContext, @Arg('apiKeyId', () => ID, { description: 'The id of the API key to revoke (from list_api_keys).' }) apiKeyId: string) {
+  async revokeApiKey(
+    @Ctx() ctx: RequestContext,
+    @Arg('apiKeyId', () => ID, { description: 'The id of the API key to revoke (from list_api_keys).' }) apiKeyId: string,
+  ) {
     return revokeApiKey(ctx, parse(ApiKeyId, apiKeyId, 'apiKeyId'));
   }
 }

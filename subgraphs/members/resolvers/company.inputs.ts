@@ -28,7 +28,10 @@ const registrationField = z
     required: z.boolean().nullish(),
     options: z.array(z.string()).nullish(),
   })
-  .refine((f) => f.type !== 'select' || !!f.options?.length, { message: 'a select field needs options', path: ['options'] }) satisfies z.ZodType<RegistrationFieldChange>;
+  .refine((f) => f.type !== 'select' || !!f.options?.length, {
+    message: 'a select field needs options',
+    path: ['options'],
+  }) satisfies z.ZodType<RegistrationFieldChange>;
 
 /** The form's fields, each key once (the list replaces the form). */
 const registrationFields = z.array(registrationField).superRefine((fields, ctx) => {

@@ -93,7 +93,8 @@ export class CompanySettingsInput {
   @Field(() => String, { nullable: true, description: 'IANA time zone, e.g. Europe/Berlin; dates and opening hours are read in it.' }) timeZone?: string;
   @Field(() => String, { nullable: true, description: 'ISO 4217 currency code of prices, e.g. EUR.' }) currency?: string;
   @Field(() => LoginChannel, { nullable: true, description: 'How customers receive their sign-in code.' }) loginChannel?: LoginChannel;
-  @Field(() => [RegistrationFieldInput], { nullable: true, description: 'Extra fields customers fill in when they register (replaces the list).' }) registrationFields?: RegistrationFieldInput[];
+  @Field(() => [RegistrationFieldInput], { nullable: true, description: 'Extra fields customers fill in when they register (replaces the list).' })
+  registrationFields?: RegistrationFieldInput[];
 }
 
 @InputType()
@@ -103,7 +104,12 @@ export class AddStorefrontDomainInput {
 
 // Entity rows → GraphQL shapes, in one place so every surface names things alike.
 
-export const domainNode = (d: RowOf<'members.storefront_domain'> | StorefrontDomain): StorefrontDomainNode => ({ id: d.id, domain: d.host, companyId: d.companyId, createdAt: d.createdAt });
+export const domainNode = (d: RowOf<'members.storefront_domain'> | StorefrontDomain): StorefrontDomainNode => ({
+  id: d.id,
+  domain: d.host,
+  companyId: d.companyId,
+  createdAt: d.createdAt,
+});
 
 export const tenantContext = (c: RowOf<'members.company'> | Company): TenantContext => ({
   companyId: c.id,

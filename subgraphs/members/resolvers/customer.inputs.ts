@@ -6,7 +6,10 @@ import type { CustomerLookup, Registration, SignInAddress, SignInCode } from '..
 export const CustomerId = id('customer');
 
 /** The 6-digit code a customer or an organisation owner was sent, as digits ("012345"). */
-export const sentCode = z.string({ error: 'must be the 6-digit code that was sent' }).trim().regex(/^\d{6}$/, 'must be the 6-digit code that was sent');
+export const sentCode = z
+  .string({ error: 'must be the 6-digit code that was sent' })
+  .trim()
+  .regex(/^\d{6}$/, 'must be the 6-digit code that was sent');
 
 /** An empty string or null is no value (a form's empty field); blank text is still "is required". */
 const given = <S extends z.ZodType>(schema: S) => z.preprocess((v) => (v === '' || v === null ? undefined : v), schema.optional());
@@ -24,14 +27,12 @@ export const OtpRequest = z.preprocess(preferEmail, z.object(address)) satisfies
 export const OtpVerification = z.preprocess(preferEmail, z.object({ ...address, code: sentCode })) satisfies z.ZodType<SignInCode>;
 
 /** Exactly one address to match: an email, or else a phone. */
-export const CustomerContact = z
-  .preprocess(preferEmail, z.object(address))
-  .transform((v, ctx): CustomerLookup => {
-    if (v.email) return { email: v.email };
-    if (v.phone) return { phone: v.phone };
-    ctx.addIssue({ code: 'custom', message: 'give an email or a phone', path: ['email'] });
-    return z.NEVER;
-  });
+export const CustomerContact = z.preprocess(preferEmail, z.object(address)).transform((v, ctx): CustomerLookup => {
+  if (v.email) return { email: v.email };
+  if (v.phone) return { phone: v.phone };
+  ctx.addIssue({ code: 'custom', message: 'give an email or a phone', path: ['email'] });
+  return z.NEVER;
+});
 
 export const NewRegistration = z.object({
   name: text(100),

@@ -49,20 +49,29 @@ export class CustomerResolver {
 
   @Requires('public')
   @Mutation(() => OtpRequestResult, { description: 'Sends a 6-digit sign-in code by email, SMS or WhatsApp.' })
-  async requestCustomerOtp(@Ctx() ctx: RequestContext, @Arg('input', () => OtpRequestInput, { description: 'Where to send the code: a phone number or an email address.' }) input: OtpRequestInput) {
+  async requestCustomerOtp(
+    @Ctx() ctx: RequestContext,
+    @Arg('input', () => OtpRequestInput, { description: 'Where to send the code: a phone number or an email address.' }) input: OtpRequestInput,
+  ) {
     return auth.requestOtp(ctx, parse(OtpRequest, input));
   }
 
   @Requires('public')
   @Mutation(() => CustomerSession, { description: 'Exchanges a sign-in code for a customer token; an unknown address becomes a customer.' })
-  async verifyCustomerOtp(@Ctx() ctx: RequestContext, @Arg('input', () => OtpVerifyInput, { description: 'The phone number or email the code was sent to, and the code.' }) input: OtpVerifyInput) {
+  async verifyCustomerOtp(
+    @Ctx() ctx: RequestContext,
+    @Arg('input', () => OtpVerifyInput, { description: 'The phone number or email the code was sent to, and the code.' }) input: OtpVerifyInput,
+  ) {
     const result = await auth.verifyOtp(ctx, parse(OtpVerification, input));
     return { ...result, customer: customerNode(result.customer) };
   }
 
   @Requires('public')
   @Mutation(() => CustomerRegistration, { description: 'Registers a member and signs them in.' })
-  async registerCustomer(@Ctx() ctx: RequestContext, @Arg('input', () => RegisterCustomerInput, { description: "The customer's details." }) input: RegisterCustomerInput) {
+  async registerCustomer(
+    @Ctx() ctx: RequestContext,
+    @Arg('input', () => RegisterCustomerInput, { description: "The customer's details." }) input: RegisterCustomerInput,
+  ) {
     const result = await auth.registerCustomer(ctx, parse(NewRegistration, input));
     return { ...result, member: customerNode(result.member) };
   }
@@ -75,7 +84,9 @@ export class CustomerResolver {
   }
 
   @Requires('merchant')
-  @Mutation(() => DeletedCustomer, { description: "Erases a customer's record (name, email, phone, answers) and ends their sessions; bookings and responses keep only the id." })
+  @Mutation(() => DeletedCustomer, {
+    description: "Erases a customer's record (name, email, phone, answers) and ends their sessions; bookings and responses keep only the id.",
+  })
   async deleteCustomer(@Ctx() ctx: RequestContext, @Arg('customerId', () => ID, { description: 'The customer to erase.' }) customerId: string) {
     return auth.deleteCustomer(ctx, parse(CustomerId, customerId, 'customerId'));
   }

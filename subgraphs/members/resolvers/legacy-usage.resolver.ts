@@ -11,6 +11,9 @@ export class LegacyUsageResolver {
   @Query(() => LegacyUsageNode, { description: "The company's calls of the legacy /connect/v1 routes per route, and their deprecation and sunset dates." })
   async legacyUsage(@Ctx() ctx: RequestContext): Promise<LegacyUsageNode> {
     const usage = await legacyUsage(ctx);
-    return { ...usage, routes: usage.routes.map((r) => ({ route: r.route, calls: Number(r.calls), firstCalledAt: r.firstCalledAt, lastCalledAt: r.lastCalledAt })) };
+    return {
+      ...usage,
+      routes: usage.routes.map((r) => ({ route: r.route, calls: Number(r.calls), firstCalledAt: r.firstCalledAt, lastCalledAt: r.lastCalledAt })),
+    };
   }
 }

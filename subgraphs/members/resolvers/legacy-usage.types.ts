@@ -11,7 +11,8 @@ export class LegacyRouteUsageNode {
 
 @ObjectType('LegacyUsage', { description: "The company's use of the legacy routes and when they stop answering." })
 export class LegacyUsageNode {
-  @Field(() => [LegacyRouteUsageNode], { description: 'One entry per legacy route called, most called first; empty when none was.' }) routes!: LegacyRouteUsageNode[];
+  @Field(() => [LegacyRouteUsageNode], { description: 'One entry per legacy route called, most called first; empty when none was.' })
+  routes!: LegacyRouteUsageNode[];
   @Field(() => DateTime, { description: 'When the legacy routes were deprecated (their Deprecation header).' }) deprecatedAt!: Date;
   @Field(() => DateTime, { description: 'When they stop answering (their Sunset header); afterwards they answer 410 GONE.' }) sunsetAt!: Date;
 }

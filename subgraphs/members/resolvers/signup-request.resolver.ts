@@ -11,13 +11,20 @@ import { OrganisationSignup, OrganisationSignupInput, OrganisationSignupRequest,
 export class OrganisationSignupResolver {
   @Requires('none')
   @Mutation(() => OrganisationSignupRequest, { description: 'Starts an organisation signup: emails a 6-digit code.' })
-  async registerOrganisationRequest(@Ctx() ctx: RequestContext, @Arg('input', () => OrganisationSignupInput, { description: 'The organisation to create and the email that receives the code.' }) input: OrganisationSignupInput) {
+  async registerOrganisationRequest(
+    @Ctx() ctx: RequestContext,
+    @Arg('input', () => OrganisationSignupInput, { description: 'The organisation to create and the email that receives the code.' })
+    input: OrganisationSignupInput,
+  ) {
     return requestSignup(ctx, parse(NewSignupInput, input));
   }
 
   @Requires('none')
   @Mutation(() => OrganisationSignup, { description: 'Completes a signup: returns the first API key, the company id and a dashboard link.' })
-  async registerOrganisationVerify(@Ctx() ctx: RequestContext, @Arg('input', () => OrganisationVerifyInput, { description: 'The request id and the emailed code.' }) input: OrganisationVerifyInput) {
+  async registerOrganisationVerify(
+    @Ctx() ctx: RequestContext,
+    @Arg('input', () => OrganisationVerifyInput, { description: 'The request id and the emailed code.' }) input: OrganisationVerifyInput,
+  ) {
     return verifySignup(ctx, parse(SignupVerificationInput, input));
   }
 }

@@ -42,8 +42,15 @@ export async function listApiKeys(ctx: RequestContext, args: { page?: number | n
   let select = ctx.query.selectFrom('members.api_key').selectAll().orderBy('createdAt', 'desc').orderBy('id', 'desc');
   if (req.search) select = select.where('name', 'ilike', likePattern(req.search));
   const { items, pagination } = await ctx.page(select, req);
-  const used = await lastUses(ctx, items.map((r) => r.id));
-  return toPage(items.map((r) => view(r, used.get(r.id) ?? null)), pagination.total, req);
+  const used = await lastUses(
+    ctx,
+    items.map((r) => r.id),
+  );
+  return toPage(
+    items.map((r) => view(r, used.get(r.id) ?? null)),
+    pagination.total,
+    req,
+  );
 }
 
 export async function revokeApiKey(ctx: RequestContext, apiKeyId: string) {
@@ -70,5 +77,13 @@ async function lastUses(ctx: RequestContext, ids: string[]): Promise<Map<string,
 }
 
 function view(row: Pick<ApiKey, 'id' | 'name' | 'prefix' | 'createdAt' | 'revokedAt'>, lastUsedAt: Date | null): ApiKeyView {
-  return { id: row.id, name: row.name, prefix: row.prefix, status: row.revokedAt ? 'REVOKED' : 'ACTIVE', createdAt: row.createdAt, lastUsedAt, revokedAt: row.revokedAt ?? null };
+  return {
+    id: row.id,
+    name: row.name,
+    prefix: row.prefix,
+    status: row.revokedAt ? 'REVOKED' : 'ACTIVE',
+    createdAt: row.createdAt,
+    lastUsedAt,
+    revokedAt: row.revokedAt ?? null,
+  };
 }

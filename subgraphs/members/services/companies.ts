@@ -93,7 +93,13 @@ export function updateCompanySettings(ctx: RequestContext, input: CompanySetting
 }
 
 function registrationForm(fields: RegistrationFieldChange[]): RegistrationField[] {
-  const result: RegistrationField[] = fields.map((f) => ({ key: f.key, label: f.label, type: f.type, required: !!f.required, ...(f.options?.length ? { options: f.options } : {}) }));
+  const result: RegistrationField[] = fields.map((f) => ({
+    key: f.key,
+    label: f.label,
+    type: f.type,
+    required: !!f.required,
+    ...(f.options?.length ? { options: f.options } : {}),
+  }));
   // Name is what every customer record carries; the form always asks for it.
   if (!result.some((f) => f.key === 'name')) result.unshift(DEFAULT_REGISTRATION_FIELDS[0]);
   return result.map((f) => (f.key === 'name' ? { ...f, required: true } : f));

@@ -56,21 +56,31 @@ export async function requestOtp(ctx: RequestContext, input: SignInAddress) {
   const now = ctx.now();
   const expiresAt = new Date(now.getTime() + OTP_TTL_MS);
   await ctx.transaction(async (tx) => {
-    await enforceRequestLimit(
-      tx,
-      `otp:${company.id}:${target.address}`,
-      () =>
-        tx.all(
-          tx.query
-            .selectFrom('members.otp_challenge')
-            .select((e) => [e.fn.countAll<string | number>().as('n'), e.fn.min('createdAt').as('oldest')])
-            .where('address', '=', target.address)
-            .where('createdAt', '>', new Date(now.getTime() - OTP_WINDOW_MS)),
-        ),
+    await enforceRequestLimit(tx, `otp:${company.id}:${target.address}`, () =>
+      tx.all(
+        tx.query
+          .selectFrom('members.otp_challenge')
+          .select((e) => [e.fn.countAll<string | number>().as('n'), e.fn.min('createdAt').as('oldest')])
+          .where('address', '=', target.address)
+          .where('createdAt', '>', new Date(now.getTime() - OTP_WINDOW_MS)),
+      ),
     );
     // A new code replaces any earlier one still open for the address.
-    await tx.query.updateTable('members.otp_challenge').set({ consumedAt: now }).where('address', '=', target.address).where('consumedAt', 'is', null).execute();
-    tx.em.create(OtpChallenge, { id: newId(), channel: target.channel, address: target.address, codeHash: sha256(code), attempts: 0, expiresAt, createdAt: now });
+    await tx.query
+      .updateTable('members.otp_challenge')
+      .set({ consumedAt: now })
+      .where('address', '=', target.address)
+      .where('consumedAt', 'is', null)
+      .execute();
+    tx.em.create(OtpChallenge, {
+      id: newId(),
+      channel: target.channel,
+      address: target.address,
+      codeHash: sha256(code),
+      attempts: 0,
+      expiresAt,
+      createdAt: now,
+    });
     enqueueMessage(tx, {
       companyId: company.id,
       channel: target.channel,
@@ -107,7 +117,12 @@ export async function verifyOtp(ctx: RequestContext, input: SignInCode) {
   if (!challengeId) throw codeRefused();
   const result = await ctx.transaction(async (tx) => {
     const now = tx.now();
-    const { numUpdatedRows: consumed } = await tx.query.updateTable('members.otp_challenge').set({ consumedAt: now }).where('id', '=', challengeId).where('consumedAt', 'is', null).executeTakeFirst();
+    const { numUpdatedRows: consumed } = await tx.query
+      .updateTable('members.otp_challenge')
+      .set({ consumedAt: now })
+      .where('id', '=', challengeId)
+      .where('consumedAt', 'is', null)
+      .executeTakeFirst();
     if (Number(consumed) !== 1) throw codeRefused();
     const where = target.field === 'email' ? { email: target.address } : { phone: target.address };
     let customer = await tx.em.findOne(Customer, where);
@@ -140,12 +155,21 @@ export async function registerCustomer(ctx: RequestContext, input: Registration)
   for (const field of company.registrationFields) {
     const value = given[field.key];
     if (field.required && (value === undefined || value === null || value === '')) throw badInput(field.key, 'is required');
-    if (field.type === 'select' && value != null && value !== '' && !field.options?.includes(String(value))) throw badInput(field.key, `must be one of ${field.options?.join(', ')}`);
+    if (field.type === 'select' && value != null && value !== '' && !field.options?.includes(String(value)))
+      throw badInput(field.key, `must be one of ${field.options?.join(', ')}`);
   }
   const known = new Set(company.registrationFields.map((f) => f.key));
   for (const key of Object.keys(attributes)) if (!known.has(key)) throw badInput(`attributes.${key}`, 'is not a field of this registration form');
   return ctx.transaction(async (tx) => {
-    const customer = tx.em.create(Customer, { id: newId(), name, lastName, email, phone, source, attributes: Object.keys(attributes).length ? attributes : null });
+    const customer = tx.em.create(Customer, {
+      id: newId(),
+      name,
+      lastName,
+      email,
+      phone,
+      source,
+      attributes: Object.keys(attributes).length ? attributes : null,
+    });
     const session = await issueSession(tx, 'customer', company.id, customer.id);
     tx.publish('members.customer.created', customerFacts(customer));
     return { member: customer, ...sessionView(session) };
@@ -211,7 +235,10 @@ export async function registrationForm(ctx: RequestContext) {
   return { companyId: company.id, fields: company.registrationFields };
 }
 
-const verifiedContacts = (c: Pick<Customer, 'email' | 'phone' | 'emailVerifiedAt' | 'phoneVerifiedAt'>) => ({ email: c.emailVerifiedAt ? (c.email ?? undefined) : undefined, phone: c.phoneVerifiedAt ? (c.phone ?? undefined) : undefined });
+const verifiedContacts = (c: Pick<Customer, 'email' | 'phone' | 'emailVerifiedAt' | 'phoneVerifiedAt'>) => ({
+  email: c.emailVerifiedAt ? (c.email ?? undefined) : undefined,
+  phone: c.phoneVerifiedAt ? (c.phone ?? undefined) : undefined,
+});
 
 function sessionView(session: IssuedSession) {
   return { token: session.token, expiresAt: session.expiresAt };

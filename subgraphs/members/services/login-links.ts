@@ -19,8 +19,14 @@ export async function exchangeLoginLink(ctx: RequestContext, token: string) {
   return ctx.transaction(async (tx) => {
     // Not a tenant table: the exchange has no company yet.
     const link = await tx.first(tx.query.selectFrom('members.login_link').selectAll().where('tokenHash', '=', sha256(token)));
-    if (!link || link.usedAt || link.expiresAt.getTime() <= tx.now().getTime()) throw new AppError('UNAUTHENTICATED', 'This sign-in link is invalid, used or expired');
-    const { numUpdatedRows: used } = await tx.query.updateTable('members.login_link').set({ usedAt: tx.now() }).where('id', '=', link.id).where('usedAt', 'is', null).executeTakeFirst();
+    if (!link || link.usedAt || link.expiresAt.getTime() <= tx.now().getTime())
+      throw new AppError('UNAUTHENTICATED', 'This sign-in link is invalid, used or expired');
+    const { numUpdatedRows: used } = await tx.query
+      .updateTable('members.login_link')
+      .set({ usedAt: tx.now() })
+      .where('id', '=', link.id)
+      .where('usedAt', 'is', null)
+      .executeTakeFirst();
     if (Number(used) !== 1) throw new AppError('UNAUTHENTICATED', 'This sign-in link is invalid, used or expired');
     const session = await issueSession(tx, 'merchant', link.companyId, link.email);
     return { token: session.token, expiresAt: session.expiresAt, companyId: link.companyId };

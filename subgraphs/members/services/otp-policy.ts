@@ -65,7 +65,9 @@ export async function spendSignInAttempt(ctx: RequestContext, address: string, c
     .where('consumedAt', 'is', null)
     .where('expiresAt', '>', now)
     .where('attempts', '<', OTP_MAX_ATTEMPTS)
-    .where('id', '=', (e) => e.selectFrom('members.otp_challenge').select('id').where('address', '=', address).where('consumedAt', 'is', null).orderBy('createdAt', 'desc').limit(1))
+    .where('id', '=', (e) =>
+      e.selectFrom('members.otp_challenge').select('id').where('address', '=', address).where('consumedAt', 'is', null).orderBy('createdAt', 'desc').limit(1),
+    )
     .returning(['id', 'codeHash'])
     .executeTakeFirst();
   const right = sameHash(sha256(code), row?.codeHash ?? NO_CODE_HASH);

@@ -40,7 +40,12 @@ export async function issueSession(
  * Every process refuses its token from the commit on (announceRevocation).
  */
 export async function revokeSession(tx: RequestContext, sessionId: string, replacedBy: string | null = null): Promise<boolean> {
-  const { numUpdatedRows } = await tx.query.updateTable('members.session').set({ revokedAt: tx.now(), replacedBy }).where('id', '=', sessionId).where('revokedAt', 'is', null).executeTakeFirst();
+  const { numUpdatedRows } = await tx.query
+    .updateTable('members.session')
+    .set({ revokedAt: tx.now(), replacedBy })
+    .where('id', '=', sessionId)
+    .where('revokedAt', 'is', null)
+    .executeTakeFirst();
   const count = Number(numUpdatedRows);
   if (count === 1) await announceRevocation(tx, { session: sessionId });
   return count === 1;
@@ -51,7 +56,13 @@ export async function revokeSession(tx: RequestContext, sessionId: string, repla
  * erased); every process refuses their tokens from the commit on.
  */
 export async function revokeCustomerSessions(tx: RequestContext, customerId: string): Promise<void> {
-  const { numUpdatedRows } = await tx.query.updateTable('members.session').set({ revokedAt: tx.now() }).where('kind', '=', 'customer').where('subject', '=', customerId).where('revokedAt', 'is', null).executeTakeFirst();
+  const { numUpdatedRows } = await tx.query
+    .updateTable('members.session')
+    .set({ revokedAt: tx.now() })
+    .where('kind', '=', 'customer')
+    .where('subject', '=', customerId)
+    .where('revokedAt', 'is', null)
+    .executeTakeFirst();
   const count = Number(numUpdatedRows);
   if (count > 0) await announceRevocation(tx, { customer: customerId });
 }

@@ -77,8 +77,18 @@ export async function verifySignup(ctx: RequestContext, input: SignupVerificatio
   if (attempt.result === 'wrong') throw reasonError('INVALID_CODE', 'The code is invalid', { attemptsRemaining: attempt.attemptsRemaining });
 
   return ctx.transaction(async (tx) => {
-    const company = await createCompany(tx, { name: request.organisationName, industry: request.industry, country: request.country, ownerEmail: request.email });
-    const { numUpdatedRows: claimed } = await tx.query.updateTable('members.signup_request').set({ completedAt: tx.now(), companyId: company.id }).where('id', '=', request.id).where('completedAt', 'is', null).executeTakeFirst();
+    const company = await createCompany(tx, {
+      name: request.organisationName,
+      industry: request.industry,
+      country: request.country,
+      ownerEmail: request.email,
+    });
+    const { numUpdatedRows: claimed } = await tx.query
+      .updateTable('members.signup_request')
+      .set({ completedAt: tx.now(), companyId: company.id })
+      .where('id', '=', request.id)
+      .where('completedAt', 'is', null)
+      .executeTakeFirst();
     if (Number(claimed) !== 1) throw conflict('This signup has already been verified');
     // The new company's first key: made for that company, not the caller's (a signup has none).
     const { key } = mintApiKey(tx, 'Signup key', { companyId: company.id });

@@ -35,7 +35,8 @@ export interface RefundResult {
 }
 
 /** Stripe's event type names; commerce moves payments on these only. */
-export type ProviderEventType = 'payment_intent.succeeded' | 'payment_intent.payment_failed' | 'payment_intent.canceled' | 'payment_intent.requires_action' | 'charge.refunded';
+export type ProviderEventType =
+  'payment_intent.succeeded' | 'payment_intent.payment_failed' | 'payment_intent.canceled' | 'payment_intent.requires_action' | 'charge.refunded';
 
 /** A verified webhook event, in the provider's words. */
 export interface ProviderEvent {

@@ -68,7 +68,9 @@ async function webhook(runtime: Runtime, req: IncomingMessage, res: ServerRespon
     if (error instanceof WebhookSignatureError) return json(res, 400, { error: error.message });
     throw error;
   }
-  await RequestContext.system(runtime, null).transaction(async (tx) => tx.runAt(WEBHOOK_QUEUE, null, { companyId: event.companyId, provider: provider.name, event }));
+  await RequestContext.system(runtime, null).transaction(async (tx) =>
+    tx.runAt(WEBHOOK_QUEUE, null, { companyId: event.companyId, provider: provider.name, event }),
+  );
   return json(res, 200, { received: true });
 }
 
@@ -99,10 +101,16 @@ async function sandboxPage(runtime: Runtime, req: IncomingMessage, res: ServerRe
   const buttons = open
     ? `<form method="post"><button name="action" value="pay">Pay</button> <button name="action" value="decline">Decline</button> <button name="action" value="cancel">Cancel</button></form>`
     : `<p>This payment is ${escape(intent.status)}.</p>`;
-  return page(res, 'Sandbox payment', `<p>${escape(intent.description ?? 'Payment')}: <strong>${escape(money.amount)} ${escape(money.currency)}</strong></p><p>No real money moves: this is the sandbox provider.</p>${buttons}`);
+  return page(
+    res,
+    'Sandbox payment',
+    `<p>${escape(intent.description ?? 'Payment')}: <strong>${escape(money.amount)} ${escape(money.currency)}</strong></p><p>No real money moves: this is the sandbox provider.</p>${buttons}`,
+  );
 }
 
 function page(res: ServerResponse, title: string, body: string) {
   res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
-  res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(title)}</title></head><body><h1>${escape(title)}</h1>${body}</body></html>`);
+  res.end(
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(title)}</title></head><body><h1>${escape(title)}</h1>${body}</body></html>`,
+  );
 }

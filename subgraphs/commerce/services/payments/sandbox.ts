@@ -14,7 +14,15 @@ import { RequestContext } from '../../../kernel/context.ts';
 import { newId } from '../../../kernel/ids.ts';
 import type { Runtime } from '../../../kernel/runtime.ts';
 import type { PaymentStatus } from '../../entities/payment.ts';
-import { WebhookSignatureError, type CreateIntentInput, type IntentState, type PaymentProvider, type ProviderEvent, type ProviderEventType, type RefundResult } from './provider.ts';
+import {
+  WebhookSignatureError,
+  type CreateIntentInput,
+  type IntentState,
+  type PaymentProvider,
+  type ProviderEvent,
+  type ProviderEventType,
+  type RefundResult,
+} from './provider.ts';
 import { signPayload, verifySignature } from './signature.ts';
 
 export const SANDBOX = 'sandbox';
@@ -28,14 +36,27 @@ export const SANDBOX_CALLBACK_PATH = '/webhooks/payments/sandbox';
 export const SANDBOX_PAGE_PATH = '/sandbox/pay';
 
 /** The sandbox's webhook secret, derived from the platform's secret (nothing to configure). */
-export const sandboxWebhookSecret = (config: Pick<Config, 'jwtSecret'>) => createHmac('sha256', config.jwtSecret).update('commerce.sandbox.webhook').digest('hex');
+export const sandboxWebhookSecret = (config: Pick<Config, 'jwtSecret'>) =>
+  createHmac('sha256', config.jwtSecret).update('commerce.sandbox.webhook').digest('hex');
 
 /** The sandbox's job: process an intent (`settle`), or send the event it reports (`event`). */
 export type SandboxJob = { settle: string } | SandboxDelivery;
 
 /** The event the sandbox reports for an intent, kept in the delivery job until it is sent. */
 export interface SandboxDelivery {
-  event: { id: string; type: ProviderEventType; created: number; data: { object: { id: string; status: PaymentStatus; metadata: { paymentId: string; companyId: string }; last_payment_error: { code: string; message: string } | null } } };
+  event: {
+    id: string;
+    type: ProviderEventType;
+    created: number;
+    data: {
+      object: {
+        id: string;
+        status: PaymentStatus;
+        metadata: { paymentId: string; companyId: string };
+        last_payment_error: { code: string; message: string } | null;
+      };
+    };
+  };
 }
 
 const intentId = () => `pi_sbx_${newId().replaceAll('-', '')}`;
@@ -151,9 +172,20 @@ export class SandboxProvider implements PaymentProvider {
   }
 
   /** An intent as the hosted page shows it. */
-  async intent(providerPaymentId: string): Promise<{ id: string; amountMinor: number; currency: string; status: PaymentStatus; description: string | null; returnUrl: string | null } | null> {
+  async intent(
+    providerPaymentId: string,
+  ): Promise<{ id: string; amountMinor: number; currency: string; status: PaymentStatus; description: string | null; returnUrl: string | null } | null> {
     const row = await this.find(providerPaymentId);
-    return row ? { id: row.id, amountMinor: Number(row.amountMinor), currency: row.currency.trim(), status: row.status, description: row.description, returnUrl: row.returnUrl } : null;
+    return row
+      ? {
+          id: row.id,
+          amountMinor: Number(row.amountMinor),
+          currency: row.currency.trim(),
+          status: row.status,
+          description: row.description,
+          returnUrl: row.returnUrl,
+        }
+      : null;
   }
 
   private settle(tx: RequestContext, id: string, status: 'succeeded') {
@@ -163,7 +195,13 @@ export class SandboxProvider implements PaymentProvider {
   /** The sandbox's processor: a `processing` intent succeeds (once). */
   async process(id: string): Promise<void> {
     await this.ctx.transaction(async (tx) => {
-      const row = await tx.query.selectFrom('commerce.sandbox_intent').select('id').where('id', '=', id).where('status', '=', 'processing').forUpdate().executeTakeFirst();
+      const row = await tx.query
+        .selectFrom('commerce.sandbox_intent')
+        .select('id')
+        .where('id', '=', id)
+        .where('status', '=', 'processing')
+        .forUpdate()
+        .executeTakeFirst();
       if (row) await this.settle(tx, id, 'succeeded');
     });
   }
