@@ -178,6 +178,21 @@ describe('pages and menus', () => {
     );
     const foreign = await callTool((await studio('Foreign pages')).merchant, 'create_page', { title: 'Theirs' });
     expect((await toolError(merchant, 'set_menu', { location: 'header', items: [{ label: 'Theirs', pageId: foreign.id }] })).details.field).toBe('items');
+    // Three levels are taken; a fourth is refused at the third level's children.
+    const third = { label: 'Gift cards', url: '/prices#gifts' };
+    const nested = await callTool(merchant, 'set_menu', {
+      location: 'sidebar',
+      items: [{ label: 'About', pageId: about.id, children: [{ label: 'Prices', pageId: prices.id, children: [third] }] }],
+    });
+    expect(nested.items[0].children[0].children).toEqual([expect.objectContaining({ label: 'Gift cards', url: '/prices#gifts' })]);
+    const tooDeep = {
+      label: 'A',
+      url: '/a',
+      children: [{ label: 'B', url: '/b', children: [{ label: 'C', url: '/c', children: [{ label: 'D', url: '/d' }] }] }],
+    };
+    const deepError = await toolError(merchant, 'set_menu', { location: 'sidebar', items: [tooDeep] });
+    expect(deepError.details.field).toBe('items[0].children[0].children[0].children');
+    expect(deepError.message).toContain('menus nest at most 3 levels');
     // Setting again replaces the menu.
     await callTool(merchant, 'set_menu', { location: 'header', items: [{ label: 'Only', url: '/only' }] });
     expect((await http(`${P}/cms/menus/header`, { headers: h })).body.data.items.map((i: any) => i.label)).toEqual(['Only']);

@@ -10,8 +10,8 @@ export const NewMenuLocation = MenuLocation.refine((v) => /^[a-z0-9][a-z0-9_-]*$
 
 const link = z.string().refine((v) => /^(https?:\/\/|\/|#|mailto:|tel:)/.test(v), 'must be a URL or a path');
 
-/** Below the third list nothing is taken, not even an empty one: an item of the third list is refused at its children. */
-const tooDeep = z.unknown().superRefine((_, ctx) => ctx.addIssue({ code: 'custom', message: 'menus nest at most 3 levels' }));
+/** Below the third level nothing is taken: an item of the third level may have no children. */
+const tooDeep = z.array(z.unknown()).max(0, 'menus nest at most 3 levels');
 
 /** The items of a list `level` deep (the menu's own list is 1). */
 const items = (level: number): z.ZodType<MenuItem[]> =>
