@@ -130,7 +130,8 @@ export async function createApp(
         if (req.method === 'POST' && req.headers['idempotency-key'] !== undefined) return await idempotentGraphql(req, res);
         return await gateway(withParsedBody(req), res);
       }
-      if (path === '/mcp') return await mcp(req, res);
+      // /mcp and its views (/mcp/readonly, /mcp/dynamic, /mcp/x/<toolsets>[/readonly]: facades/mcp/views.ts).
+      if (surface === 'mcp') return await mcp(req, res);
       // RFC 9728: how a client gets the key /mcp asks for (its 401 points here); also at the path-suffixed form.
       if (path === PROTECTED_RESOURCE_PATH || path === `${PROTECTED_RESOURCE_PATH}/mcp`) return json(res, 200, protectedResourceMetadata(config.publicUrl));
       if (path === '/healthz') return json(res, 200, { status: 'ok' });

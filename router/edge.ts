@@ -18,7 +18,7 @@ export type Surface = 'rest' | 'graphql' | 'mcp';
 
 export function surfaceOf(path: string): Surface | undefined {
   if (path === '/graphql') return 'graphql';
-  if (path === '/mcp') return 'mcp';
+  if (path === '/mcp' || path.startsWith('/mcp/')) return 'mcp';
   if (path.startsWith('/v6/') || path.startsWith('/connect/v1/')) return 'rest';
   return undefined;
 }

@@ -25,6 +25,8 @@ export function instructions(publicUrl: string): string {
       "times are ISO-8601 with offset, dates YYYY-MM-DD in the company's time zone; lists take page (from 1) and limit (1 to 100, default 20) and answer { items, pagination }; " +
       'optional parameters may be left out (on update tools, null clears an optional value); writes take an optional idempotencyKey that makes a retry safe.',
     'Errors come back as isError results whose text is { error: { code, message, details } }; details.field names the parameter at fault.',
+    'Fewer tools: connect to /mcp/x/<toolsets> (e.g. /mcp/x/booking,shop) or send X-MCP-Toolsets; /mcp/readonly (or X-MCP-Readonly: true) hides every tool that writes; ' +
+      '/mcp/dynamic (or X-MCP-Dynamic: true) lists only list_toolsets, search_tools, describe_tool and call_tool, which reach every tool.',
     `Guides: ${publicUrl}/llms.txt (index for agents), ${publicUrl}/docs (API reference); the same operations exist as REST routes under ${publicUrl}/v6.`,
   ].join('\n');
 }

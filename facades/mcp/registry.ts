@@ -1,4 +1,5 @@
-import { accessOf } from '../../subgraphs/kernel/access.ts';
+import { accessOf, toolsetOf } from '../../subgraphs/kernel/access.ts';
+import type { Toolset } from '../../subgraphs/kernel/toolsets.ts';
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import {
@@ -42,6 +43,8 @@ export interface ToolDefinition {
   description: string;
   /** Callable without a credential (organisation signup). */
   public: boolean;
+  /** The toolset of its root field (kernel/toolsets.ts): what narrows a listing and names its scopes. */
+  toolset: Toolset;
   readOnly: boolean;
   annotations: ToolAnnotations;
   query: string;
@@ -224,6 +227,7 @@ export function toolFrom(name: string, source: string, schema: GraphQLSchema): T
     description,
     // Callable without a key only when its root field needs no caller (the signup pair).
     public: accessOf(rootField.name.value) === 'none',
+    toolset: toolsetOf(rootField.name.value),
     readOnly,
     annotations,
     query: source,

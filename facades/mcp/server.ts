@@ -13,11 +13,14 @@ import { headerReader, resolvePrincipal } from '../../subgraphs/kernel/principal
 import { toErrorBody, type ErrorBody } from '../errors.ts';
 import { canonicalEnums } from '../json-schema.ts';
 import { unsafeValue, validator } from '../validate.ts';
+import { describeTool, DISCOVERY_TOOLS, searchTools, toolsetsOf, type DiscoveryToolName } from './discovery.ts';
 import { instructions, keyRequired, wwwAuthenticate } from './guide.ts';
 import { digitsAsStrings, QUOTE_HINT } from './input-schema.ts';
+import { listedTool } from './listing.ts';
 import { createOperationRunner, type OperationHeaders } from './operations.ts';
 import { IDEMPOTENCY_ARG, loadTools, type ToolDefinition } from './registry.ts';
 import { plainToolCall, writeResult } from './tool-call.ts';
+import { FULL_VIEW, viewOf, type ToolView } from './views.ts';
 
 type CallerKind = 'anonymous' | 'merchant';
 
@@ -31,6 +34,8 @@ interface Call extends OperationHeaders {
   requestId?: string;
   /** X-Company-Id as sent (empty included): part of the idempotency scope. */
   companyHeader?: string;
+  /** What this connection shows of the tools (views.ts); REST routes see them all. */
+  view: ToolView;
 }
 
 type McpRequest = IncomingMessage & { auth?: AuthInfo };
@@ -82,19 +87,29 @@ export function createMcpFacade(gateway: GatewayRuntime, schema: GraphQLSchema, 
     anonymous: new Map(tools.filter((t) => t.public).map((t) => [t.name, t])),
     merchant: new Map(tools.map((t) => [t.name, t])),
   };
-  const listings = Object.fromEntries(
-    Object.entries(visible).map(([kind, byName]) => [
-      kind,
-      [...byName.values()].map((tool) => ({
-        name: tool.name,
-        title: tool.title,
-        description: tool.description,
-        inputSchema: tool.inputSchema as { type: 'object' },
-        outputSchema: tool.outputSchema as { type: 'object' },
-        annotations: tool.annotations,
-      })),
-    ]),
-  ) as Record<CallerKind, ListToolsResult['tools']>;
+  /** Why a connection's view leaves a tool out, or undefined when it shows it. */
+  const hiddenBy = (view: ToolView, tool: ToolDefinition): string | undefined => {
+    if (view.readOnly && !tool.readOnly) return `${tool.name} writes, and this connection is read-only (/mcp/readonly or X-MCP-Readonly)`;
+    if (view.toolsets && !view.toolsets.has(tool.toolset))
+      return `${tool.name} is in the ${tool.toolset} toolset, which this connection does not show (/mcp/x/<toolsets> or X-MCP-Toolsets)`;
+    return undefined;
+  };
+  const inView = (call: Call) => [...visible[call.kind].values()].filter((tool) => !hiddenBy(call.view, tool));
+
+  /**
+   * tools/list: the tools of the caller's view, or in dynamic mode the discovery tools only (which
+   * any connection may call). Built once per kind of caller and view.
+   */
+  const listings = new Map<string, ListToolsResult['tools']>();
+  const listingFor = (call: Call): ListToolsResult['tools'] => {
+    const key = `${call.kind}|${[...(call.view.toolsets ?? [])].sort().join(',')}|${call.view.readOnly}|${call.view.dynamic}`;
+    let listing = listings.get(key);
+    if (!listing) {
+      listing = (call.view.dynamic ? Object.values(DISCOVERY_TOOLS) : inView(call).map(listedTool)) as ListToolsResult['tools'];
+      listings.set(key, listing);
+    }
+    return listing;
+  };
 
   /**
    * Who is calling: nobody (signup tools only), a merchant, or a refusal. The principal is the one
@@ -104,7 +119,7 @@ export function createMcpFacade(gateway: GatewayRuntime, schema: GraphQLSchema, 
     const headers = operationHeaders(req);
     const requestId = typeof req.headers['x-request-id'] === 'string' ? req.headers['x-request-id'] : undefined;
     const companyHeader = req.headers['x-company-id'] as string | undefined;
-    if (!headers.authorization) return { ...headers, kind: 'anonymous', requestId, companyHeader };
+    if (!headers.authorization) return { ...headers, kind: 'anonymous', requestId, companyHeader, view: FULL_VIEW };
     if (!/^Bearer\s+\S+$/i.test(headers.authorization)) return { status: 401, message: 'Authorization must be "Bearer <API key or merchant token>"' };
     let kind: string;
     try {
@@ -121,12 +136,12 @@ export function createMcpFacade(gateway: GatewayRuntime, schema: GraphQLSchema, 
       console.error(`[mcp] identifying the caller${requestId ? ` (request ${requestId})` : ''}`, error);
       return { status: 500, message: 'Internal server error' };
     }
-    if (kind === 'merchant') return { ...headers, kind: 'merchant', requestId, companyHeader };
+    if (kind === 'merchant') return { ...headers, kind: 'merchant', requestId, companyHeader, view: FULL_VIEW };
     if (kind === 'customer') return { status: 403, message: 'A customer token cannot use merchant tools' };
     return { status: 401, message: 'Invalid credential' };
   };
 
-  const listTools = (_request: unknown, extra: { authInfo?: AuthInfo }) => ({ tools: listings[callOf(extra).kind] });
+  const listTools = (_request: unknown, extra: { authInfo?: AuthInfo }) => ({ tools: listingFor(callOf(extra)) });
 
   /**
    * A tool call. The arguments are checked here, before anything runs, so a bad one answers like
@@ -143,10 +158,13 @@ export function createMcpFacade(gateway: GatewayRuntime, schema: GraphQLSchema, 
   };
 
   const answerTool = async (call: Call, name: string, raw: Record<string, unknown>): Promise<ToolResult> => {
+    if (Object.hasOwn(DISCOVERY_TOOLS, name)) return discover(call, name as DiscoveryToolName, raw);
     const tool = visible[call.kind].get(name);
     // A merchant tool without a key: say how to get one, not that the tool does not exist.
     if (!tool && byName.has(name)) return errorResult(keyRequired(name, config.publicUrl));
     if (!tool) return errorResult({ code: 'NOT_FOUND', message: `Tool ${name} not found` });
+    const hidden = hiddenBy(call.view, tool);
+    if (hidden) return errorResult({ code: 'FORBIDDEN', message: hidden });
     const args = checkArguments(tool, raw);
     if ('error' in args) return errorResult(args.error);
     const result = await run(tool, args.value, call);
@@ -156,6 +174,32 @@ export function createMcpFacade(gateway: GatewayRuntime, schema: GraphQLSchema, 
     const field = error.details?.field;
     if (error.code !== 'BAD_USER_INPUT' || typeof field !== 'string' || typeof raw[field] !== 'number' || typeof args.value[field] !== 'string') return result;
     return errorResult({ ...error, message: `${error.message}${QUOTE_HINT}` });
+  };
+
+  const discoveryValidators = new Map(Object.values(DISCOVERY_TOOLS).map((t) => [t.name, validator(t.inputSchema)]));
+
+  /** A discovery tool (discovery.ts), over the tools of the caller's view. */
+  const discover = async (call: Call, name: DiscoveryToolName, args: Record<string, unknown>): Promise<ToolResult> => {
+    const problem = discoveryValidators.get(name)!(args);
+    if (problem) return errorResult({ code: 'BAD_USER_INPUT', message: `${problem.field}: ${problem.problem}`, details: { field: problem.field } });
+    if (name === 'call_tool') {
+      if (args.name === 'call_tool') return errorResult({ code: 'BAD_USER_INPUT', message: 'name: call_tool cannot call itself', details: { field: 'name' } });
+      return answerTool(call, args.name as string, (args.arguments as Record<string, unknown> | undefined) ?? {});
+    }
+    const tools = inView(call);
+    if (name === 'list_toolsets') return structuredResult({ items: toolsetsOf(tools) });
+    if (name === 'search_tools')
+      return structuredResult({
+        items: searchTools(tools, args.query as string, args.toolset as string | undefined, (args.limit as number | undefined) ?? 10),
+      });
+    const tool = tools.find((t) => t.name === args.name);
+    if (!tool)
+      return errorResult({
+        code: 'NOT_FOUND',
+        message: `name: no tool ${String(args.name)} on this connection (search_tools finds them)`,
+        details: { field: 'name' },
+      });
+    return structuredResult(describeTool(tool));
   };
 
   /**
@@ -259,10 +303,18 @@ export function createMcpFacade(gateway: GatewayRuntime, schema: GraphQLSchema, 
     // DNS-rebinding protection: only our own host names may reach the tools.
     if (!hostname || !allowedHosts.has(hostname)) return rpcError(res, 403, `Host not allowed: ${req.headers.host}`);
     if (req.method !== 'POST') return rpcError(res, 405, 'Method not allowed; this server is stateless, use POST', { allow: 'POST' });
-    const call = await identify(req);
-    if ('status' in call) {
-      return rpcError(res, call.status, call.message, call.status === 401 ? { 'www-authenticate': wwwAuthenticate(config.publicUrl, 'invalid_token') } : {});
+    const view = viewOf(req);
+    if ('status' in view) return rpcError(res, view.status, view.message);
+    const identified = await identify(req);
+    if ('status' in identified) {
+      return rpcError(
+        res,
+        identified.status,
+        identified.message,
+        identified.status === 401 ? { 'www-authenticate': wwwAuthenticate(config.publicUrl, 'invalid_token') } : {},
+      );
     }
+    const call = { ...identified, view };
     // Set here only: whatever a client sends never becomes `auth`.
     const message = parsedBody(req);
     const plain = plainToolCall(req, message);
@@ -336,6 +388,11 @@ type ToolResult = { isError?: boolean; content: { type: 'text'; text: string }[]
  * An error is told in its text only: `structuredContent` is what the tool's outputSchema
  * describes, and clients check it against that schema (the SDK's Client does, error or not).
  */
+const structuredResult = (value: Record<string, unknown>): ToolResult => ({
+  content: [{ type: 'text', text: JSON.stringify(value) }],
+  structuredContent: value,
+});
+
 const errorResult = (error: ErrorBody & { requestId?: string }): ToolResult => ({
   isError: true,
   content: [{ type: 'text', text: JSON.stringify({ error }) }],

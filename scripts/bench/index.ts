@@ -8,6 +8,7 @@ import { seed, type Seeded } from './seed.ts';
 import { coldStarts, settledRss } from './startup.ts';
 import { countStatements, LIST_SIZES, type StatementCount } from './statements.ts';
 import { BenchDatabases, startDistributed, startEmbedded, type Started } from './targets.ts';
+import { listingTokens } from './tokens.ts';
 
 /**
  * `npm run bench`: the side-by-side harness of issue 9. It starts what it compares, seeds the same
@@ -15,7 +16,7 @@ import { BenchDatabases, startDistributed, startEmbedded, type Started } from '.
  * and the CPU per request of every process involved; then cold start and memory; then SQL
  * statements per list request at two list sizes. It asserts nothing.
  *
- *   BENCH_ONLY=router,rest,mcp,start,sql   sections (default: all)
+ *   BENCH_ONLY=router,rest,mcp,start,sql,tokens   sections (default: all)
  *   BENCH_DB=pglite,postgres               databases for rest/mcp (postgres needs DATABASE_URL)
  *   BENCH_ROUNDS=3  BENCH_SECONDS=5  BENCH_WARMUP=10  BENCH_CONNECTIONS=10
  *   DATABASE_URL=postgres://…              PostgreSQL parts (a fresh bench_<timestamp>_* database each, dropped after)
@@ -28,7 +29,7 @@ const settings: Settings = {
   warmupSeconds: Number(env.BENCH_WARMUP ?? 10),
   connections: Number(env.BENCH_CONNECTIONS ?? 10),
 };
-const SECTIONS = ['router', 'rest', 'mcp', 'start', 'sql'];
+const SECTIONS = ['router', 'rest', 'mcp', 'start', 'sql', 'tokens'];
 const only = new Set(
   (env.BENCH_ONLY ?? SECTIONS.join(','))
     .split(',')
@@ -291,6 +292,23 @@ if (figures.statements) {
     table(
       ['list', `${LIST_SIZES[0]} items`, `${LIST_SIZES[1]} items`, 'constant'],
       figures.statements.map((s) => [s.list, String(s.counts[0]), String(s.counts[1]), s.counts[0] === s.counts[1] ? 'yes' : 'no']),
+    ),
+    '',
+  );
+}
+
+if (only.has('tokens')) {
+  out.push(
+    'MCP tools/list size, o200k tokens',
+    table(
+      ['view', 'tools', 'tokens', 'budget', 'within'],
+      listingTokens().map((l) => [
+        l.view,
+        String(l.tools),
+        String(l.tokens),
+        l.budget ? String(l.budget) : '',
+        l.budget ? (l.tokens <= l.budget ? 'yes' : 'no') : '',
+      ]),
     ),
     '',
   );

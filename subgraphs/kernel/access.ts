@@ -2,6 +2,7 @@ import { Authorized, UseMiddleware, type AuthChecker } from 'type-graphql';
 import { auditMutations } from './audit.ts';
 import type { RequestContext } from './context.ts';
 import { badInput, forbidden, unauthenticated } from './errors.ts';
+import type { Toolset } from './toolsets.ts';
 
 /**
  * What a root field requires of its caller, declared once with `@Requires(...)`:
@@ -11,18 +12,19 @@ import { badInput, forbidden, unauthenticated } from './errors.ts';
  * - customer: a signed-in customer
  * - merchant: an API key or a merchant session
  * - magic: a token in the path names the tenant and the caller (survey invitation links)
+ * and the toolset it belongs to (kernel/toolsets.ts), which names the scopes a key needs for it.
  * The resolver guard, the REST routes' security and the MCP tools' visibility all read this.
  */
 export const ACCESS_LEVELS = ['none', 'public', 'optionalCustomer', 'customer', 'merchant', 'magic'] as const;
 export type Access = (typeof ACCESS_LEVELS)[number];
 
-/** Root field name → its declared access, filled as resolver classes are defined. */
-const declared = new Map<string, Access>();
+/** Root field name → its declared access and toolset, filled as resolver classes are defined. */
+const declared = new Map<string, { access: Access; toolset: Toolset }>();
 
 export const Requires =
-  (access: Access): MethodDecorator =>
+  (access: Access, toolset: Toolset): MethodDecorator =>
   (target, key, descriptor) => {
-    declared.set(String(key), access);
+    declared.set(String(key), { access, toolset });
     // Root fields only carry the audit middleware (it records mutations by merchants); a global
     // middleware would wrap every field of every list item.
     UseMiddleware(auditMutations)(target, key, descriptor);
@@ -30,11 +32,16 @@ export const Requires =
   };
 
 /** The declared access of a root field (`Query.services`, `Mutation.createBooking` or the bare name). */
-export function accessOf(field: string): Access {
+export const accessOf = (field: string): Access => declarationOf(field).access;
+
+/** The toolset of a root field. */
+export const toolsetOf = (field: string): Toolset => declarationOf(field).toolset;
+
+function declarationOf(field: string) {
   const name = field.replace(/^(Query|Mutation)\./, '');
-  const access = declared.get(name);
-  if (!access) throw new Error(`No access declared for ${field}: add @Requires(...) to its resolver`);
-  return access;
+  const declaration = declared.get(name);
+  if (!declaration) throw new Error(`No access declared for ${field}: add @Requires(...) to its resolver`);
+  return declaration;
 }
 
 export const authChecker: AuthChecker<RequestContext, Access> = async ({ context }, roles) => {

@@ -2,13 +2,15 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { testServer } from './server.ts';
 
-/** A real MCP client over Streamable HTTP, optionally with a Bearer credential. */
-export async function mcpClient(token?: string): Promise<Client> {
+/**
+ * A real MCP client over Streamable HTTP, optionally with a Bearer credential, at `/mcp` or one of
+ * its views (`path`: `/mcp/readonly`, `/mcp/x/booking`), with any other headers (X-MCP-Toolsets).
+ */
+export async function mcpClient(token?: string, options: { path?: string; headers?: Record<string, string> } = {}): Promise<Client> {
   const { url } = await testServer();
   const client = new Client({ name: 'platform-tests', version: '1.0.0' });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: token ? { headers: { Authorization: `Bearer ${token}` } } : undefined }),
-  );
+  const headers = { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...options.headers };
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${url}${options.path ?? '/mcp'}`), { requestInit: { headers } }));
   // Listing the tools makes the client check every later result against its tool's outputSchema
   // (the SDK caches a validator per tool): every MCP call in the suite checks its output shape.
   await client.listTools();

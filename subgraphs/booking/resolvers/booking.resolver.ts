@@ -41,7 +41,7 @@ const PORTAL = { start: 'occurrenceStart', end: 'occurrenceEnd' };
 /** Bookings and their lifecycle, for merchants and for signed-in or guest customers. */
 @Resolver(() => BookingNode)
 export class BookingResolver {
-  @Requires('merchant')
+  @Requires('merchant', 'booking')
   @Query(() => BookingPage, { description: 'Bookings, by status and day.' })
   async bookings(
     @Ctx() ctx: RequestContext,
@@ -52,13 +52,13 @@ export class BookingResolver {
     return listBookings(ctx, { ...args, status, date: parse(BookingDay, date, 'date') }, false);
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'booking')
   @Query(() => BookingNode)
   async booking(@Ctx() ctx: RequestContext, @Arg('bookingId', () => ID, { description: "The booking's id." }) bookingId: string) {
     return bookings.findBooking(ctx, parse(BookingId, bookingId, 'bookingId'), false);
   }
 
-  @Requires('customer')
+  @Requires('customer', 'booking')
   @Query(() => BookingPage, { description: "The signed-in customer's bookings, including guest bookings made with their verified email or phone." })
   async myBookings(
     @Ctx() ctx: RequestContext,
@@ -68,19 +68,19 @@ export class BookingResolver {
     return listBookings(ctx, { ...args, status }, true);
   }
 
-  @Requires('customer')
+  @Requires('customer', 'booking')
   @Query(() => BookingNode)
   async myBooking(@Ctx() ctx: RequestContext, @Arg('id', () => ID, { description: "The booking's id." }) id: string) {
     return bookings.findBooking(ctx, parse(BookingId, id, 'id'), true);
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'booking')
   @Mutation(() => BookingNode, { description: 'Books a slot for a customer; SLOT_TAKEN (409) when it was taken meanwhile.' })
   async createBooking(@Ctx() ctx: RequestContext, @Arg('input', () => CreateBookingInput, { description: 'The booking to make.' }) input: CreateBookingInput) {
     return inCallerWords(bookings.createBooking(ctx, parse(NewBooking, input), 'merchant'), AGENT);
   }
 
-  @Requires('optionalCustomer')
+  @Requires('optionalCustomer', 'booking')
   @Mutation(() => BookingNode, { description: 'Books a slot without signing in (linked to the customer when a token is given).' })
   async createGuestBooking(
     @Ctx() ctx: RequestContext,
@@ -90,7 +90,7 @@ export class BookingResolver {
     return inCallerWords(bookings.createBooking(ctx, parse(GuestBooking, input), actor), PORTAL);
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'booking')
   @Mutation(() => BookingNode, { description: 'Cancels a booking if its cancellation policy allows; reports refund eligibility.' })
   async cancelBooking(
     @Ctx() ctx: RequestContext,
@@ -100,7 +100,7 @@ export class BookingResolver {
     return bookings.cancelBooking(ctx, parse(BookingId, bookingId, 'bookingId'), parse(CancelReason, reason, 'reason'), 'merchant');
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'booking')
   @Mutation(() => BookingNode, { description: 'Moves a booking to another available slot; its history keeps the old time.' })
   async rescheduleBooking(
     @Ctx() ctx: RequestContext,
@@ -115,7 +115,7 @@ export class BookingResolver {
     );
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'booking')
   @Mutation(() => BookingNode, { description: 'Records how a started booking went: COMPLETED or NO_SHOW.' })
   async updateBookingStatus(
     @Ctx() ctx: RequestContext,
@@ -125,7 +125,7 @@ export class BookingResolver {
     return bookings.recordOutcome(ctx, parse(BookingId, bookingId, 'bookingId'), status);
   }
 
-  @Requires('customer')
+  @Requires('customer', 'booking')
   @Mutation(() => BookingNode, { description: "Cancels the signed-in customer's booking, within the cancellation policy." })
   async cancelMyBooking(
     @Ctx() ctx: RequestContext,
@@ -135,7 +135,7 @@ export class BookingResolver {
     return bookings.cancelBooking(ctx, parse(BookingId, id, 'id'), parse(CancelReason, input?.reason, 'reason'), 'customer');
   }
 
-  @Requires('customer')
+  @Requires('customer', 'booking')
   @Mutation(() => BookingNode, { description: "Moves the signed-in customer's booking, within the cancellation policy." })
   async rescheduleMyBooking(
     @Ctx() ctx: RequestContext,

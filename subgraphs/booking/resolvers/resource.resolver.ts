@@ -12,7 +12,7 @@ import { CreateResourceInput, ResourceAvailabilityInput, ResourceNode, resourceN
 /** Resources (rooms, equipment) and their working hours. */
 @Resolver(() => ResourceNode)
 export class ResourceResolver {
-  @Requires('merchant')
+  @Requires('merchant', 'booking')
   @Mutation(() => ResourceNode, { description: 'Adds a room or piece of equipment.' })
   async createResource(
     @Ctx() ctx: RequestContext,
@@ -21,7 +21,7 @@ export class ResourceResolver {
     return resourceNode(await createResource(ctx, parse(NewResource, input)));
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'booking')
   @Mutation(() => AvailabilityNode, { description: 'Sets weekly hours (dayOfWeek) or a one-off change (date) of a resource.' })
   async setResourceAvailability(
     @Ctx() ctx: RequestContext,

@@ -9,13 +9,13 @@ import { CreateServiceCategoryInput, ServiceCategoryNode } from './service-categ
 /** Service categories, managed by the merchant. */
 @Resolver(() => ServiceCategoryNode)
 export class ServiceCategoryResolver {
-  @Requires('merchant')
+  @Requires('merchant', 'booking')
   @Query(() => [ServiceCategoryNode])
   async serviceCategories(@Ctx() ctx: RequestContext) {
     return categories.listCategories(ctx);
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'booking')
   @Mutation(() => ServiceCategoryNode, { description: 'Creates a group for services.' })
   async createServiceCategory(
     @Ctx() ctx: RequestContext,

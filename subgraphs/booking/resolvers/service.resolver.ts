@@ -15,27 +15,27 @@ import { StaffMemberNode, StaffMemberPage, staffNode } from './staff-member.type
 /** The service catalogue: public browsing, merchant management. */
 @Resolver(() => ServiceNode)
 export class ServiceResolver {
-  @Requires('public')
+  @Requires('public', 'booking')
   @Query(() => ServicePage, { description: 'Bookable services (active ones).' })
   async services(@Ctx() ctx: RequestContext, @Args(() => ListArgs) args: ListArgs) {
     const page = await catalog.listServices(ctx, args, { activeOnly: true });
     return { ...page, items: page.items.map(serviceNode) };
   }
 
-  @Requires('public')
+  @Requires('public', 'booking')
   @Query(() => ServiceNode, { description: 'One bookable service.' })
   async service(@Ctx() ctx: RequestContext, @Arg('id', () => ID, { description: "The service's id." }) id: string) {
     return serviceNode(await catalog.getService(ctx, parse(ServiceId, id, 'id'), { activeOnly: true }));
   }
 
-  @Requires('public')
+  @Requires('public', 'booking')
   @Query(() => StaffMemberPage, { description: 'The staff members who perform a service.' })
   async serviceStaff(@Ctx() ctx: RequestContext, @Arg('id', () => ID, { description: "The service's id." }) id: string, @Args(() => ListArgs) args: ListArgs) {
     const page = await serviceStaffPage(ctx, parse(ServiceId, id, 'id'), args);
     return { ...page, items: page.items.map(staffNode) };
   }
 
-  @Requires('public')
+  @Requires('public', 'booking')
   @Query(() => ResourcePage, { description: 'The resources (rooms, equipment) a service uses.' })
   async serviceResources(
     @Ctx() ctx: RequestContext,
@@ -46,33 +46,33 @@ export class ServiceResolver {
     return { ...page, items: page.items.map(resourceNode) };
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'booking')
   @Query(() => ServicePage, { description: "All the company's services, active or not." })
   async merchantServices(@Ctx() ctx: RequestContext, @Args(() => ListArgs) args: ListArgs) {
     const page = await catalog.listServices(ctx, args, { activeOnly: false });
     return { ...page, items: page.items.map(serviceNode) };
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'booking')
   @Query(() => ServicePage, { description: 'The services customers can book now (active ones), as the merchant sees them.' })
   async bookableServices(@Ctx() ctx: RequestContext, @Args(() => ListArgs) args: ListArgs) {
     const page = await catalog.listServices(ctx, args, { activeOnly: true });
     return { ...page, items: page.items.map(serviceNode) };
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'booking')
   @Query(() => ServiceNode, { description: 'A service with its preparation notes and cancellation policy.' })
   async serviceDetail(@Ctx() ctx: RequestContext, @Arg('serviceId', () => ID, { description: "The service's id (from list_services)." }) serviceId: string) {
     return serviceNode(await catalog.getService(ctx, parse(ServiceId, serviceId, 'serviceId')));
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'booking')
   @Mutation(() => ServiceNode, { description: 'Defines a bookable service.' })
   async createService(@Ctx() ctx: RequestContext, @Arg('input', () => ServiceInput, { description: 'The service to create.' }) input: ServiceInput) {
     return serviceNode(await catalog.createService(ctx, parse(NewService, input)));
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'booking')
   @Mutation(() => ServiceNode, { description: 'Changes the given fields of a service.' })
   async updateService(
     @Ctx() ctx: RequestContext,

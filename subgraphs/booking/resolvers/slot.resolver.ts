@@ -13,7 +13,7 @@ const LIMIT = `Slots per page, between 1 and ${MAX_LIMIT} (default ${DEFAULT_LIM
 /** Open times of a service: for the storefront by day, for merchants over a range. */
 @Resolver()
 export class SlotResolver {
-  @Requires('public')
+  @Requires('public', 'booking')
   // Cost analysis (router/limits.ts): a day's availability is computed, not read; it weighs as
   // much as a few hundred plain objects (measured: ~5 ms against ~0.01 ms).
   @Directive('@cost(weight: 300)')
@@ -31,7 +31,7 @@ export class SlotResolver {
     return { ...day, items: day.items.map(slotNode) };
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'booking')
   // Cost analysis: as serviceSlots, the range's availability is computed whatever the page asked
   // for (its items are sized by `limit`, as in every page).
   @Directive('@cost(weight: 300)')

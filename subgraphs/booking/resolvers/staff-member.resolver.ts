@@ -13,14 +13,14 @@ import { CreateStaffMemberInput, StaffAvailabilityInput, StaffMemberNode, StaffM
 /** Staff members and their working hours. */
 @Resolver(() => StaffMemberNode)
 export class StaffMemberResolver {
-  @Requires('merchant')
+  @Requires('merchant', 'booking')
   @Query(() => StaffMemberPage)
   async staffMembers(@Ctx() ctx: RequestContext, @Args(() => ListArgs) args: ListArgs) {
     const page = await staff.listStaff(ctx, args);
     return { ...page, items: page.items.map(staffNode) };
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'booking')
   @Mutation(() => StaffMemberNode, { description: 'Adds a staff member.' })
   async createStaffMember(
     @Ctx() ctx: RequestContext,
@@ -29,7 +29,7 @@ export class StaffMemberResolver {
     return staffNode(await staff.createStaffMember(ctx, parse(NewStaffMember, input)));
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'booking')
   @Mutation(() => AvailabilityNode, { description: 'Sets weekly hours (dayOfWeek) or a one-off change (date) of a staff member.' })
   async setStaffAvailability(
     @Ctx() ctx: RequestContext,

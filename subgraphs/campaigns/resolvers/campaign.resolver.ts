@@ -51,33 +51,33 @@ const campaignId = () => Arg('campaignId', () => ID, { description: 'The campaig
 /** Campaigns: the merchant's tools and the send route (REST only: there is no MCP send tool). */
 @Resolver(() => CampaignNode)
 export class CampaignResolver {
-  @Requires('merchant')
+  @Requires('merchant', 'campaigns')
   @Query(() => CampaignPage, { description: "The company's campaigns, newest first, with delivery counts." })
   async campaigns(@Ctx() ctx: RequestContext, @Args(() => CampaignListArgs) args: CampaignListArgs) {
     const page = await campaigns.listCampaigns(ctx, args);
     return { ...page, items: page.items.map(campaignNode) };
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'campaigns')
   @Query(() => CampaignNode, { description: 'One campaign with its deliveries counted by status.' })
   async campaign(@Ctx() ctx: RequestContext, @campaignId() id: string) {
     return campaignNode(await campaigns.getCampaign(ctx, parse(CampaignId, id, 'campaignId')));
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'campaigns')
   @Query(() => DeliveryPage, { description: "A campaign's recipients and where each is." })
   async campaignDeliveries(@Ctx() ctx: RequestContext, @Args(() => DeliveryListArgs) args: DeliveryListArgs) {
     const page = await campaigns.listDeliveries(ctx, { ...args, campaignId: parse(CampaignId, args.campaignId, 'campaignId') });
     return { ...page, items: page.items.map(deliveryNode) };
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'campaigns')
   @Mutation(() => CampaignNode, { description: 'Creates a campaign: DRAFT, or SCHEDULED with a scheduledAt in the future.' })
   async createCampaign(@Ctx() ctx: RequestContext, @Arg('input', () => CampaignInput, { description: 'The campaign.' }) input: CampaignInput) {
     return campaignNode(await campaigns.createCampaign(ctx, parse(NewCampaignInput, input)));
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'campaigns')
   @Mutation(() => CampaignNode, { description: 'Changes a DRAFT or SCHEDULED campaign (409 once sending has started).' })
   async updateCampaign(
     @Ctx() ctx: RequestContext,
@@ -87,31 +87,31 @@ export class CampaignResolver {
     return campaignNode(await campaigns.updateCampaign(ctx, parse(CampaignId, id, 'campaignId'), parse(CampaignUpdate, input)));
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'campaigns')
   @Mutation(() => DeletedCampaignNode, { description: 'Deletes a campaign (409 when SENT or SENDING).' })
   async deleteCampaign(@Ctx() ctx: RequestContext, @campaignId() id: string) {
     return { id: await campaigns.deleteCampaign(ctx, parse(CampaignId, id, 'campaignId')), deleted: true };
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'campaigns')
   @Mutation(() => CampaignNode, { description: 'Pauses a SENDING or SCHEDULED campaign.' })
   async pauseCampaign(@Ctx() ctx: RequestContext, @campaignId() id: string) {
     return campaignNode(await campaigns.pauseCampaign(ctx, parse(CampaignId, id, 'campaignId')));
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'campaigns')
   @Mutation(() => CampaignNode, { description: 'Resumes a PAUSED campaign: sending continues where it stopped.' })
   async resumeCampaign(@Ctx() ctx: RequestContext, @campaignId() id: string) {
     return campaignNode(await campaigns.resumeCampaign(ctx, parse(CampaignId, id, 'campaignId')));
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'campaigns')
   @Mutation(() => CampaignNode, { description: 'Cancels a campaign that is not SENT; deliveries not yet sent are cancelled.' })
   async cancelCampaign(@Ctx() ctx: RequestContext, @campaignId() id: string) {
     return campaignNode(await campaigns.cancelCampaign(ctx, parse(CampaignId, id, 'campaignId')));
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'campaigns')
   @Mutation(() => TestSendNode, { description: 'Sends the message now to up to 5 addresses as a test; nothing is recorded as a delivery.' })
   async sendTestCampaign(
     @Ctx() ctx: RequestContext,
@@ -121,7 +121,7 @@ export class CampaignResolver {
     return { campaignId: id, sentTo: await campaigns.sendTest(ctx, parse(CampaignId, id, 'campaignId'), parse(TestAddresses, to, 'to')) };
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'campaigns')
   @Mutation(() => CampaignNode, {
     description: 'Starts sending a DRAFT, SCHEDULED or PAUSED campaign now (the REST route POST /v6/merchant/campaigns/{id}/send; 409 while it is SENDING).',
   })

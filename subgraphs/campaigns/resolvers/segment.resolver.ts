@@ -35,27 +35,27 @@ const segmentNode = ({ segment: s, memberCount }: CountedSegment): SegmentNode =
 /** Customer segments and tags: the merchant's audiences for campaigns. */
 @Resolver(() => SegmentNode)
 export class SegmentResolver {
-  @Requires('merchant')
+  @Requires('merchant', 'campaigns')
   @Query(() => SegmentPage, { description: "The company's customer segments, newest first, with how many customers each holds now." })
   async customerSegments(@Ctx() ctx: RequestContext, @Args(() => PageArgs) args: PageArgs) {
     const page = await segments.listSegments(ctx, args);
     return { ...page, items: page.items.map(segmentNode) };
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'campaigns')
   @Query(() => SegmentPreviewNode, { description: 'A segment as it is now: its size and first 20 customers.' })
   async segmentPreview(@Ctx() ctx: RequestContext, @Arg('segmentId', () => ID, { description: 'The segment.' }) segmentId: string) {
     const preview = await segments.previewSegment(ctx, parse(SegmentId, segmentId, 'segmentId'));
     return { segment: segmentNode(preview.segment), count: preview.count, customers: preview.customers };
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'campaigns')
   @Mutation(() => SegmentNode, { description: 'Creates a segment: a static list of customers or rules (evaluated when a campaign starts sending).' })
   async createCustomerSegment(@Ctx() ctx: RequestContext, @Arg('input', () => SegmentInput, { description: 'The segment.' }) input: SegmentInput) {
     return segmentNode(await segments.createSegment(ctx, parse(NewSegment, input)));
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'campaigns')
   @Mutation(() => SegmentNode, { description: 'Changes a segment: its name, or its customers or rules (giving one replaces the other).' })
   async updateCustomerSegment(
     @Ctx() ctx: RequestContext,
@@ -65,7 +65,7 @@ export class SegmentResolver {
     return segmentNode(await segments.updateSegment(ctx, parse(SegmentId, segmentId, 'segmentId'), parse(SegmentUpdate, input)));
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'customers')
   @Mutation(() => Int, { description: 'Adds and removes tags on customers (for segments); answers how many customers were found.' })
   async tagCustomers(
     @Ctx() ctx: RequestContext,

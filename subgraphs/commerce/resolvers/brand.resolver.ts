@@ -10,27 +10,27 @@ import { BrandInput, BrandNode, brandNode, BrandPage } from './brand.types.ts';
 /** Brands: managed by the merchant, listed on the storefront. */
 @Resolver(() => BrandNode)
 export class BrandResolver {
-  @Requires('public')
+  @Requires('public', 'shop')
   @Query(() => BrandPage, { description: "The shop's brands." })
   async shopBrands(@Ctx() ctx: RequestContext, @Args(() => ListArgs) args: ListArgs) {
     const page = await brands.listBrands(ctx, args);
     return { ...page, items: page.items.map(brandNode) };
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'shop')
   @Query(() => BrandPage, { description: "The company's brands." })
   async brands(@Ctx() ctx: RequestContext, @Args(() => ListArgs) args: ListArgs) {
     const page = await brands.listBrands(ctx, args);
     return { ...page, items: page.items.map(brandNode) };
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'shop')
   @Mutation(() => BrandNode, { description: 'Creates a brand.' })
   async createBrand(@Ctx() ctx: RequestContext, @Arg('input', () => BrandInput, { description: 'The brand to create.' }) input: BrandInput) {
     return brandNode(await brands.createBrand(ctx, parse(NewBrand, input)));
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'shop')
   @Mutation(() => BrandNode, { description: 'Changes the given fields of a brand.' })
   async updateBrand(
     @Ctx() ctx: RequestContext,

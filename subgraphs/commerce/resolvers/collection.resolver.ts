@@ -10,21 +10,21 @@ import { CollectionInput, CollectionNode, collectionNode, CollectionPage } from 
 /** Collections: managed by the merchant, listed on the storefront. */
 @Resolver(() => CollectionNode)
 export class CollectionResolver {
-  @Requires('public')
+  @Requires('public', 'shop')
   @Query(() => CollectionPage, { description: "The shop's collections." })
   async shopCollections(@Ctx() ctx: RequestContext, @Args(() => ListArgs) args: ListArgs) {
     const page = await collections.listCollections(ctx, args);
     return { ...page, items: page.items.map(collectionNode) };
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'shop')
   @Query(() => CollectionPage, { description: "The company's collections." })
   async collections(@Ctx() ctx: RequestContext, @Args(() => ListArgs) args: ListArgs) {
     const page = await collections.listCollections(ctx, args);
     return { ...page, items: page.items.map(collectionNode) };
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'shop')
   @Mutation(() => CollectionNode, { description: 'Creates a collection, with products when given.' })
   async createCollection(
     @Ctx() ctx: RequestContext,
@@ -33,7 +33,7 @@ export class CollectionResolver {
     return collectionNode(await collections.createCollection(ctx, parse(NewCollection, input)));
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'shop')
   @Mutation(() => CollectionNode, {
     description: 'Changes the given fields of a collection (its products: addProductsToCollection, removeProductsFromCollection).',
   })
@@ -45,7 +45,7 @@ export class CollectionResolver {
     return collectionNode(await collections.updateCollection(ctx, parse(CollectionId, collectionId, 'collectionId'), parse(CollectionUpdate, input)));
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'shop')
   @Mutation(() => CollectionNode, { description: 'Puts products in a collection (ones already in it stay).' })
   async addProductsToCollection(
     @Ctx() ctx: RequestContext,
@@ -55,7 +55,7 @@ export class CollectionResolver {
     return collectionNode(await collections.addProducts(ctx, parse(CollectionId, collectionId, 'collectionId'), parse(ProductIds, productIds, 'productIds')));
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'shop')
   @Mutation(() => CollectionNode, { description: 'Takes products out of a collection (the products stay in the shop).' })
   async removeProductsFromCollection(
     @Ctx() ctx: RequestContext,

@@ -48,7 +48,7 @@ const POS = { customerId: 'accountId' };
 
 @Resolver(() => OrderNode)
 export class OrderResolver {
-  @Requires('optionalCustomer')
+  @Requires('optionalCustomer', 'orders')
   @Mutation(() => OrderNode, {
     description: 'Checkout: places an order priced by the server, reserves its stock and opens its payment (see payment.nextAction).',
   })
@@ -59,13 +59,13 @@ export class OrderResolver {
     return placed(await orders.placeOrder(ctx, parse(Checkout, input)));
   }
 
-  @Requires('customer')
+  @Requires('customer', 'orders')
   @Query(() => OrderPage, { description: "The signed-in customer's orders, newest first." })
   async myOrders(@Ctx() ctx: RequestContext, @Args(() => ListArgs) args: ListArgs) {
     return orders.listMyOrders(ctx, args);
   }
 
-  @Requires('optionalCustomer')
+  @Requires('optionalCustomer', 'orders')
   @Query(() => OrderPaymentStatusNode, { description: "An order's payment status: for the signed-in customer's own order, or with the order's access token." })
   async orderPaymentStatus(
     @Ctx() ctx: RequestContext,
@@ -84,7 +84,7 @@ export class OrderResolver {
     };
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'orders')
   @Query(() => OrderPage, { description: 'Orders, newest first: by status, customer and creation time.' })
   async orders(
     @Ctx() ctx: RequestContext,
@@ -98,13 +98,13 @@ export class OrderResolver {
     return orders.listOrders(ctx, parse(OrderFilter, { status, customerId, from, to, limit, offset }));
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'orders')
   @Query(() => OrderNode, { description: 'One order with its lines and payment.' })
   async order(@Ctx() ctx: RequestContext, @Arg('orderId', () => ID, { description: 'The order.' }) orderId: string) {
     return orders.findOrder(ctx, parse(OrderId, orderId, 'orderId'));
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'orders')
   @Mutation(() => OrderNode, {
     description: 'Places an order for a customer of the business (channel pos), paid at the venue unless a payment method is given.',
   })
@@ -137,19 +137,19 @@ export class OrderResolver {
     );
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'orders')
   @Mutation(() => OrderNode, { description: 'Records that an unpaid order was paid in person (PENDING_PAYMENT → PAID).' })
   async markOrderPaid(@Ctx() ctx: RequestContext, @Arg('orderId', () => ID, { description: 'The order.' }) orderId: string) {
     return orders.markOrderPaid(ctx, parse(OrderId, orderId, 'orderId'));
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'orders')
   @Mutation(() => OrderNode, { description: 'Records that a paid order was handed over or shipped (→ FULFILLED).' })
   async fulfilOrder(@Ctx() ctx: RequestContext, @Arg('orderId', () => ID, { description: 'The order.' }) orderId: string) {
     return orders.fulfilOrder(ctx, parse(OrderId, orderId, 'orderId'));
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'orders')
   @Mutation(() => OrderNode, { description: 'Cancels an unpaid order and releases its stock (a paid order is refunded instead).' })
   async cancelOrder(
     @Ctx() ctx: RequestContext,
@@ -159,7 +159,7 @@ export class OrderResolver {
     return orders.cancelOrder(ctx, parse(OrderId, orderId, 'orderId'), parse(CancelReason, reason, 'reason'));
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'orders')
   @Mutation(() => OrderNode, { description: 'Refunds a paid order through its payment provider, in whole or in part.' })
   async refundOrder(
     @Ctx() ctx: RequestContext,

@@ -7,13 +7,13 @@ import { PaymentMethodNode, PaymentMethodPage } from './payment-method.types.ts'
 
 @Resolver(() => PaymentMethodNode)
 export class PaymentMethodResolver {
-  @Requires('public')
+  @Requires('public', 'shop')
   @Query(() => PaymentMethodPage, { description: 'The active payment methods, in checkout order.' })
   shopPaymentMethods(@Ctx() ctx: RequestContext, @Args(() => ListArgs) args: ListArgs) {
     return listPaymentMethods(ctx, args);
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'shop')
   @Query(() => PaymentMethodPage, { description: "The shop's payment methods: the sandbox provider (outside production) and pay at the venue." })
   paymentMethods(@Ctx() ctx: RequestContext, @Args(() => ListArgs) args: ListArgs) {
     return listPaymentMethods(ctx, args);

@@ -10,14 +10,14 @@ import { categoryNode, ProductCategoryInput, ProductCategoryNode, ProductCategor
 /** Product categories: managed by the merchant, listed on the storefront. */
 @Resolver(() => ProductCategoryNode)
 export class ProductCategoryResolver {
-  @Requires('public')
+  @Requires('public', 'shop')
   @Query(() => ProductCategoryPage, { description: "The shop's product categories." })
   async shopCategories(@Ctx() ctx: RequestContext, @Args(() => ListArgs) args: ListArgs) {
     const page = await categories.listCategories(ctx, args);
     return { ...page, items: page.items.map(categoryNode) };
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'shop')
   @Query(() => ProductCategoryPage, { description: "The company's product categories." })
   async productCategories(
     @Ctx() ctx: RequestContext,
@@ -28,7 +28,7 @@ export class ProductCategoryResolver {
     return { ...page, items: page.items.map(categoryNode) };
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'shop')
   @Mutation(() => ProductCategoryNode, { description: 'Creates a product category.' })
   async createProductCategory(
     @Ctx() ctx: RequestContext,
@@ -37,7 +37,7 @@ export class ProductCategoryResolver {
     return categoryNode(await categories.createCategory(ctx, parse(NewCategory, input)));
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'shop')
   @Mutation(() => ProductCategoryNode, { description: 'Changes the given fields of a product category.' })
   async updateProductCategory(
     @Ctx() ctx: RequestContext,
@@ -48,7 +48,7 @@ export class ProductCategoryResolver {
     return categoryNode(await categories.updateCategory(ctx, parse(CategoryId, categoryId, 'categoryId'), parse(CategoryUpdate, input)));
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'shop')
   @Mutation(() => ProductCategoryNode, { description: 'Deletes an empty product category (409 while it has products or subcategories); returns it.' })
   async deleteProductCategory(@Ctx() ctx: RequestContext, @Arg('categoryId', () => ID, { description: "The category's id." }) categoryId: string) {
     return categoryNode(await categories.deleteCategory(ctx, parse(CategoryId, categoryId, 'categoryId')));

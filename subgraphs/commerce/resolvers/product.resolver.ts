@@ -27,20 +27,20 @@ import { NewProduct, ProductFilter, ProductId, ProductUpdate, StockChangeInput, 
 /** The products of the shop, as the merchant manages them. */
 @Resolver(() => ProductNode)
 export class ProductResolver {
-  @Requires('merchant')
+  @Requires('merchant', 'shop')
   @Query(() => ProductPage, { description: "The company's products, newest first, in any state." })
   async products(@Ctx() ctx: RequestContext, @Args(() => ProductListArgs) args: ProductListArgs) {
     const page = await catalog.listProducts(ctx, parse(ProductFilter, args), { activeOnly: false });
     return { ...page, items: page.items.map(productNode) };
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'shop')
   @Query(() => ProductNode, { description: 'One product with its variants and their stock.' })
   async product(@Ctx() ctx: RequestContext, @Arg('productId', () => ID, { description: "The product's id (from list_products)." }) productId: string) {
     return productNode(await catalog.getProduct(ctx, { id: parse(ProductId, productId, 'productId') }));
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'shop')
   @Query(() => StockAdjustmentPage, { description: 'The stock changes of a variant, newest first.' })
   async stockAdjustments(
     @Ctx() ctx: RequestContext,
@@ -54,13 +54,13 @@ export class ProductResolver {
     };
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'shop')
   @Mutation(() => ProductNode, { description: 'Creates a product with its variants (one default variant when none are given).' })
   async createProduct(@Ctx() ctx: RequestContext, @Arg('input', () => ProductInput, { description: 'The product to create.' }) input: ProductInput) {
     return productNode(await catalog.createProduct(ctx, parse(NewProduct, input)));
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'shop')
   @Mutation(() => ProductNode, {
     description: 'Changes the given fields of a product; price, compare-at price, SKU and inventory tracking change its default variant.',
   })
@@ -75,7 +75,7 @@ export class ProductResolver {
     return productNode(await catalog.updateProduct(ctx, parse(ProductId, productId, 'productId'), parse(ProductUpdate, input)));
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'shop')
   @Mutation(() => StockAdjustmentNode, { description: "Adds to or takes from a variant's stock, with a reason kept in its history; never below 0 (409)." })
   async adjustStock(
     @Ctx() ctx: RequestContext,

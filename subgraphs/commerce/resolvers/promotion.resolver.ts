@@ -42,20 +42,20 @@ export const promotionNode = (p: Omit<Promotion, 'companyId'>): PromotionNode =>
 /** Promotion codes (commerce): the merchant's tools, and validation of a code for an amount. */
 @Resolver(() => PromotionNode)
 export class PromotionResolver {
-  @Requires('merchant')
+  @Requires('merchant', 'promotions')
   @Query(() => PromotionPage, { description: "The company's promotions, newest first, with their usage." })
   async promotions(@Ctx() ctx: RequestContext, @Args(() => PromotionListArgs) args: PromotionListArgs) {
     const page = await promotions.listPromotions(ctx, args);
     return { ...page, items: page.items.map(promotionNode) };
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'promotions')
   @Query(() => PromotionNode, { description: 'One promotion with its usage.' })
   async promotion(@Ctx() ctx: RequestContext, @Arg('promotionId', () => ID, { description: 'The promotion (from list_promotions).' }) promotionId: string) {
     return promotionNode(await promotions.getPromotion(ctx, parse(PromotionId, promotionId, 'promotionId')));
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'promotions')
   @Query(() => PromotionValidationNode, { description: 'Whether a code applies to an amount on a channel, and the discount it gives (nothing is used up).' })
   async validatePromotion(
     @Ctx() ctx: RequestContext,
@@ -72,7 +72,7 @@ export class PromotionResolver {
     };
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'promotions')
   @Mutation(() => PromotionNode, { description: 'Creates a promotion code (409 CONFLICT naming code when the company has it already).' })
   async createPromotion(
     @Ctx() ctx: RequestContext,
@@ -81,7 +81,7 @@ export class PromotionResolver {
     return promotionNode(await promotions.createPromotion(ctx, parse(NewPromotion, input)));
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'promotions')
   @Mutation(() => PromotionNode, { description: 'Changes a promotion; uses already taken stay.' })
   async updatePromotion(
     @Ctx() ctx: RequestContext,
@@ -91,7 +91,7 @@ export class PromotionResolver {
     return promotionNode(await promotions.updatePromotion(ctx, parse(PromotionId, promotionId, 'promotionId'), parse(PromotionUpdate, input)));
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'promotions')
   @Mutation(() => PromotionNode, { description: 'Takes a promotion out of use (orders that used it keep their discount).' })
   async deactivatePromotion(@Ctx() ctx: RequestContext, @Arg('promotionId', () => ID, { description: 'The promotion to deactivate.' }) promotionId: string) {
     return promotionNode(await promotions.deactivatePromotion(ctx, parse(PromotionId, promotionId, 'promotionId')));

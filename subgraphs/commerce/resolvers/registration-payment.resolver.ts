@@ -29,7 +29,7 @@ export class RegistrationPaymentIntentInput {
 
 @Resolver(() => RegistrationPaymentIntentNode)
 export class RegistrationPaymentResolver {
-  @Requires('optionalCustomer')
+  @Requires('optionalCustomer', 'events')
   @Mutation(() => RegistrationPaymentIntentNode, { description: 'Starts (or resumes) the payment of a PENDING_PAYMENT event registration.' })
   async createRegistrationPaymentIntent(
     @Ctx() ctx: RequestContext,

@@ -24,21 +24,21 @@ export const shippingMethodNode = (m: ShippingMethod): ShippingMethodNode => ({
 
 @Resolver(() => ShippingMethodNode)
 export class ShippingMethodResolver {
-  @Requires('public')
+  @Requires('public', 'shop')
   @Query(() => ShippingMethodPage, { description: 'The active shipping methods, in checkout order.' })
   async shopShippingMethods(@Ctx() ctx: RequestContext, @Args(() => ListArgs) args: ListArgs) {
     const page = await shipping.listShippingMethods(ctx, true, args);
     return { ...page, items: page.items.map(shippingMethodNode) };
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'shop')
   @Query(() => ShippingMethodPage, { description: "The shop's shipping methods, inactive ones included, in checkout order." })
   async shippingMethods(@Ctx() ctx: RequestContext, @Args(() => ListArgs) args: ListArgs) {
     const page = await shipping.listShippingMethods(ctx, false, args);
     return { ...page, items: page.items.map(shippingMethodNode) };
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'shop')
   @Mutation(() => ShippingMethodNode, { description: 'Adds a shipping method: flat rate, free above an order amount, or local pickup.' })
   async createShippingMethod(
     @Ctx() ctx: RequestContext,
@@ -47,7 +47,7 @@ export class ShippingMethodResolver {
     return shippingMethodNode(await shipping.createShippingMethod(ctx, parse(NewShippingMethod, input)));
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'shop')
   @Mutation(() => ShippingMethodNode, { description: 'Changes a shipping method (active: false takes it off the checkout).' })
   async updateShippingMethod(
     @Ctx() ctx: RequestContext,

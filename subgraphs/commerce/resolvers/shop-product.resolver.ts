@@ -25,14 +25,14 @@ const BEST: StockStatus[] = ['IN_STOCK', 'LOW_STOCK', 'OUT_OF_STOCK'];
 /** The storefront's products: active ones only, availability without counts. */
 @Resolver(() => ShopProductNode)
 export class ShopProductResolver {
-  @Requires('public')
+  @Requires('public', 'shop')
   @Query(() => ShopProductPage, { description: "The shop's active products, newest first." })
   async shopProducts(@Ctx() ctx: RequestContext, @Args(() => ShopProductListArgs) args: ShopProductListArgs) {
     const page = await catalog.listProducts(ctx, parse(ProductFilter, args), { activeOnly: true });
     return { ...page, items: page.items.map(shopProductNode) };
   }
 
-  @Requires('public')
+  @Requires('public', 'shop')
   @Query(() => ShopProductNode, { description: 'One active product by its slug, with its variants.' })
   async shopProduct(@Ctx() ctx: RequestContext, @Arg('slug', () => String, { description: "The product's slug." }) slug: string) {
     return shopProductNode(await catalog.getProduct(ctx, { slug: parse(ProductSlug, slug, 'slug') }, { activeOnly: true }));

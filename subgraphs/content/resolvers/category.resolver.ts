@@ -11,14 +11,14 @@ import { ContentCategoryNode, ContentCategoryPage, CreateContentCategoryInput } 
 @Resolver(() => ContentCategoryNode)
 export class ContentCategoryResolver {
   // Storefront reads.
-  @Requires('public')
+  @Requires('public', 'content')
   @Query(() => ContentCategoryPage, { description: 'Content categories.' })
   async contentCategories(@Ctx() ctx: RequestContext, @Args(() => ListArgs) args: ListArgs) {
     return categories.listCategories(ctx, { ...args, limit: args.limit ?? 100 });
   }
 
   // Merchant.
-  @Requires('merchant')
+  @Requires('merchant', 'content')
   @Mutation(() => ContentCategoryNode)
   async createContentCategory(
     @Ctx() ctx: RequestContext,

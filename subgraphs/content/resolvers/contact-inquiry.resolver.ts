@@ -10,13 +10,13 @@ import { ContactInput, ContactInquiryNode, ContactInquiryPage } from './contact-
 /** Contact inquiries: sent from the storefront, read by the merchant. */
 @Resolver(() => ContactInquiryNode)
 export class ContactInquiryResolver {
-  @Requires('public')
+  @Requires('public', 'content')
   @Mutation(() => ContactInquiryNode, { description: 'Sends a message to the business; at most 5 per address per hour.' })
   async submitContactInquiry(@Ctx() ctx: RequestContext, @Arg('input', () => ContactInput, { description: 'The inquiry.' }) input: ContactInput) {
     return inquiries.submitInquiry(ctx, parse(NewInquiry, input));
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'content')
   @Query(() => ContactInquiryPage, { description: 'Contact inquiries, newest first.' })
   async contactInquiries(@Ctx() ctx: RequestContext, @Args(() => ListArgs) args: ListArgs) {
     return inquiries.listInquiries(ctx, args);

@@ -22,19 +22,19 @@ import {
 /** Events and their registrations. */
 @Resolver(() => EventNode)
 export class EventResolver {
-  @Requires('optionalCustomer')
+  @Requires('optionalCustomer', 'events')
   @Query(() => EventPage, { description: 'Upcoming published events; with a customer token each says whether they are registered.' })
   async events(@Ctx() ctx: RequestContext, @Args(() => ListArgs) args: ListArgs) {
     return events.listEvents(ctx, args, true);
   }
 
-  @Requires('optionalCustomer')
+  @Requires('optionalCustomer', 'events')
   @Query(() => EventNode, { description: 'A published event by slug (or id).' })
   async event(@Ctx() ctx: RequestContext, @Arg('slug', () => String, { description: "The event's slug." }) slug: string) {
     return events.getEvent(ctx, parse(EventKey, slug, 'slug'), true);
   }
 
-  @Requires('optionalCustomer')
+  @Requires('optionalCustomer', 'events')
   @Mutation(() => EventRegistrationNode, { description: 'Registers attendees: CONFIRMED for a free event, PENDING_PAYMENT for a paid one; 409 when sold out.' })
   async registerForEvent(
     @Ctx() ctx: RequestContext,
@@ -43,13 +43,13 @@ export class EventResolver {
     return events.register(ctx, parse(NewRegistration, input));
   }
 
-  @Requires('optionalCustomer')
+  @Requires('optionalCustomer', 'events')
   @Query(() => RegistrationAccessNode, { description: 'Whether a registration grants entry, and why not.' })
   async eventRegistrationAccess(@Ctx() ctx: RequestContext, @Arg('id', () => ID, { description: "The registration's id." }) id: string) {
     return events.access(ctx, parse(RegistrationId, id, 'id'));
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'events')
   @Query(() => EventPage, { description: 'All events, any status.' })
   async merchantEvents(
     @Ctx() ctx: RequestContext,
@@ -59,13 +59,13 @@ export class EventResolver {
     return events.listEvents(ctx, { ...args, status }, false);
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'events')
   @Mutation(() => EventNode, { description: 'Creates an event (a draft unless status says published).' })
   async createEvent(@Ctx() ctx: RequestContext, @Arg('input', () => EventInput, { description: 'The event to create.' }) input: EventInput) {
     return events.createEvent(ctx, parse(NewEvent, input));
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'events')
   @Mutation(() => EventNode)
   async updateEvent(
     @Ctx() ctx: RequestContext,
@@ -75,7 +75,7 @@ export class EventResolver {
     return events.updateEvent(ctx, parse(EventKey, eventId, 'eventId'), parse(EventUpdate, input));
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'events')
   @Query(() => EventRegistrationPage, { description: 'Registrations of an event.' })
   async eventRegistrations(
     @Ctx() ctx: RequestContext,

@@ -10,7 +10,7 @@ import { MenuItemInput, MenuNode } from './menu.types.ts';
 @Resolver(() => MenuNode)
 export class MenuResolver {
   // Storefront reads.
-  @Requires('public')
+  @Requires('public', 'content')
   @Query(() => MenuNode, { description: 'The navigation menu of a location (header, footer…), linking published content only.' })
   async cmsMenu(
     @Ctx() ctx: RequestContext,
@@ -20,7 +20,7 @@ export class MenuResolver {
   }
 
   // Merchant.
-  @Requires('merchant')
+  @Requires('merchant', 'content')
   @Mutation(() => MenuNode, { description: 'Sets the whole menu of a location.' })
   async setMenu(
     @Ctx() ctx: RequestContext,

@@ -11,32 +11,32 @@ import { PageInput, PageList, PageNode } from './page.types.ts';
 @Resolver(() => PageNode)
 export class PageResolver {
   // Storefront reads.
-  @Requires('public')
+  @Requires('public', 'content')
   @Query(() => PageList, { description: 'Published pages.' })
   async cmsPages(@Ctx() ctx: RequestContext, @Args(() => ListArgs) args: ListArgs) {
     return pages.listPages(ctx, args, true);
   }
 
-  @Requires('public')
+  @Requires('public', 'content')
   @Query(() => PageNode, { description: 'A published page.' })
   async cmsPage(@Ctx() ctx: RequestContext, @Arg('slug', () => String, { description: "The page's slug." }) slug: string) {
     return pages.findPage(ctx, parse(PageSlug, slug, 'slug'), true);
   }
 
   // Merchant.
-  @Requires('merchant')
+  @Requires('merchant', 'content')
   @Query(() => PageList, { description: 'Pages of any status.' })
   async pages(@Ctx() ctx: RequestContext, @Args(() => ListArgs) args: ListArgs) {
     return pages.listPages(ctx, args, false);
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'content')
   @Mutation(() => PageNode, { description: 'Creates a page (a draft unless status says published).' })
   async createPage(@Ctx() ctx: RequestContext, @Arg('input', () => PageInput, { description: 'The page to create.' }) input: PageInput) {
     return pages.createPage(ctx, parse(NewPage, input));
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'content')
   @Mutation(() => PageNode)
   async updatePage(
     @Ctx() ctx: RequestContext,

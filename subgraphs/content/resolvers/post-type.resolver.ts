@@ -9,13 +9,13 @@ import { CreatePostTypeFieldInput, CreatePostTypeInput, PostTypeFieldNode, PostT
 /** Post types and their custom fields, managed by the merchant. */
 @Resolver(() => PostTypeNode)
 export class PostTypeResolver {
-  @Requires('merchant')
+  @Requires('merchant', 'content')
   @Query(() => [PostTypeNode], { description: 'Post types, the default `post` first.' })
   async postTypes(@Ctx() ctx: RequestContext) {
     return types.listPostTypes(ctx);
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'content')
   @Mutation(() => PostTypeNode)
   async createPostType(
     @Ctx() ctx: RequestContext,
@@ -24,7 +24,7 @@ export class PostTypeResolver {
     return types.createPostType(ctx, parse(NewPostType, input));
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'content')
   @Mutation(() => PostTypeFieldNode)
   async createPostTypeField(
     @Ctx() ctx: RequestContext,

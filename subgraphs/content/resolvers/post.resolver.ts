@@ -18,20 +18,20 @@ import { PostInput, PostNode, PostPage } from './post.types.ts';
 @Resolver(() => PostNode)
 export class PostResolver {
   // Storefront reads.
-  @Requires('public')
+  @Requires('public', 'content')
   @Query(() => PostPage, { description: 'Published posts, newest first.' })
   async cmsPosts(@Ctx() ctx: RequestContext, @Args(() => ListArgs) args: ListArgs) {
     return posts.listPosts(ctx, args, true);
   }
 
-  @Requires('public')
+  @Requires('public', 'content')
   @Query(() => PostNode, { description: 'A published post with its ordered blocks.' })
   async cmsPost(@Ctx() ctx: RequestContext, @Arg('slug', () => String, { description: "The post's slug." }) slug: string) {
     return posts.findPost(ctx, parse(PostSlug, slug, 'slug'), true);
   }
 
   // Merchant.
-  @Requires('merchant')
+  @Requires('merchant', 'content')
   @Query(() => PostPage, { description: 'Posts of any status (drafts included), newest first.' })
   async posts(
     @Ctx() ctx: RequestContext,
@@ -44,19 +44,19 @@ export class PostResolver {
     return posts.listPosts(ctx, { ...args, offset, ...parse(PostListFilter, { status, categoryId, type }) }, false);
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'content')
   @Query(() => PostNode, { description: 'A post of any status with its ordered blocks.' })
   async post(@Ctx() ctx: RequestContext, @Arg('slug', () => String, { description: "The post's slug." }) slug: string) {
     return posts.findPost(ctx, parse(PostSlug, slug, 'slug'), false);
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'content')
   @Mutation(() => PostNode, { description: 'Creates a post (a draft unless status says published).' })
   async createPost(@Ctx() ctx: RequestContext, @Arg('input', () => PostInput, { description: 'The post to create.' }) input: PostInput) {
     return posts.createPost(ctx, parse(NewPost, input));
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'content')
   @Mutation(() => PostNode, { description: 'Changes status, title, slug, category, fields or excerpt of a post.' })
   async updatePost(
     @Ctx() ctx: RequestContext,
@@ -66,7 +66,7 @@ export class PostResolver {
     return posts.updatePost(ctx, parse(PostId, postId, 'postId'), parse(PostUpdate, input));
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'content')
   @Mutation(() => PostNode, { description: 'Appends a block; `props` become its data.' })
   async appendPostBlock(
     @Ctx() ctx: RequestContext,
@@ -77,7 +77,7 @@ export class PostResolver {
     return posts.appendBlock(ctx, parse(PostId, postId, 'postId'), parse(AppendedBlock, { type, props }));
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'content')
   @Mutation(() => PostNode, { description: 'Puts the blocks in the given order (every block id exactly once).' })
   async reorderPostBlocks(
     @Ctx() ctx: RequestContext,
@@ -87,7 +87,7 @@ export class PostResolver {
     return posts.reorderBlocks(ctx, parse(PostId, postId, 'postId'), parse(BlockIds, blockIds, 'blockIds'));
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'content')
   @Mutation(() => PostNode, { description: 'Replaces the block at index: it keeps its id, its version grows.' })
   async replacePostBlock(
     @Ctx() ctx: RequestContext,

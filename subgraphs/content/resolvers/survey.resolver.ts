@@ -18,20 +18,20 @@ import {
 /** Surveys, their magic invitations and responses. */
 @Resolver(() => SurveyNode)
 export class SurveyResolver {
-  @Requires('optionalCustomer')
+  @Requires('optionalCustomer', 'surveys')
   @Query(() => SurveyNode, { description: 'A published survey by slug.' })
   async survey(@Ctx() ctx: RequestContext, @Arg('slug', () => String, { description: "The survey's slug." }) slug: string) {
     return surveys.getSurvey(ctx, parse(SurveyKey, slug, 'slug'), true);
   }
 
-  @Requires('magic')
+  @Requires('magic', 'surveys')
   @Query(() => InvitedSurveyNode, { description: 'The survey of a magic invitation token, and whom it is for.' })
   async invitedSurvey(@Ctx() ctx: RequestContext, @Arg('token', () => String, { description: 'The token from the invitation link.' }) token: string) {
     const { invitation, survey } = await surveys.invitationByToken(ctx, parse(InvitationToken, token, 'token'));
     return { survey, invitationId: invitation.id, customerId: invitation.customerId, email: invitation.email, answered: !!invitation.respondedAt };
   }
 
-  @Requires('optionalCustomer')
+  @Requires('optionalCustomer', 'surveys')
   @Mutation(() => SurveyResponseNode, { description: 'Answers a published survey (by id or slug).' })
   async respondToSurvey(
     @Ctx() ctx: RequestContext,
@@ -41,7 +41,7 @@ export class SurveyResolver {
     return surveys.respondToSurvey(ctx, parse(SurveyKey, id, 'id'), parse(SurveyAnswers, input));
   }
 
-  @Requires('magic')
+  @Requires('magic', 'surveys')
   @Mutation(() => SurveyResponseNode, { description: 'Answers through a magic invitation link; one response per token.' })
   async respondToInvitation(
     @Ctx() ctx: RequestContext,
@@ -51,13 +51,13 @@ export class SurveyResolver {
     return surveys.respondToInvitation(ctx, parse(InvitationToken, token, 'token'), parse(SurveyAnswers, input));
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'surveys')
   @Mutation(() => SurveyNode, { description: 'Creates a survey (a draft unless status says published).' })
   async createSurvey(@Ctx() ctx: RequestContext, @Arg('input', () => SurveyInput, { description: 'The survey to create.' }) input: SurveyInput) {
     return surveys.createSurvey(ctx, parse(NewSurvey, input));
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'surveys')
   @Mutation(() => SurveyNode)
   async updateSurvey(
     @Ctx() ctx: RequestContext,
@@ -67,7 +67,7 @@ export class SurveyResolver {
     return surveys.updateSurvey(ctx, parse(SurveyKey, surveyId, 'surveyId'), parse(SurveyUpdate, input));
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'surveys')
   @Mutation(() => [SurveyInvitationNode], { description: 'One magic link per recipient (customer ids or emails); emails get theirs by message.' })
   async createSurveyInvitations(
     @Ctx() ctx: RequestContext,
@@ -77,7 +77,7 @@ export class SurveyResolver {
     return surveys.createInvitations(ctx, parse(SurveyId, surveyId, 'surveyId'), parse(Recipients, recipients, 'recipients'));
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'surveys')
   @Query(() => SurveyResultsNode, { description: 'Responses with per-question aggregates.' })
   async surveyResponses(
     @Ctx() ctx: RequestContext,

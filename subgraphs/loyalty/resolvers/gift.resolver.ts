@@ -68,47 +68,47 @@ const redemptionNode = ({ redemption: r, title, balanceAfter }: RedemptionView):
 /** Gift offers, redemptions and claims: the storefront's routes and the merchant's tools. */
 @Resolver(() => GiftOfferNode)
 export class GiftResolver {
-  @Requires('optionalCustomer')
+  @Requires('optionalCustomer', 'loyalty')
   @Query(() => GiftOfferPage, { description: 'The gifts offered now, cheapest first; with a customer token each says whether they can redeem it.' })
   async shopGiftOffers(@Ctx() ctx: RequestContext, @Args(() => ListArgs) args: ListArgs) {
     const page = await gifts.openOffers(ctx, args);
     return { ...page, items: page.items.map(offerNode) };
   }
 
-  @Requires('optionalCustomer')
+  @Requires('optionalCustomer', 'loyalty')
   @Query(() => GiftOfferNode, { description: 'One gift offered now.' })
   async shopGiftOffer(@Ctx() ctx: RequestContext, @Arg('id', () => ID, { description: 'The gift offer.' }) id: string) {
     return offerNode(await gifts.openOffer(ctx, parse(GiftOfferId, id, 'id')));
   }
 
-  @Requires('customer')
+  @Requires('customer', 'loyalty')
   @Query(() => RedemptionPage, { description: "The signed-in customer's gifts, newest first." })
   async myRedemptions(@Ctx() ctx: RequestContext, @Args(() => ListArgs) args: ListArgs) {
     const page = await gifts.myRedemptions(ctx, args);
     return { ...page, items: page.items.map(redemptionNode) };
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'loyalty')
   @Query(() => GiftOfferPage, { description: "The company's gift offers, newest first, in any state." })
   async giftOffers(@Ctx() ctx: RequestContext, @Args(() => GiftOfferListArgs) args: GiftOfferListArgs) {
     const page = await gifts.listOffers(ctx, args);
     return { ...page, items: page.items.map(offerNode) };
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'loyalty')
   @Query(() => RedemptionPage, { description: 'Gifts given, newest first.' })
   async redemptions(@Ctx() ctx: RequestContext, @Args(() => RedemptionListArgs) args: RedemptionListArgs) {
     const page = await gifts.listRedemptions(ctx, parse(RedemptionFilter, args));
     return { ...page, items: page.items.map(redemptionNode) };
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'loyalty')
   @Mutation(() => GiftOfferNode, { description: 'Creates a gift offer (a draft unless status is active).' })
   async createGiftOffer(@Ctx() ctx: RequestContext, @Arg('input', () => GiftOfferInput, { description: 'The gift to offer.' }) input: GiftOfferInput) {
     return offerNode(await gifts.createOffer(ctx, parse(NewGiftOffer, input)));
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'loyalty')
   @Mutation(() => GiftOfferNode, { description: 'Changes a gift offer; fields left out keep their value.' })
   async updateGiftOffer(
     @Ctx() ctx: RequestContext,
@@ -118,7 +118,7 @@ export class GiftResolver {
     return offerNode(await gifts.updateOffer(ctx, parse(GiftOfferId, offerId, 'offerId'), parse(GiftOfferUpdate, input)));
   }
 
-  @Requires('customer')
+  @Requires('customer', 'loyalty')
   @Mutation(() => RedemptionNode, {
     description:
       'Spends points on a gift: 409 CONFLICT with the reason INSUFFICIENT_POINTS, OUT_OF_STOCK, LIMIT_REACHED, TIER_REQUIRED or OFFER_NOT_ACTIVE when it cannot.',
@@ -131,7 +131,7 @@ export class GiftResolver {
     return redemptionNode(await gifts.redeem(ctx, parse(GiftOfferId, id, 'id'), parse(RedeemQuantity, input?.quantity, 'quantity')));
   }
 
-  @Requires('optionalCustomer')
+  @Requires('optionalCustomer', 'loyalty')
   @Mutation(() => RedemptionNode, {
     description:
       'Claims a gift free: with a claim token (a customer token attaches it to the customer), or a gift costing no points as the signed-in customer.',
@@ -140,7 +140,7 @@ export class GiftResolver {
     return redemptionNode(await gifts.claim(ctx, parse(GiftClaimInput, input)));
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'loyalty')
   @Mutation(() => [GiftClaimTokenNode], { description: 'Issues single-use claim tokens for a gift (valid 30 days), for links and campaigns; shown once.' })
   async issueGiftClaims(
     @Ctx() ctx: RequestContext,
@@ -152,7 +152,7 @@ export class GiftResolver {
     return gifts.issueClaims(ctx, parse(ClaimsToIssueInput, { offerId, count, recipients }));
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'loyalty')
   @Mutation(() => RedemptionNode, { description: 'Records that a gift was handed over, by the code the customer shows (409 when used or cancelled).' })
   async markRedemptionUsed(
     @Ctx() ctx: RequestContext,
@@ -161,7 +161,7 @@ export class GiftResolver {
     return redemptionNode(await gifts.markUsed(ctx, parse(RedemptionCode, code, 'code')));
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'loyalty')
   @Mutation(() => RedemptionNode, { description: 'Takes back an issued gift: its points and stock return (409 when used or cancelled).' })
   async cancelRedemption(@Ctx() ctx: RequestContext, @Arg('redemptionId', () => ID, { description: 'The redemption.' }) redemptionId: string) {
     return redemptionNode(await gifts.cancelRedemption(ctx, parse(RedemptionId, redemptionId, 'redemptionId')));

@@ -58,20 +58,20 @@ const loyaltyNode = (s: accounts.Standing): LoyaltyNode => ({
 /** Earn rules, tiers and customers' points. */
 @Resolver()
 export class LoyaltyResolver {
-  @Requires('public')
+  @Requires('public', 'loyalty')
   @Query(() => MembershipTierPage, { description: "The company's membership tiers, lowest threshold first." })
   async membershipTiers(@Ctx() ctx: RequestContext, @Args(() => ListArgs) args: ListArgs) {
     const page = await tiers.tiersPage(ctx, args);
     return { ...page, items: page.items.map((t) => tierNode(t)!) };
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'loyalty')
   @Query(() => LoyaltyRulesNode, { description: 'How customers earn points (the defaults until set_loyalty_rules).' })
   async loyaltyRules(@Ctx() ctx: RequestContext) {
     return rules.rulesOf(ctx);
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'loyalty')
   @Query(() => CustomerLoyaltyNode, { description: "A customer's points, tier and ledger." })
   async customerLoyalty(
     @Ctx() ctx: RequestContext,
@@ -83,13 +83,13 @@ export class LoyaltyResolver {
     return { customerId: standing.customerId, ...loyaltyNode(standing), ledger: { ...ledger, items: ledger.items.map(entryNode) } };
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'loyalty')
   @Mutation(() => LoyaltyRulesNode, { description: 'Sets how customers earn points; fields left out keep their value.' })
   async setLoyaltyRules(@Ctx() ctx: RequestContext, @Arg('input', () => LoyaltyRulesInput, { description: 'The rules to change.' }) input: LoyaltyRulesInput) {
     return rules.setRules(ctx, parse(RulesUpdate, input));
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'loyalty')
   @Mutation(() => MembershipTierNode, { description: 'Creates a membership tier (409 CONFLICT naming name or threshold when the company has one).' })
   async createMembershipTier(
     @Ctx() ctx: RequestContext,
@@ -98,7 +98,7 @@ export class LoyaltyResolver {
     return tierNode(await tiers.createTier(ctx, parse(NewTier, input)));
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'loyalty')
   @Mutation(() => MembershipTierNode, { description: "Changes a membership tier; customers' tiers follow at once (they come from lifetime points)." })
   async updateMembershipTier(
     @Ctx() ctx: RequestContext,
@@ -108,7 +108,7 @@ export class LoyaltyResolver {
     return tierNode(await tiers.updateTier(ctx, parse(TierId, tierId, 'tierId'), parse(TierUpdate, input)));
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'loyalty')
   @Mutation(() => LedgerEntryNode, {
     description:
       "Adds or takes points by hand (the entry's balanceAfter is the new balance); a balance never goes below zero (409 CONFLICT, reason INSUFFICIENT_POINTS).",

@@ -10,19 +10,19 @@ import { ApiKeyNode, ApiKeyPage, CreateApiKeyInput, CreatedApiKey } from './api-
 /** The company's API keys: list, create (the secret shown once), revoke. */
 @Resolver(() => ApiKeyNode)
 export class ApiKeyResolver {
-  @Requires('merchant')
+  @Requires('merchant', 'account')
   @Query(() => ApiKeyPage, { description: "The company's API keys (never their secrets)." })
   async apiKeys(@Ctx() ctx: RequestContext, @Args(() => ListArgs) args: ListArgs) {
     return listApiKeys(ctx, args);
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'account')
   @Mutation(() => CreatedApiKey, { description: 'Creates an API key; its secret is in `key`, shown this once.' })
   async createApiKey(@Ctx() ctx: RequestContext, @Arg('input', () => CreateApiKeyInput, { description: "The new key's name." }) input: CreateApiKeyInput) {
     return createApiKey(ctx, parse(NewApiKeyInput, input));
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'account')
   @Mutation(() => ApiKeyNode, { description: 'Revokes an API key; it is refused from then on.' })
   async revokeApiKey(
     @Ctx() ctx: RequestContext,

@@ -7,7 +7,7 @@ import { AuditEntryNode, AuditEntryPage, AuditLogArgs } from './audit.types.ts';
 /** Who changed what, through which interface: the company's audit log. */
 @Resolver(() => AuditEntryNode)
 export class AuditResolver {
-  @Requires('merchant')
+  @Requires('merchant', 'account')
   @Query(() => AuditEntryPage, { description: "The company's audit log of merchant and agent writes, newest first." })
   async auditLog(@Ctx() ctx: RequestContext, @Args(() => AuditLogArgs) args: AuditLogArgs) {
     return listAuditLog(ctx, args);

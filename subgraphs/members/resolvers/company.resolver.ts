@@ -17,13 +17,13 @@ import {
 /** The merchant's own company (settings, storefront domains), and which tenant a storefront host belongs to. */
 @Resolver(() => CompanyNode)
 export class CompanyResolver {
-  @Requires('merchant')
+  @Requires('merchant', 'account')
   @Query(() => CompanyNode, { description: "The caller's company." })
   async company(@Ctx() ctx: RequestContext) {
     return getCompany(ctx);
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'account')
   @Mutation(() => CompanyNode, { description: 'Changes time zone, currency, login channel or registration form.' })
   async updateCompanySettings(
     @Ctx() ctx: RequestContext,
@@ -32,7 +32,7 @@ export class CompanyResolver {
     return updateCompanySettings(ctx, parse(CompanySettings, input));
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'account')
   @Mutation(() => StorefrontDomainNode, { description: 'Serves the storefront on another host name.' })
   async addStorefrontDomain(
     @Ctx() ctx: RequestContext,
@@ -42,7 +42,7 @@ export class CompanyResolver {
   }
 
   // Needs no tenant: the caller does not know its tenant yet.
-  @Requires('none')
+  @Requires('none', 'account')
   @Query(() => TenantContext, { description: 'The tenant that a storefront host name belongs to.' })
   async resolveStorefrontDomain(
     @Ctx() ctx: RequestContext,

@@ -22,32 +22,32 @@ import {
 /** The storefront's member session: sign-in by one-time code, registration, token lifecycle. */
 @Resolver()
 export class CustomerResolver {
-  @Requires('public')
+  @Requires('public', 'customers')
   @Query(() => LoginChannelInfo, { description: 'The sign-in channel configured for the company.' })
   async loginChannel(@Ctx() ctx: RequestContext) {
     return auth.loginChannel(ctx);
   }
 
-  @Requires('public')
+  @Requires('public', 'customers')
   @Query(() => RegistrationForm, { description: "The company's registration form fields." })
   async registrationForm(@Ctx() ctx: RequestContext) {
     return auth.registrationForm(ctx);
   }
 
-  @Requires('customer')
+  @Requires('customer', 'customers')
   @Query(() => TokenValidation, { description: 'Checks the presented customer token.' })
   async validateCustomerToken(@Ctx() ctx: RequestContext) {
     const result = await auth.validateToken(ctx);
     return { ...result, customer: customerNode(result.customer) };
   }
 
-  @Requires('customer')
+  @Requires('customer', 'customers')
   @Query(() => CustomerNode, { description: 'The signed-in customer.' })
   async currentCustomer(@Ctx() ctx: RequestContext) {
     return customerNode(await auth.currentCustomer(ctx));
   }
 
-  @Requires('public')
+  @Requires('public', 'customers')
   @Mutation(() => OtpRequestResult, { description: 'Sends a 6-digit sign-in code by email, SMS or WhatsApp.' })
   async requestCustomerOtp(
     @Ctx() ctx: RequestContext,
@@ -56,7 +56,7 @@ export class CustomerResolver {
     return auth.requestOtp(ctx, parse(OtpRequest, input));
   }
 
-  @Requires('public')
+  @Requires('public', 'customers')
   @Mutation(() => CustomerSession, { description: 'Exchanges a sign-in code for a customer token; an unknown address becomes a customer.' })
   async verifyCustomerOtp(
     @Ctx() ctx: RequestContext,
@@ -66,7 +66,7 @@ export class CustomerResolver {
     return { ...result, customer: customerNode(result.customer) };
   }
 
-  @Requires('public')
+  @Requires('public', 'customers')
   @Mutation(() => CustomerRegistration, { description: 'Registers a member and signs them in.' })
   async registerCustomer(
     @Ctx() ctx: RequestContext,
@@ -76,14 +76,14 @@ export class CustomerResolver {
     return { ...result, member: customerNode(result.member) };
   }
 
-  @Requires('customer')
+  @Requires('customer', 'customers')
   @Mutation(() => CustomerSession, { description: 'Rotates the session: the presented token ends, a new one is returned.' })
   async refreshCustomerToken(@Ctx() ctx: RequestContext) {
     const result = await auth.refreshSession(ctx);
     return { ...result, customer: customerNode(result.customer) };
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'customers')
   @Mutation(() => DeletedCustomer, {
     description: "Erases a customer's record (name, email, phone, answers) and ends their sessions; bookings and responses keep only the id.",
   })
@@ -91,14 +91,14 @@ export class CustomerResolver {
     return auth.deleteCustomer(ctx, parse(CustomerId, customerId, 'customerId'));
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'customers')
   @Mutation(() => CustomerSession, { description: "Signs a customer in on the merchant's word and returns their token (the legacy member-token adapter)." })
   async issueCustomerToken(@Ctx() ctx: RequestContext, @Arg('customerId', () => ID, { description: 'The customer to sign in.' }) customerId: string) {
     const result = await auth.issueCustomerToken(ctx, parse(CustomerId, customerId, 'customerId'));
     return { ...result, customer: customerNode(result.customer) };
   }
 
-  @Requires('merchant')
+  @Requires('merchant', 'customers')
   @Query(() => [CustomerNode], { description: "The company's customers with exactly this email or phone (at most 10; the legacy member-search adapter)." })
   async findCustomers(
     @Ctx() ctx: RequestContext,
@@ -108,7 +108,7 @@ export class CustomerResolver {
     return (await auth.findCustomers(ctx, parse(CustomerContact, { email, phone }))).map(customerNode);
   }
 
-  @Requires('customer')
+  @Requires('customer', 'customers')
   @Mutation(() => LogoutResult, { description: 'Ends the session; the token is refused afterwards.' })
   async logoutCustomer(@Ctx() ctx: RequestContext) {
     return auth.logout(ctx);

@@ -7,7 +7,7 @@ import { LegacyUsageNode } from './legacy-usage.types.ts';
 /** The merchant's view of their legacy route calls, to decide a sunset on data. */
 @Resolver()
 export class LegacyUsageResolver {
-  @Requires('merchant')
+  @Requires('merchant', 'account')
   @Query(() => LegacyUsageNode, { description: "The company's calls of the legacy /connect/v1 routes per route, and their deprecation and sunset dates." })
   async legacyUsage(@Ctx() ctx: RequestContext): Promise<LegacyUsageNode> {
     const usage = await legacyUsage(ctx);

@@ -9,7 +9,7 @@ import { MerchantSession } from './login-link.types.ts';
 /** Dashboard sign-in links, which need no tenant: the link's token names it. */
 @Resolver()
 export class LoginLinkResolver {
-  @Requires('none')
+  @Requires('none', 'account')
   @Mutation(() => MerchantSession, { description: 'Exchanges a one-time dashboard link token for a merchant session token.' })
   async exchangeLoginLink(@Ctx() ctx: RequestContext, @Arg('token', () => String, { description: 'The one-time token from the sign-in link.' }) token: string) {
     return exchangeLoginLink(ctx, parse(LoginLinkToken, token, 'token'));

@@ -9,7 +9,7 @@ import { OrganisationSignup, OrganisationSignupInput, OrganisationSignupRequest,
 /** Organisation signup, which needs no tenant: a request emails a code, its verification creates the company. */
 @Resolver()
 export class OrganisationSignupResolver {
-  @Requires('none')
+  @Requires('none', 'account')
   @Mutation(() => OrganisationSignupRequest, { description: 'Starts an organisation signup: emails a 6-digit code.' })
   async registerOrganisationRequest(
     @Ctx() ctx: RequestContext,
@@ -19,7 +19,7 @@ export class OrganisationSignupResolver {
     return requestSignup(ctx, parse(NewSignupInput, input));
   }
 
-  @Requires('none')
+  @Requires('none', 'account')
   @Mutation(() => OrganisationSignup, { description: 'Completes a signup: returns the first API key, the company id and a dashboard link.' })
   async registerOrganisationVerify(
     @Ctx() ctx: RequestContext,

@@ -6,7 +6,7 @@ import { Viewer } from './viewer.types.ts';
 /** Who the request is made as, for any caller (no tenant needed). */
 @Resolver()
 export class ViewerResolver {
-  @Requires('none')
+  @Requires('none', 'account')
   @Query(() => Viewer, { description: 'Who this request is made as.' })
   async viewer(@Ctx() ctx: RequestContext) {
     const p = ctx.principal;
