@@ -9,7 +9,9 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv
 import type { Config } from '../../subgraphs/kernel/config.ts';
 import { AppError, ERROR_STATUS, type ErrorCode } from '../../subgraphs/kernel/errors.ts';
 import { idempotencyScope, requestHash, withIdempotency, type IdempotencyRuntime } from '../../subgraphs/kernel/idempotency.ts';
-import { headerReader, resolvePrincipal } from '../../subgraphs/kernel/principal.ts';
+import { headerReader, resolvePrincipal, type Principal } from '../../subgraphs/kernel/principal.ts';
+import { grants, scopeNeeded } from '../../subgraphs/kernel/scopes.ts';
+import type { Toolset } from '../../subgraphs/kernel/toolsets.ts';
 import { toErrorBody, type ErrorBody } from '../errors.ts';
 import { canonicalEnums } from '../json-schema.ts';
 import { unsafeValue, validator } from '../validate.ts';
@@ -36,6 +38,8 @@ interface Call extends OperationHeaders {
   companyHeader?: string;
   /** What this connection shows of the tools (views.ts); REST routes see them all. */
   view: ToolView;
+  /** A merchant credential's scopes (kernel/scopes.ts): tools it may not use are not listed. */
+  scopes: readonly string[];
 }
 
 type McpRequest = IncomingMessage & { auth?: AuthInfo };
@@ -94,7 +98,10 @@ export function createMcpFacade(gateway: GatewayRuntime, schema: GraphQLSchema, 
       return `${tool.name} is in the ${tool.toolset} toolset, which this connection does not show (/mcp/x/<toolsets> or X-MCP-Toolsets)`;
     return undefined;
   };
-  const inView = (call: Call) => [...visible[call.kind].values()].filter((tool) => !hiddenBy(call.view, tool));
+  const inView = (call: Call) =>
+    [...visible[call.kind].values()].filter(
+      (tool) => !hiddenBy(call.view, tool) && (call.kind !== 'merchant' || grants(call.scopes, scopeNeeded(tool.toolset, !tool.readOnly))),
+    );
 
   /**
    * tools/list: the tools of the caller's view, or in dynamic mode the discovery tools only (which
@@ -102,7 +109,7 @@ export function createMcpFacade(gateway: GatewayRuntime, schema: GraphQLSchema, 
    */
   const listings = new Map<string, ListToolsResult['tools']>();
   const listingFor = (call: Call): ListToolsResult['tools'] => {
-    const key = `${call.kind}|${[...(call.view.toolsets ?? [])].sort().join(',')}|${call.view.readOnly}|${call.view.dynamic}`;
+    const key = `${call.kind}|${[...(call.view.toolsets ?? [])].sort().join(',')}|${call.view.readOnly}|${call.view.dynamic}|${[...call.scopes].sort().join(',')}`;
     let listing = listings.get(key);
     if (!listing) {
       listing = (call.view.dynamic ? Object.values(DISCOVERY_TOOLS) : inView(call).map(listedTool)) as ListToolsResult['tools'];
@@ -119,16 +126,15 @@ export function createMcpFacade(gateway: GatewayRuntime, schema: GraphQLSchema, 
     const headers = operationHeaders(req);
     const requestId = typeof req.headers['x-request-id'] === 'string' ? req.headers['x-request-id'] : undefined;
     const companyHeader = req.headers['x-company-id'] as string | undefined;
-    if (!headers.authorization) return { ...headers, kind: 'anonymous', requestId, companyHeader, view: FULL_VIEW };
+    if (!headers.authorization) return { ...headers, kind: 'anonymous', requestId, companyHeader, view: FULL_VIEW, scopes: [] };
     if (!/^Bearer\s+\S+$/i.test(headers.authorization)) return { status: 401, message: 'Authorization must be "Bearer <API key or merchant token>"' };
-    let kind: string;
+    let principal: Principal;
     try {
-      const principal = await resolvePrincipal(
+      principal = await resolvePrincipal(
         runtime.db,
         config.jwtSecret,
         headerReader({ authorization: headers.authorization, 'x-company-id': headers.companyId, 'x-forwarded-host': headers.host }),
       );
-      kind = principal.kind;
     } catch (error) {
       // As the GraphQL answer carried it: our own refusal in its words and with its status (401 for
       // a bad credential, 404 for an unknown company, 429 …); anything else is our failure, a 500.
@@ -136,8 +142,12 @@ export function createMcpFacade(gateway: GatewayRuntime, schema: GraphQLSchema, 
       console.error(`[mcp] identifying the caller${requestId ? ` (request ${requestId})` : ''}`, error);
       return { status: 500, message: 'Internal server error' };
     }
-    if (kind === 'merchant') return { ...headers, kind: 'merchant', requestId, companyHeader, view: FULL_VIEW };
-    if (kind === 'customer') return { status: 403, message: 'A customer token cannot use merchant tools' };
+    if (principal.kind === 'merchant') {
+      // A key's own defaults, which a connection's address or headers override (read-only stays).
+      const view = { toolsets: principal.mcp.toolsets ? new Set(principal.mcp.toolsets as Toolset[]) : null, readOnly: principal.mcp.readOnly, dynamic: false };
+      return { ...headers, kind: 'merchant', requestId, companyHeader, view, scopes: principal.scopes };
+    }
+    if (principal.kind === 'customer') return { status: 403, message: 'A customer token cannot use merchant tools' };
     return { status: 401, message: 'Invalid credential' };
   };
 
@@ -274,7 +284,9 @@ export function createMcpFacade(gateway: GatewayRuntime, schema: GraphQLSchema, 
    */
   const invoke = async (req: IncomingMessage, name: string, given: Record<string, unknown> | RouteArguments): Promise<{ status: number; body: unknown }> => {
     const failure = (status: number, error: ErrorBody) => ({ status, body: { success: false, error } });
-    const call = await identify(req);
+    const identified = await identify(req);
+    // A REST route is one tool, whatever an MCP connection with this key would show.
+    const call = 'status' in identified ? identified : { ...identified, view: FULL_VIEW };
     // The refusal's code: the catalogue's first with its status (401 UNAUTHENTICATED, 403 FORBIDDEN, …).
     if ('status' in call)
       return failure(call.status, {
@@ -314,7 +326,10 @@ export function createMcpFacade(gateway: GatewayRuntime, schema: GraphQLSchema, 
         identified.status === 401 ? { 'www-authenticate': wwwAuthenticate(config.publicUrl, 'invalid_token') } : {},
       );
     }
-    const call = { ...identified, view };
+    const call = {
+      ...identified,
+      view: { toolsets: view.toolsets ?? identified.view.toolsets, readOnly: view.readOnly || identified.view.readOnly, dynamic: view.dynamic },
+    };
     // Set here only: whatever a client sends never becomes `auth`.
     const message = parsedBody(req);
     const plain = plainToolCall(req, message);

@@ -59,7 +59,7 @@ export interface paths {
         put?: never;
         /**
          * Create API key (MCP tool create_api_key)
-         * @description Creates a merchant API key. The whole key is returned once in `key`; only its prefix is shown afterwards.
+         * @description Creates a merchant API key. The whole key is returned once in `key`; only its prefix is shown afterwards. Scopes narrow what it may do ("booking:read", "shop:write", default "*"; only scopes the caller has); toolsets and readOnly are the defaults of its MCP connections.
          */
         post: operations["create_api_key"];
         delete?: never;
@@ -3807,6 +3807,7 @@ export interface components {
                  *     - `QUERY_TOO_COMPLEX` (400): The GraphQL operation is too large or too expensive to run; `details.limit` names the limit (`tokens`, `depth`, `aliases`, `directives` or `cost`), `details.max` its value and `details.found` what the operation has. Ask for less: fewer or smaller lists, less nesting.
                  *     - `UNAUTHENTICATED` (401): No valid credential, or a one-time code that is wrong or expired (see the reason).
                  *     - `FORBIDDEN` (403): The credential is valid but may not do this.
+                 *     - `INSUFFICIENT_SCOPE` (403): The API key lacks the scope this operation needs; `details.required` names it (`<toolset>:read` or `<toolset>:write`). Create a key with that scope (create_api_key) or use one that has it.
                  *     - `NOT_FOUND` (404): No such resource for this caller (another tenant’s ids are not found either), or no such route.
                  *     - `METHOD_NOT_ALLOWED` (405): The path exists but not with this method; the `Allow` header lists the methods it takes.
                  *     - `GONE` (410): The route was retired at its sunset date; `details.successor` names the route that replaces it.
@@ -3825,7 +3826,7 @@ export interface components {
                  *     - `INTERNAL` (500): An unexpected error on our side (no details are given).
                  * @enum {string}
                  */
-                code: "BAD_USER_INPUT" | "QUERY_TOO_COMPLEX" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "GONE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "CONFLICT" | "SLOT_TAKEN" | "CANCELLATION_NOT_ALLOWED" | "INSUFFICIENT_STOCK" | "PROMOTION_INVALID" | "INVALID_STATE_TRANSITION" | "IDEMPOTENCY_KEY_IN_USE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "PAYMENT_FAILED" | "INTERNAL";
+                code: "BAD_USER_INPUT" | "QUERY_TOO_COMPLEX" | "UNAUTHENTICATED" | "FORBIDDEN" | "INSUFFICIENT_SCOPE" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "GONE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "CONFLICT" | "SLOT_TAKEN" | "CANCELLATION_NOT_ALLOWED" | "INSUFFICIENT_STOCK" | "PROMOTION_INVALID" | "INVALID_STATE_TRANSITION" | "IDEMPOTENCY_KEY_IN_USE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "PAYMENT_FAILED" | "INTERNAL";
                 /** @description For people; for BAD_USER_INPUT it starts with the field name. */
                 message: string;
                 /** @description What the code needs said, e.g. `field` (BAD_USER_INPUT), `reason`, `cancellationPolicy` (CANCELLATION_NOT_ALLOWED), `from`/`to`/`allowed` (INVALID_STATE_TRANSITION). */
@@ -3883,7 +3884,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Error (FORBIDDEN) */
+        /** @description Error (FORBIDDEN, INSUFFICIENT_SCOPE) */
         E403: {
             headers: {
                 [name: string]: unknown;
@@ -4182,6 +4183,12 @@ export interface operations {
                                 prefix: string;
                                 /** @enum {string} */
                                 status: "ACTIVE" | "REVOKED";
+                                /** @description What the key may do: "*" (everything), "<toolset>:read" or "<toolset>:write" (which implies read). */
+                                scopes: string[];
+                                /** @description The toolsets an MCP connection with this key shows unless it names others; null: all. */
+                                toolsets: string[] | null;
+                                /** @description An MCP connection with this key only lists and calls tools that read. */
+                                readOnly: boolean;
                                 /** Format: date-time */
                                 createdAt: string;
                                 /** Format: date-time */
@@ -4224,6 +4231,12 @@ export interface operations {
                 "application/json": {
                     /** @description A name to recognise the key by, e.g. "Booking agent". */
                     name: string;
+                    /** @description What the key may do: "<toolset>:read", "<toolset>:write" (implies read) or "*"; default ["*"]. Only scopes the creating credential has. */
+                    scopes?: string[];
+                    /** @description Toolsets an MCP connection with this key shows by default (e.g. ["booking"]); default all. */
+                    toolsets?: string[];
+                    /** @description MCP connections with this key only read (default false). */
+                    readOnly?: boolean;
                 };
             };
         };
@@ -4245,6 +4258,12 @@ export interface operations {
                             prefix: string;
                             /** @enum {string} */
                             status: "ACTIVE" | "REVOKED";
+                            /** @description What the key may do: "*" (everything), "<toolset>:read" or "<toolset>:write" (which implies read). */
+                            scopes: string[];
+                            /** @description The toolsets an MCP connection with this key shows unless it names others; null: all. */
+                            toolsets: string[] | null;
+                            /** @description An MCP connection with this key only lists and calls tools that read. */
+                            readOnly: boolean;
                             /** Format: date-time */
                             createdAt: string;
                             /** @description The whole key (svc_mcp_…). Store it now: it is never shown again. */
@@ -4295,6 +4314,12 @@ export interface operations {
                             prefix: string;
                             /** @enum {string} */
                             status: "ACTIVE" | "REVOKED";
+                            /** @description What the key may do: "*" (everything), "<toolset>:read" or "<toolset>:write" (which implies read). */
+                            scopes: string[];
+                            /** @description The toolsets an MCP connection with this key shows unless it names others; null: all. */
+                            toolsets: string[] | null;
+                            /** @description An MCP connection with this key only lists and calls tools that read. */
+                            readOnly: boolean;
                             /** Format: date-time */
                             createdAt: string;
                             /** Format: date-time */

@@ -1,7 +1,8 @@
 import { Authorized, UseMiddleware, type AuthChecker } from 'type-graphql';
 import { auditMutations } from './audit.ts';
 import type { RequestContext } from './context.ts';
-import { badInput, forbidden, unauthenticated } from './errors.ts';
+import { AppError, badInput, forbidden, unauthenticated } from './errors.ts';
+import { grants, scopeNeeded } from './scopes.ts';
 import type { Toolset } from './toolsets.ts';
 
 /**
@@ -44,7 +45,7 @@ function declarationOf(field: string) {
   return declaration;
 }
 
-export const authChecker: AuthChecker<RequestContext, Access> = async ({ context }, roles) => {
+export const authChecker: AuthChecker<RequestContext, Access> = async ({ context, info }, roles) => {
   const principal = await context.authenticate();
   const access = roles[0] ?? 'merchant';
   switch (access) {
@@ -61,6 +62,14 @@ export const authChecker: AuthChecker<RequestContext, Access> = async ({ context
     case 'merchant':
       if (principal.kind === 'customer') throw forbidden('This operation needs a merchant API key or session');
       if (principal.kind !== 'merchant') throw unauthenticated('A merchant API key or session is required');
+      // The key's scopes: a query of the field's toolset needs read, a mutation write. (The REST
+      // routes' check before their inputs are read asks only for the kind of credential: no field.)
+      if (info) requireScope(principal.scopes, info.fieldName, info.parentType.name === 'Mutation');
       return true;
   }
 };
+
+function requireScope(scopes: readonly string[], field: string, writes: boolean): void {
+  const required = scopeNeeded(toolsetOf(field), writes);
+  if (!grants(scopes, required)) throw new AppError('INSUFFICIENT_SCOPE', `This API key lacks the scope ${required}`, { required });
+}

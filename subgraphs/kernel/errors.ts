@@ -7,6 +7,8 @@ export const ERROR_STATUS = {
   QUERY_TOO_COMPLEX: 400,
   UNAUTHENTICATED: 401,
   FORBIDDEN: 403,
+  /** The credential lacks the scope the operation needs (`details.required`, e.g. `booking:write`). */
+  INSUFFICIENT_SCOPE: 403,
   NOT_FOUND: 404,
   /** A REST path that exists, called with another method (the `Allow` header lists the methods it takes). */
   METHOD_NOT_ALLOWED: 405,
@@ -43,6 +45,8 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
     'The GraphQL operation is too large or too expensive to run; `details.limit` names the limit (`tokens`, `depth`, `aliases`, `directives` or `cost`), `details.max` its value and `details.found` what the operation has. Ask for less: fewer or smaller lists, less nesting.',
   UNAUTHENTICATED: 'No valid credential, or a one-time code that is wrong or expired (see the reason).',
   FORBIDDEN: 'The credential is valid but may not do this.',
+  INSUFFICIENT_SCOPE:
+    'The API key lacks the scope this operation needs; `details.required` names it (`<toolset>:read` or `<toolset>:write`). Create a key with that scope (create_api_key) or use one that has it.',
   NOT_FOUND: 'No such resource for this caller (another tenant’s ids are not found either), or no such route.',
   METHOD_NOT_ALLOWED: 'The path exists but not with this method; the `Allow` header lists the methods it takes.',
   GONE: 'The route was retired at its sunset date; `details.successor` names the route that replaces it.',

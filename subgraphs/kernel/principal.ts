@@ -11,7 +11,16 @@ export type Principal =
   | { kind: 'anonymous'; companyId: null; tenantError?: AppError }
   | { kind: 'public'; companyId: string }
   | { kind: 'customer'; companyId: string; customerId: string; sessionId: string; verifiedEmail?: string; verifiedPhone?: string }
-  | { kind: 'merchant'; companyId: string; credentialId: string; via: 'api_key' | 'session' }
+  | {
+      kind: 'merchant';
+      companyId: string;
+      credentialId: string;
+      via: 'api_key' | 'session';
+      /** What it may do (kernel/scopes.ts): a session `*`, a key its own. */
+      scopes: readonly string[];
+      /** A key's MCP defaults: the toolsets it shows and whether it only reads, when a connection does not say. */
+      mcp: { toolsets: readonly string[] | null; readOnly: boolean };
+    }
   /** The platform itself: event handlers and jobs, never a request. */
   | { kind: 'system'; companyId: string };
 
@@ -137,12 +146,19 @@ async function resolve(
     if (token.startsWith(API_KEY_PREFIX)) {
       const row = await q
         .selectFrom('members.api_key')
-        .select(['id', 'companyId'])
+        .select(['id', 'companyId', 'scopes', 'toolsets', 'readOnly'])
         .where('keyHash', '=', sha256(token))
         .where('revokedAt', 'is', null)
         .executeTakeFirst();
       if (!row) throw unauthenticated('Invalid or revoked API key');
-      credential = { kind: 'merchant', companyId: row.companyId, credentialId: row.id, via: 'api_key' };
+      credential = {
+        kind: 'merchant',
+        companyId: row.companyId,
+        credentialId: row.id,
+        via: 'api_key',
+        scopes: row.scopes,
+        mcp: { toolsets: row.toolsets ?? null, readOnly: row.readOnly },
+      };
       await recordUse(db, row.id);
     } else {
       const claims = await verifySessionToken(secret, token);
@@ -169,7 +185,14 @@ async function resolve(
               verifiedEmail: claims.email,
               verifiedPhone: claims.phone,
             }
-          : { kind: 'merchant', companyId: claims.companyId, credentialId: claims.sessionId, via: 'session' };
+          : {
+              kind: 'merchant',
+              companyId: claims.companyId,
+              credentialId: claims.sessionId,
+              via: 'session',
+              scopes: ['*'],
+              mcp: { toolsets: null, readOnly: false },
+            };
     }
   }
 

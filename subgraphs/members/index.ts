@@ -8,6 +8,7 @@ import { OtpChallenge } from './entities/otp-challenge.ts';
 import { Session } from './entities/session.ts';
 import { SignupRequest } from './entities/signup-request.ts';
 import { members0001 } from './migrations/0001_members.ts';
+import { members0002 } from './migrations/0002_api_key_scopes.ts';
 // Resolvers register their root fields as their modules load: this order is the order of the
 // Query and Mutation fields in the printed SDL (schema/members.graphql).
 import { AuditResolver } from './resolvers/audit.resolver.ts';
@@ -28,7 +29,7 @@ export const members: SubgraphModule = {
   name: 'members',
   schema: 'members',
   entities: [Company, StorefrontDomain, Customer, OtpChallenge, Session, ApiKey, SignupRequest, LoginLink],
-  migrations: [members0001],
+  migrations: [members0001, members0002],
   buildSchema: () =>
     buildFederatedSchema({
       name: 'members',

@@ -16,6 +16,12 @@ export const ApiKey = tenantEntity({
     /** The first characters of the key, enough to recognise it in a list. */
     prefix: p.text(),
     keyHash: p.text().unique(),
+    /** What the key may do (kernel/scopes.ts): `*`, `<toolset>:read`, `<toolset>:write`. */
+    scopes: p.array().columnType('text[]'),
+    /** The toolsets an MCP connection with this key shows unless it names others; null for all. */
+    toolsets: p.array().columnType('text[]').nullable(),
+    /** An MCP connection with this key only reads, whatever it asks. */
+    readOnly: p.boolean(),
     createdAt: p.datetime().onCreate(() => new Date()),
     revokedAt: p.datetime().nullable(),
   },
