@@ -308,6 +308,20 @@ async function sweep(t: Topology, answers: Answer[], call: Call, companyId: stri
     expect(withoutVolatile(after), `${t.name}: ${tool} with every field left out changed the object`).toEqual(withoutVolatile(before));
   };
 
+  // A key with its settings left out: every scope, no MCP defaults (its secret differs, so only its settings are compared).
+  called.add('create_api_key');
+  const key = (await call('create_api_key', { name: 'Parity key' })) as {
+    name?: string;
+    status?: string;
+    scopes?: string[];
+    toolsets?: string[] | null;
+    readOnly?: boolean;
+  } | null;
+  answers.push({
+    step: 'create_api_key',
+    value: key && { name: key.name, status: key.status, scopes: key.scopes, toolsets: key.toolsets, readOnly: key.readOnly },
+  });
+
   // Booking: staff, resources, categories, services, a booking.
   const staff = await created('create_staff_member', 'create_staff_member', { name: 'Dina' });
   await step('set_staff_availability (only memberId)', 'set_staff_availability', { memberId: staff.id });
