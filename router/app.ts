@@ -27,11 +27,11 @@ import { serveBuiltSupergraph, subgraphUrl, supergraphOf } from './compose.ts';
 import { parseWithinLimits, serveBuiltCostAnnotations } from './limits.ts';
 import { createCors } from './cors.ts';
 import { docsRoute } from './docs.ts';
-import { assignRequestId, forwardedHeaders, readBody, refuse, surfaceOf, usableHost } from './edge.ts';
+import { assignRequestId, edgeRequest, forwardedHeaders, readBody, refuse, surfaceOf, usableHost } from './edge.ts';
 import { createGateway, type Gateway } from './gateway.ts';
 import { moduleRoutes } from './module-routes.ts';
 import { MODULES, SUBGRAPH_PORTS } from './modules.ts';
-import { startPlatform, type Platform } from './platform.ts';
+import { startPlatform, type Platform, type PlatformOptions } from './platform.ts';
 import { builtBeside } from './startup.ts';
 
 export interface App {
@@ -66,11 +66,14 @@ export function serveBuilt(entryUrl: string): void {
  */
 export async function createApp(
   config: Config,
-  options: { topology?: 'embedded' | 'distributed'; pglite?: PGlite; subgraphUrls?: Record<string, string>; plugins?: GatewayPlugin[] } = {},
+  options: { topology?: 'embedded' | 'distributed'; pglite?: PGlite; subgraphUrls?: Record<string, string>; plugins?: GatewayPlugin[] } & Pick<
+    PlatformOptions,
+    'clock' | 'jobsSchema'
+  > = {},
 ): Promise<App> {
   const topology = options.topology ?? 'embedded';
   const modules = topology === 'embedded' ? MODULES : [];
-  const platform = await startPlatform(config, modules, { pglite: options.pglite });
+  const platform = await startPlatform(config, modules, { pglite: options.pglite, clock: options.clock, jobsSchema: options.jobsSchema });
   const subgraphs = [];
   for (const m of MODULES) {
     subgraphs.push({
@@ -85,7 +88,7 @@ export async function createApp(
     topology === 'embedded'
       ? { kind: 'embedded', schemas: new Map(subgraphs.map((s) => [s.name, s.schema])), runtime: platform.runtime }
       : { kind: 'http', urls: new Map(subgraphs.map((s) => [s.name, s.url])) },
-    { limits: config.queryLimits, plugins: options.plugins },
+    { limits: config.queryLimits, runtime: platform.runtime, plugins: options.plugins },
   );
   // SOFA and the MCP tool registry need the gateway's schema loaded before they serve.
   const apiSchema = await gateway.getSchema();
@@ -111,7 +114,10 @@ export async function createApp(
   );
   let ready = true;
 
-  const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
+  const server = createServer((req: IncomingMessage, res: ServerResponse) =>
+    edgeRequest.run({ address: req.socket.remoteAddress ?? 'unknown', res }, () => handle(req, res)),
+  );
+  async function handle(req: IncomingMessage, res: ServerResponse) {
     const path = (req.url ?? '/').split('?')[0];
     const requestId = assignRequestId(req, res);
     // An idempotency claim reaches a subgraph from the kernel only (kernel/idempotency.ts), never from a client.
@@ -162,7 +168,7 @@ export async function createApp(
       console.error(`[router] unhandled (request ${requestId})`, error);
       if (!res.headersSent) json(res, 500, { success: false, error: { code: 'INTERNAL', message: 'Internal server error', requestId } });
     }
-  });
+  }
   server.keepAliveTimeout = 5000;
 
   return {

@@ -47,9 +47,9 @@ const ALLOW_HEADERS: Record<Family, string> = {
 };
 /** Response headers a page may read besides the CORS-safelisted ones. */
 const EXPOSE_HEADERS: Record<Family, string> = {
-  rest: 'X-Request-Id, Retry-After, Idempotent-Replayed',
-  graphql: 'X-Request-Id, Retry-After, Idempotent-Replayed',
-  mcp: 'X-Request-Id, Retry-After, WWW-Authenticate, Mcp-Session-Id, Mcp-Protocol-Version',
+  rest: 'X-Request-Id, Retry-After, RateLimit, RateLimit-Policy, Idempotent-Replayed',
+  graphql: 'X-Request-Id, Retry-After, RateLimit, RateLimit-Policy, Idempotent-Replayed',
+  mcp: 'X-Request-Id, Retry-After, RateLimit, RateLimit-Policy, WWW-Authenticate, Mcp-Session-Id, Mcp-Protocol-Version',
 };
 /** Seconds a browser may reuse a preflight (Chromium caps it at 7200). */
 const MAX_AGE = 600;

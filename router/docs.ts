@@ -36,6 +36,7 @@ const ORDER = [
   'mcp.md',
   'sdk.md',
   'errors.md',
+  'plans.md',
   'legacy.md',
 ];
 

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { GraphQLError } from 'graphql';
@@ -22,6 +23,17 @@ export function surfaceOf(path: string): Surface | undefined {
   if (path.startsWith('/v6/') || path.startsWith('/connect/v1/')) return 'rest';
   return undefined;
 }
+
+/**
+ * The HTTP request being answered, for the steps of the pipeline that need what only the edge
+ * knows: the client's address (the storefront's rate limit) and the answer, to add header fields
+ * to (RateLimit), whichever interface writes it. Set by the server for each request (app.ts).
+ */
+export interface EdgeRequest {
+  address: string;
+  res: ServerResponse;
+}
+export const edgeRequest = new AsyncLocalStorage<EdgeRequest>();
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 /** A client's own id is kept when it is short and plain (it goes into logs and answers as it is). */

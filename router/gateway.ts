@@ -8,6 +8,7 @@ import { maskError } from '../subgraphs/kernel/federation.ts';
 import { loadQueryLimits, type QueryLimits } from '../subgraphs/kernel/config.ts';
 import { limitPlugins } from './limits.ts';
 import { useInputGuard } from './input-guard.ts';
+import { useRateLimits } from './rate-limits.ts';
 import { forwardedHeaders, useErrorAnswers } from './edge.ts';
 import { renderGraphiQL } from './graphiql.ts';
 import { maskGatewayError } from './subgraph-errors.ts';
@@ -65,6 +66,8 @@ export type SubgraphTransport = FastPathTransport | { kind: 'http'; urls?: undef
 export interface GatewayOptions {
   /** What one operation may ask (router/limits.ts). */
   limits?: QueryLimits;
+  /** The platform whose counters rate-limit and meter every operation (router/rate-limits.ts); none when only planning (the build). */
+  runtime?: Runtime;
   /** Plugins after the router's own, before the fast path (tests count what the pipeline sees with one). */
   plugins?: GatewayPlugin[];
 }
@@ -116,12 +119,13 @@ export function createGateway(supergraph: string, transport: SubgraphTransport, 
     // same operation, variables and headers, but for those that cannot change what it reads.
     inboundInflightRequestDeduplication: { shouldIncludeHeader: (name) => !PER_REQUEST_HEADERS.has(name) },
     // In order: error wording, the input guard, the limits (before anything whose cost can grow
-    // faster than the document), whatever else is registered, and last the fast path, which only
-    // replaces how an operation every other plugin has seen is executed.
+    // faster than the document), the rate limits and the meter, whatever else is registered, and
+    // last the fast path, which only replaces how an operation every other plugin has seen is executed.
     plugins: () => [
       useErrorAnswers(),
       useInputGuard(),
       ...limitPlugins(supergraph, limits),
+      ...(options.runtime ? [useRateLimits(options.runtime)] : []),
       ...(options.plugins ?? []),
       useHandedOverAnswers(),
       fastPath.plugin,

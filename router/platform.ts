@@ -12,6 +12,7 @@ import { runMigrations } from '../subgraphs/kernel/migrate.ts';
 import { KERNEL_MIGRATIONS } from '../subgraphs/kernel/migrations/index.ts';
 import type { SubgraphModule } from '../subgraphs/kernel/module.ts';
 import { OutboxMessage } from '../subgraphs/kernel/outbox/index.ts';
+import { CompanyPlan, PlanUsage, storePlans } from '../subgraphs/kernel/plans.ts';
 import { listenForRevocations, type RevocationListener } from '../subgraphs/kernel/revocation.ts';
 import type { Runtime } from '../subgraphs/kernel/runtime.ts';
 
@@ -45,13 +46,14 @@ export async function startPlatform(config: Config, modules: SubgraphModule[], o
   const schemas = new Map<string, GraphQLSchema>();
   for (const m of modules) schemas.set(m.name, await m.buildSchema());
   const db = await openDatabase(config, {
-    entities: [OutboxMessage, AuditLogEntry, LegacyUsage, ...modules.flatMap((m) => m.entities)],
+    entities: [OutboxMessage, AuditLogEntry, LegacyUsage, CompanyPlan, PlanUsage, ...modules.flatMap((m) => m.entities)],
     pglite: options.pglite,
     sessionSettings,
   });
   let revocations: RevocationListener | undefined;
   try {
     await runMigrations(db, [{ name: 'kernel', migrations: KERNEL_MIGRATIONS }, ...modules]);
+    await storePlans(db, config.plans);
     // Credentials ended by another process are refused here at once (subgraphs/kernel/revocation.ts).
     revocations = await listenForRevocations(db, config.databaseUrl);
     for (const m of modules) declareConstraints(m.constraints);

@@ -4,8 +4,19 @@ import pg from 'pg';
 import type { CpuGroup } from './cpu.ts';
 import { answersGraphql, freePort, launch, readyz, ROOT, tempDir, waitUntil, type Server } from './proc.ts';
 
-/** What every server of the bench gets: quiet message log, a fixed secret shared by all processes. */
-const COMMON_ENV = { NODE_ENV: 'development', OUTBOX_LOG: 'silent', GATEWAY_LOG: 'error', JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0001' };
+/**
+ * What every server of the bench gets: quiet message log, a fixed secret shared by all processes,
+ * and rate limits and quotas out of reach: the bench is one client sending thousands of requests
+ * a second, and measures the work of counting them, not refusals.
+ */
+const COMMON_ENV = {
+  NODE_ENV: 'development',
+  OUTBOX_LOG: 'silent',
+  GATEWAY_LOG: 'error',
+  JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0001',
+  PLANS: JSON.stringify({ free: { limits: { requestsPerMinute: 1_000_000_000, apiCallsPerMonth: 1_000_000_000_000 } } }),
+  STOREFRONT_REQUESTS_PER_MINUTE: '1000000000',
+};
 
 export interface Started {
   server: Server;

@@ -32,7 +32,7 @@ export const NAMESPACES: Record<string, Namespace> = {
     },
   },
   organisation: {
-    description: 'The business: signup (its first API key, kept by the client), settings, domains, API keys, audit log, legacy route use.',
+    description: 'The business: signup (its first API key, kept by the client), settings, domains, API keys, its plan and usage, audit log, legacy route use.',
     methods: {
       signup: 'registerOrganisationRequest',
       verifySignup: { operation: 'registerOrganisationVerify', credential: 'apiKey' },
@@ -44,6 +44,9 @@ export const NAMESPACES: Record<string, Namespace> = {
       revokeApiKey: 'revoke_api_key',
       listAuditLog: 'list_audit_log',
       getLegacyUsage: 'get_legacy_usage',
+      getPlanAndUsage: 'get_plan_and_usage',
+      startPlanCheckout: 'start_plan_checkout',
+      changePlan: 'change_plan',
     },
   },
   storefront: {

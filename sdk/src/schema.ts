@@ -128,6 +128,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v6/merchant/plan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get plan and usage (MCP tool get_plan_and_usage)
+         * @description Returns the company's plan (price, features, limits), this period's usage of each meter (apiCalls, emailMessages, smsMessages, whatsappMessages) against its limit, when the period ends, a move to another plan chosen for the end of the paid time, and every plan to compare.
+         */
+        get: operations["get_plan_and_usage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v6/merchant/plan/checkout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start plan checkout (MCP tool start_plan_checkout)
+         * @description Buys a month of a paid plan (starter) through the platform's checkout: send the merchant to checkoutUrl to pay; the plan starts, or is paid a month further, when the payment succeeds. status succeeded means it is active.
+         */
+        post: operations["start_plan_checkout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v6/merchant/plan/change": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change plan (MCP tool change_plan)
+         * @description Moves the company to a cheaper plan (free included) when its paid time ends, a downgrade taking effect at the period's end; naming the current plan keeps it and drops a move chosen before. Returns the plan and usage as get_plan_and_usage does.
+         */
+        post: operations["change_plan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v6/merchant/service-categories": {
         parameters: {
             query?: never;
@@ -3822,11 +3882,12 @@ export interface components {
                  *     - `IDEMPOTENCY_KEY_IN_USE` (409): A request with this Idempotency-Key is still running; retry later.
                  *     - `IDEMPOTENCY_KEY_REUSED` (422): This Idempotency-Key was used for a different request.
                  *     - `RATE_LIMITED` (429): Too many requests or attempts; `details.retryAfterSeconds` (and the `Retry-After` header) when known.
+                 *     - `PLAN_LIMIT_REACHED` (402): The company’s plan does not include this, or a limit of the plan is reached (a monthly quota, staff members); `details.limit` names the limit or feature, `details.plan` the plan the company is on and `details.upgradeTo` the plan that lifts it (get_plan_and_usage shows the limits and what is used).
                  *     - `PAYMENT_FAILED` (402): The payment was declined or failed.
                  *     - `INTERNAL` (500): An unexpected error on our side (no details are given).
                  * @enum {string}
                  */
-                code: "BAD_USER_INPUT" | "QUERY_TOO_COMPLEX" | "UNAUTHENTICATED" | "FORBIDDEN" | "INSUFFICIENT_SCOPE" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "GONE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "CONFLICT" | "SLOT_TAKEN" | "CANCELLATION_NOT_ALLOWED" | "INSUFFICIENT_STOCK" | "PROMOTION_INVALID" | "INVALID_STATE_TRANSITION" | "IDEMPOTENCY_KEY_IN_USE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "PAYMENT_FAILED" | "INTERNAL";
+                code: "BAD_USER_INPUT" | "QUERY_TOO_COMPLEX" | "UNAUTHENTICATED" | "FORBIDDEN" | "INSUFFICIENT_SCOPE" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "GONE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "CONFLICT" | "SLOT_TAKEN" | "CANCELLATION_NOT_ALLOWED" | "INSUFFICIENT_STOCK" | "PROMOTION_INVALID" | "INVALID_STATE_TRANSITION" | "IDEMPOTENCY_KEY_IN_USE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "PLAN_LIMIT_REACHED" | "PAYMENT_FAILED" | "INTERNAL";
                 /** @description For people; for BAD_USER_INPUT it starts with the field name. */
                 message: string;
                 /** @description What the code needs said, e.g. `field` (BAD_USER_INPUT), `reason`, `cancellationPolicy` (CANCELLATION_NOT_ALLOWED), `from`/`to`/`allowed` (INVALID_STATE_TRANSITION). */
@@ -4464,6 +4525,334 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+        };
+    };
+    get_plan_and_usage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description The company’s plan, its limits, what it used this period and when the period ends. */
+                        data: {
+                            /** @description A plan a company can be on. */
+                            plan: {
+                                /** @description free, starter, or a plan the operator added. */
+                                id: string;
+                                name: string;
+                                /** @description An amount of money: a decimal string in major units and an ISO 4217 currency. */
+                                price: {
+                                    amount: string;
+                                    currency: string;
+                                };
+                                /** @description What it includes besides its limits: sms, whatsapp, approvals, reports. */
+                                features: string[];
+                                /** @description What a plan allows. A limit reached answers 402 PLAN_LIMIT_REACHED naming it. */
+                                limits: {
+                                    /** @description Merchant and agent operations per minute, per API key or dashboard session (429 RATE_LIMITED beyond). */
+                                    requestsPerMinute: number;
+                                    /** @description Merchant and agent operations per period, for the whole company. */
+                                    apiCallsPerMonth: number;
+                                    /** @description Campaign email messages per period. */
+                                    emailMessagesPerMonth: number;
+                                    /** @description Campaign SMS messages per period (the sms feature). */
+                                    smsMessagesPerMonth: number;
+                                    /** @description Campaign WhatsApp messages per period (the whatsapp feature). */
+                                    whatsappMessagesPerMonth: number;
+                                    /** @description Active staff members at any time. */
+                                    staffMembers: number;
+                                };
+                            };
+                            /**
+                             * Format: date-time
+                             * @description When this period began: usage counts from here.
+                             */
+                            periodStart: string;
+                            /**
+                             * Format: date-time
+                             * @description When this period ends and usage starts again from zero.
+                             */
+                            periodEnd: string;
+                            /**
+                             * Format: date-time
+                             * @description Until when a paid plan is paid; afterwards the company is on the free plan unless it buys another month.
+                             */
+                            paidUntil: string | null;
+                            /** @description A move to another plan chosen for the end of the paid time. */
+                            scheduledChange: {
+                                /** @description A plan a company can be on. */
+                                plan: {
+                                    /** @description free, starter, or a plan the operator added. */
+                                    id: string;
+                                    name: string;
+                                };
+                                /** Format: date-time */
+                                at: string;
+                            } | null;
+                            usage: {
+                                /** @description apiCalls, emailMessages, smsMessages or whatsappMessages. */
+                                meter: string;
+                                used: number;
+                                /** @description The plan’s limit for the period. */
+                                limit: number;
+                                /** @description What is left this period. */
+                                remaining: number;
+                            }[];
+                            /** @description Every plan, in upgrade order. */
+                            plans: {
+                                /** @description free, starter, or a plan the operator added. */
+                                id: string;
+                                name: string;
+                                /** @description An amount of money: a decimal string in major units and an ISO 4217 currency. */
+                                price: {
+                                    amount: string;
+                                    currency: string;
+                                };
+                                /** @description What it includes besides its limits: sms, whatsapp, approvals, reports. */
+                                features: string[];
+                                /** @description What a plan allows. A limit reached answers 402 PLAN_LIMIT_REACHED naming it. */
+                                limits: {
+                                    /** @description Merchant and agent operations per minute, per API key or dashboard session (429 RATE_LIMITED beyond). */
+                                    requestsPerMinute: number;
+                                    /** @description Merchant and agent operations per period, for the whole company. */
+                                    apiCallsPerMonth: number;
+                                    /** @description Campaign email messages per period. */
+                                    emailMessagesPerMonth: number;
+                                    /** @description Campaign SMS messages per period (the sms feature). */
+                                    smsMessagesPerMonth: number;
+                                    /** @description Campaign WhatsApp messages per period (the whatsapp feature). */
+                                    whatsappMessagesPerMonth: number;
+                                    /** @description Active staff members at any time. */
+                                    staffMembers: number;
+                                };
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+        };
+    };
+    start_plan_checkout: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The plan to buy (starter). */
+                    plan: string;
+                    /** @description A provider payment method id (GET /shop/payment-methods); default the first one. */
+                    paymentMethodId?: string;
+                    /** @description Where the provider's payment page returns the merchant. */
+                    returnUrl?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description The payment of a month of a plan; the plan starts when it succeeds. */
+                        data: {
+                            /** @description The payment. */
+                            id: string;
+                            /**
+                             * @description succeeded once paid (the plan is then active).
+                             * @enum {string}
+                             */
+                            status: "requires_payment_method" | "requires_confirmation" | "requires_action" | "processing" | "requires_capture" | "canceled" | "succeeded";
+                            /** @description A plan a company can be on. */
+                            plan: {
+                                /** @description free, starter, or a plan the operator added. */
+                                id: string;
+                                name: string;
+                            };
+                            /** @description An amount of money: a decimal string in major units and an ISO 4217 currency. */
+                            amount: {
+                                amount: string;
+                                currency: string;
+                            };
+                            /** @description The provider’s page where the merchant pays; it returns them to returnUrl. */
+                            checkoutUrl: string | null;
+                            /** @description Why the last attempt failed (e.g. card_declined). */
+                            failureCode: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            409: components["responses"]["E409"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+        };
+    };
+    change_plan: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The plan to move to. */
+                    plan: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description The company’s plan, its limits, what it used this period and when the period ends. */
+                        data: {
+                            /** @description A plan a company can be on. */
+                            plan: {
+                                /** @description free, starter, or a plan the operator added. */
+                                id: string;
+                                name: string;
+                                /** @description An amount of money: a decimal string in major units and an ISO 4217 currency. */
+                                price: {
+                                    amount: string;
+                                    currency: string;
+                                };
+                                /** @description What it includes besides its limits: sms, whatsapp, approvals, reports. */
+                                features: string[];
+                                /** @description What a plan allows. A limit reached answers 402 PLAN_LIMIT_REACHED naming it. */
+                                limits: {
+                                    /** @description Merchant and agent operations per minute, per API key or dashboard session (429 RATE_LIMITED beyond). */
+                                    requestsPerMinute: number;
+                                    /** @description Merchant and agent operations per period, for the whole company. */
+                                    apiCallsPerMonth: number;
+                                    /** @description Campaign email messages per period. */
+                                    emailMessagesPerMonth: number;
+                                    /** @description Campaign SMS messages per period (the sms feature). */
+                                    smsMessagesPerMonth: number;
+                                    /** @description Campaign WhatsApp messages per period (the whatsapp feature). */
+                                    whatsappMessagesPerMonth: number;
+                                    /** @description Active staff members at any time. */
+                                    staffMembers: number;
+                                };
+                            };
+                            /**
+                             * Format: date-time
+                             * @description When this period began: usage counts from here.
+                             */
+                            periodStart: string;
+                            /**
+                             * Format: date-time
+                             * @description When this period ends and usage starts again from zero.
+                             */
+                            periodEnd: string;
+                            /**
+                             * Format: date-time
+                             * @description Until when a paid plan is paid; afterwards the company is on the free plan unless it buys another month.
+                             */
+                            paidUntil: string | null;
+                            /** @description A move to another plan chosen for the end of the paid time. */
+                            scheduledChange: {
+                                /** @description A plan a company can be on. */
+                                plan: {
+                                    /** @description free, starter, or a plan the operator added. */
+                                    id: string;
+                                    name: string;
+                                };
+                                /** Format: date-time */
+                                at: string;
+                            } | null;
+                            usage: {
+                                /** @description apiCalls, emailMessages, smsMessages or whatsappMessages. */
+                                meter: string;
+                                used: number;
+                                /** @description The plan’s limit for the period. */
+                                limit: number;
+                                /** @description What is left this period. */
+                                remaining: number;
+                            }[];
+                            /** @description Every plan, in upgrade order. */
+                            plans: {
+                                /** @description free, starter, or a plan the operator added. */
+                                id: string;
+                                name: string;
+                                /** @description An amount of money: a decimal string in major units and an ISO 4217 currency. */
+                                price: {
+                                    amount: string;
+                                    currency: string;
+                                };
+                                /** @description What it includes besides its limits: sms, whatsapp, approvals, reports. */
+                                features: string[];
+                                /** @description What a plan allows. A limit reached answers 402 PLAN_LIMIT_REACHED naming it. */
+                                limits: {
+                                    /** @description Merchant and agent operations per minute, per API key or dashboard session (429 RATE_LIMITED beyond). */
+                                    requestsPerMinute: number;
+                                    /** @description Merchant and agent operations per period, for the whole company. */
+                                    apiCallsPerMonth: number;
+                                    /** @description Campaign email messages per period. */
+                                    emailMessagesPerMonth: number;
+                                    /** @description Campaign SMS messages per period (the sms feature). */
+                                    smsMessagesPerMonth: number;
+                                    /** @description Campaign WhatsApp messages per period (the whatsapp feature). */
+                                    whatsappMessagesPerMonth: number;
+                                    /** @description Active staff members at any time. */
+                                    staffMembers: number;
+                                };
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            409: components["responses"]["E409"];
+            422: components["responses"]["E422"];
             429: components["responses"]["E429"];
             500: components["responses"]["E500"];
         };

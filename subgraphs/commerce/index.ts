@@ -18,6 +18,7 @@ import { commerce0001 } from './migrations/0001_catalog.ts';
 import { commerce0002 } from './migrations/0002_orders.ts';
 import { commerce0003 } from './migrations/0003_registration_payments.ts';
 import { commerce0004 } from './migrations/0004_promotions.ts';
+import { commerce0005 } from './migrations/0005_plan_payments.ts';
 import { commerceReferences } from './references.ts';
 // Resolvers register their root fields as their modules load: this order is the order of the
 // Query and Mutation fields in the printed SDL (schema/commerce.graphql).
@@ -30,6 +31,7 @@ import { ShippingMethodResolver } from './resolvers/shipping-method.resolver.ts'
 import { PaymentMethodResolver } from './resolvers/payment-method.resolver.ts';
 import { OrderResolver } from './resolvers/order.resolver.ts';
 import { RegistrationPaymentResolver } from './resolvers/registration-payment.resolver.ts';
+import { PlanResolver } from './resolvers/plan.resolver.ts';
 import { PromotionResolver } from './resolvers/promotion.resolver.ts';
 import { customers } from './services/customers.ts';
 import { paymentRoutes } from './services/payments/routes.ts';
@@ -59,7 +61,7 @@ export const commerce: SubgraphModule = {
     Promotion,
     PromotionUsage,
   ],
-  migrations: [commerce0001, commerce0002, commerce0003, commerce0004],
+  migrations: [commerce0001, commerce0002, commerce0003, commerce0004, commerce0005],
   constraints: commerceConstraints,
   buildSchema: () =>
     buildFederatedSchema({
@@ -75,6 +77,7 @@ export const commerce: SubgraphModule = {
         OrderResolver,
         RegistrationPaymentResolver,
         PromotionResolver,
+        PlanResolver,
       ],
       references: commerceReferences,
     }),

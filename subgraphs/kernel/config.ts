@@ -1,6 +1,7 @@
 import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
+import { loadPlans, type PlanDefinition } from './plan-catalogue.ts';
 
 /** Everything the processes read from the environment, read in one place. */
 export interface Config {
@@ -34,6 +35,10 @@ export interface Config {
   campaigns: CampaignSettings;
   /** The legacy /connect/v1 routes (facades/rest/legacy.ts): when they were deprecated and when they stop answering. */
   legacy: LegacySettings;
+  /** The plans, their features and limits (kernel/plan-catalogue.ts; PLANS changes them). */
+  plans: PlanDefinition[];
+  /** Storefront operations per minute per client address and company (STOREFRONT_REQUESTS_PER_MINUTE), not metered. */
+  storefrontRequestsPerMinute: number;
 }
 
 export interface LegacySettings {
@@ -82,6 +87,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     corsOrigins: originList('CORS_ORIGINS', env.CORS_ORIGINS),
     maxBodyBytes: positiveInt('MAX_BODY_BYTES', env.MAX_BODY_BYTES, 1024 * 1024, 'bytes'),
     legacy: legacySettings(env),
+    plans: loadPlans(env.PLANS),
+    storefrontRequestsPerMinute: positiveInt('STOREFRONT_REQUESTS_PER_MINUTE', env.STOREFRONT_REQUESTS_PER_MINUTE, 600, 'requests'),
     campaigns: {
       sms: provider('SMS_PROVIDER', env),
       whatsapp: provider('WHATSAPP_PROVIDER', env),

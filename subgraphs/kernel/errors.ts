@@ -32,6 +32,8 @@ export const ERROR_STATUS = {
   /** The Idempotency-Key was already used for a different request. */
   IDEMPOTENCY_KEY_REUSED: 422,
   RATE_LIMITED: 429,
+  /** The company's plan does not include this, or its monthly quota is used up (`details: { limit, plan, upgradeTo }`). */
+  PLAN_LIMIT_REACHED: 402,
   PAYMENT_FAILED: 402,
   INTERNAL: 500,
 } as const;
@@ -64,6 +66,8 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
   IDEMPOTENCY_KEY_IN_USE: 'A request with this Idempotency-Key is still running; retry later.',
   IDEMPOTENCY_KEY_REUSED: 'This Idempotency-Key was used for a different request.',
   RATE_LIMITED: 'Too many requests or attempts; `details.retryAfterSeconds` (and the `Retry-After` header) when known.',
+  PLAN_LIMIT_REACHED:
+    'The company’s plan does not include this, or a limit of the plan is reached (a monthly quota, staff members); `details.limit` names the limit or feature, `details.plan` the plan the company is on and `details.upgradeTo` the plan that lifts it (get_plan_and_usage shows the limits and what is used).',
   PAYMENT_FAILED: 'The payment was declined or failed.',
   INTERNAL: 'An unexpected error on our side (no details are given).',
 };

@@ -48,11 +48,13 @@ export interface TableFacts {
 
 const factsByMetadata = new WeakMap<object, ReadonlyMap<string, TableFacts>>();
 
-/** The kernel's tables that no entity describes (kernel/kernel-tables.ts), with their timestamp columns. */
+/** The kernel's tables that no entity describes (kernel/kernel-tables.ts): none is a company's; their timestamp columns. */
 const TABLES_WITHOUT_ENTITY: Record<string, string[]> = {
   'kernel.idempotency_key': ['created_at', 'committed_at'],
   'kernel.event_receipt': ['handled_at'],
   'kernel.credential_use': ['last_used_at'],
+  'kernel.plan': [],
+  'kernel.rate_window': ['window_start'],
 };
 
 /** `schema.table` → its facts, for every entity MikroORM knows. */

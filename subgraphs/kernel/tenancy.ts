@@ -148,6 +148,8 @@ export const TABLES_OF_NO_COMPANY: ReadonlySet<string> = new Set([
   'kernel.idempotency_key',
   'kernel.event_receipt',
   'kernel.credential_use',
+  'kernel.plan',
+  'kernel.rate_window',
   'commerce.sandbox_intent',
   'commerce.backfill',
   'content.backfill',

@@ -4,7 +4,7 @@
  * `<toolset>:write`. A new domain adds its toolset here with the fields that declare it.
  */
 export const TOOLSETS = {
-  account: 'The company: its settings and storefront domains, API keys, the audit log and organisation signup.',
+  account: 'The company: its settings and storefront domains, API keys, its plan and usage, the audit log and organisation signup.',
   booking: 'Services and their categories, staff members, resources, working hours, available slots and bookings.',
   customers: "The company's customers: tags, and erasure.",
   content: 'Pages, posts and their types, blocks, menus and contact inquiries.',

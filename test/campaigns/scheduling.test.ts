@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { http } from '../support/client.ts';
+import { upgradeToStarter } from '../support/fixtures.ts';
 import { callTool } from '../support/mcp.ts';
 import { jobsIn } from '../support/jobs.ts';
 import { testServer } from '../support/server.ts';
@@ -110,7 +111,7 @@ describe('consent', () => {
     const skipped = await callTool(b.merchant, 'list_campaign_deliveries', { campaignId: first.id, status: 'SKIPPED' });
     expect(skipped.items).toEqual([expect.objectContaining({ customerId: people[0].id, status: 'SKIPPED', skipReason: 'UNSUBSCRIBED', attempts: 0 })]);
 
-    // No phone numbers: an SMS campaign skips everyone with NO_ADDRESS and is SENT at once.
+    // SMS is a feature of the Starter plan: refused on the free one, naming the plan that lifts it.
     const sms = await callTool(b.merchant, 'create_campaign', {
       name: 'Text',
       channel: 'sms',
@@ -118,6 +119,12 @@ describe('consent', () => {
       segmentId: segment.id,
       channelConfig: { body: 'Hi {{firstName}}' },
     });
+    const refused = await send(b, sms.id);
+    expect(refused.status).toBe(402);
+    expect(refused.body.error).toMatchObject({ code: 'PLAN_LIMIT_REACHED', details: { limit: 'sms', plan: 'free', upgradeTo: 'starter' } });
+    expect((await callTool(b.merchant, 'get_campaign', { campaignId: sms.id })).status).toBe('DRAFT');
+    // On Starter, no phone numbers: the campaign skips everyone with NO_ADDRESS and is SENT at once.
+    await upgradeToStarter(b.company.apiKey);
     expect((await send(b, sms.id)).status).toBe(202);
     expect((await campaignReaches(b, sms.id, 'SENT')).deliveries).toMatchObject({ total: 3, skipped: 3, sent: 0 });
     const reasons = await callTool(b.merchant, 'list_campaign_deliveries', { campaignId: sms.id });

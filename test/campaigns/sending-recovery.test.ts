@@ -9,6 +9,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDatabase } from '../support/database.ts';
 import { eventually } from '../support/eventually.ts';
+import { upgradeToStarter } from '../support/fixtures.ts';
 import { freePort, recordingSmtp } from '../support/local-servers.ts';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -94,6 +95,8 @@ describe('campaign sending through SMTP and an HTTP provider, across a crash', (
     const code = await eventually(() => /\b(\d{6})\b/.exec(mails.at(-1) ?? '')![1], { tries: 200 });
     const verify = await call('/v6/dev/verify', { body: { requestId: signup.body.data.requestId, code } });
     company = verify.body.data;
+    // SMS and WhatsApp are the Starter plan's: bought through the platform's checkout.
+    await upgradeToStarter(company.apiKey, `http://127.0.0.1:${port}`);
   }, 120_000);
 
   afterAll(async () => {

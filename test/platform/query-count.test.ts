@@ -4,7 +4,7 @@ import { ROUTES } from '../../facades/rest/manifests/index.ts';
 import { accessOf } from '../../subgraphs/kernel/access.ts';
 import { dayFromNow } from '../support/booking.ts';
 import { http, uniqueEmail } from '../support/client.ts';
-import { bearer, signInCustomer, signupCompany, type Company } from '../support/fixtures.ts';
+import { bearer, signInCustomer, signupCompany, upgradeToStarter, type Company } from '../support/fixtures.ts';
 import { callTool, mcpClient } from '../support/mcp.ts';
 import { eventually } from '../support/eventually.ts';
 import { statementsOf } from '../support/sql.ts';
@@ -56,6 +56,8 @@ const inDays = (d: number, h = 10) => new Date(Date.UTC(2031, 0, 1 + d, h)).toIS
 
 async function shop(n: number): Promise<Shop> {
   const company = await signupCompany(`Counted ${n}`);
+  // Twenty staff members are more than the free plan has.
+  await upgradeToStarter(company.apiKey);
   const merchant = await mcpClient(company.apiKey);
   const h = { 'x-company-id': company.companyId };
   const P = `${V6}/customer-portal`;

@@ -106,6 +106,14 @@ describe('the TypeScript SDK', () => {
     expect(promotion).toMatchObject({ code: 'TEN', id: expect.any(String) });
   });
 
+  it('reads the plan and its usage, and refuses a checkout of the free plan naming the field', async () => {
+    const plan = await merchant.organisation.getPlanAndUsage();
+    expect(plan.plan).toMatchObject({ id: 'free', price: { amount: '0.00', currency: 'USD' } });
+    expect(plan.usage.find((u) => u.meter === 'apiCalls')!.used).toBeGreaterThan(0);
+    const error = await merchant.organisation.startPlanCheckout({ plan: 'free' }).catch((e) => e);
+    expect(error).toMatchObject({ code: 'BAD_USER_INPUT', status: 400, details: { field: 'plan' } });
+  });
+
   it('throws ApiError with the field of a bad input', async () => {
     const error = await merchant.promotions
       .create({ name: 'Bad', code: 'BAD', type: 'percentage', value: 'lots', bookingEnabled: true, onlineEnabled: true, posEnabled: false })

@@ -7,6 +7,7 @@ import { inject } from 'vitest';
 import type { GatewayPlugin } from '@graphql-hive/gateway-runtime';
 import { createApp, type App } from '../../router/app.ts';
 import { VIA_HEADER } from '../../subgraphs/kernel/audit.ts';
+import type { Clock } from '../../subgraphs/kernel/clock.ts';
 import { loadConfig, type Config } from '../../subgraphs/kernel/config.ts';
 import { createPglite } from '../../subgraphs/kernel/database.ts';
 
@@ -73,4 +74,31 @@ async function start(): Promise<TestServer> {
   const app = await createApp(config, { pglite, plugins: [probePlugin(seen)] });
   await new Promise<void>((r) => app.server.listen(port, '127.0.0.1', r));
   return { url: config.publicUrl, app, config, seen };
+}
+
+/**
+ * A router of its own beside the worker's, with settings of its own (`env`, as the environment
+ * gives them) and, given one, a clock: on PGlite a fresh copy of the run's snapshot, on PostgreSQL
+ * the run's database (a test clock then needs a job queue schema of its own, `jobsSchema`).
+ */
+export async function ownServer(env: Record<string, string>, options: { clock?: Clock; jobsSchema?: string } = {}): Promise<{ url: string; app: App }> {
+  const databaseUrl = inject('databaseUrl');
+  const snapshot = inject('snapshotFile');
+  const probe = (await import('node:http')).createServer();
+  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+  const port = (probe.address() as AddressInfo).port;
+  await new Promise<void>((r) => probe.close(() => r()));
+  const config = loadConfig({
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'platform-own-')),
+    NODE_ENV: 'test',
+    JWT_SECRET: 'test-secret-test-secret-test-secret-42',
+    PORT: String(port),
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    ...env,
+  });
+  const pglite = snapshot ? await createPglite(undefined, new Blob([readFileSync(snapshot)])) : undefined;
+  const app = await createApp(config, { pglite, ...options });
+  await new Promise<void>((r) => app.server.listen(port, '127.0.0.1', r));
+  return { url: config.publicUrl, app };
 }

@@ -14,6 +14,9 @@ export const TOOL_ROUTES: Record<string, string> = {
   revoke_api_key: 'POST /merchant/api-keys/{apiKeyId}/revoke',
   list_audit_log: 'GET /merchant/audit-log',
   get_legacy_usage: 'GET /merchant/legacy-usage',
+  get_plan_and_usage: 'GET /merchant/plan',
+  start_plan_checkout: 'POST /merchant/plan/checkout',
+  change_plan: 'POST /merchant/plan/change',
   // Services, staff, resources, bookings
   create_service_category: 'POST /merchant/service-categories',
   create_service: 'POST /merchant/services',

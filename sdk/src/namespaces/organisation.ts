@@ -2,7 +2,7 @@
 import { bind, type Core, type Method, type OptionalMethod } from '../core.js';
 import type { operations } from '../schema.js';
 
-/** The business: signup (its first API key, kept by the client), settings, domains, API keys, audit log, legacy route use. */
+/** The business: signup (its first API key, kept by the client), settings, domains, API keys, its plan and usage, audit log, legacy route use. */
 export function organisation(core: Core) {
   return {
     /** Request an email code to create an organisation (`POST /v6/dev/signup`) */
@@ -25,6 +25,12 @@ export function organisation(core: Core) {
     listAuditLog: bind(core, {"method":"GET","path":"/v6/merchant/audit-log","pathParams":[],"queryParams":["from","to","actor","operation","limit","offset"],"body":false,"tenant":false}) as OptionalMethod<NonNullable<operations['list_audit_log']['parameters']['query']>, operations['list_audit_log']['responses'][200]['content']['application/json']['data']>,
     /** Get legacy usage (MCP tool get_legacy_usage) (`GET /v6/merchant/legacy-usage`) */
     getLegacyUsage: bind(core, {"method":"GET","path":"/v6/merchant/legacy-usage","pathParams":[],"queryParams":[],"body":false,"tenant":false}) as OptionalMethod<Record<string, never>, operations['get_legacy_usage']['responses'][200]['content']['application/json']['data']>,
+    /** Get plan and usage (MCP tool get_plan_and_usage) (`GET /v6/merchant/plan`) */
+    getPlanAndUsage: bind(core, {"method":"GET","path":"/v6/merchant/plan","pathParams":[],"queryParams":[],"body":false,"tenant":false}) as OptionalMethod<Record<string, never>, operations['get_plan_and_usage']['responses'][200]['content']['application/json']['data']>,
+    /** Start plan checkout (MCP tool start_plan_checkout) (`POST /v6/merchant/plan/checkout`) */
+    startPlanCheckout: bind(core, {"method":"POST","path":"/v6/merchant/plan/checkout","pathParams":[],"queryParams":[],"body":true,"tenant":false}) as Method<NonNullable<operations['start_plan_checkout']['requestBody']>['content']['application/json'], operations['start_plan_checkout']['responses'][200]['content']['application/json']['data']>,
+    /** Change plan (MCP tool change_plan) (`POST /v6/merchant/plan/change`) */
+    changePlan: bind(core, {"method":"POST","path":"/v6/merchant/plan/change","pathParams":[],"queryParams":[],"body":true,"tenant":false}) as Method<NonNullable<operations['change_plan']['requestBody']>['content']['application/json'], operations['change_plan']['responses'][200]['content']['application/json']['data']>,
   };
 }
 

@@ -1,6 +1,7 @@
 /** Staff members: add and list them. */
 import type { RequestContext } from '../../kernel/context.ts';
 import { newId } from '../../kernel/ids.ts';
+import { requireWithinLimit } from '../../kernel/plans.ts';
 import { likePattern, pageRequest } from '../../kernel/pagination.ts';
 import type { RowOf } from '../../kernel/tables.ts';
 import { StaffMember } from '../entities/staff-member.ts';
@@ -13,10 +14,25 @@ export interface NewStaffMember {
   title?: string | null;
 }
 
+/** A new active staff member, within the plan's number of staff members (402 PLAN_LIMIT_REACHED beyond). */
 export async function createStaffMember(ctx: RequestContext, input: NewStaffMember) {
   const fields = { name: input.name, email: input.email ?? null, phone: input.phone ?? null, title: input.title ?? null };
-  return ctx.transaction(async (tx) => tx.em.create(StaffMember, { id: newId(), ...fields, active: true }));
+  return ctx.transaction(async (tx) => {
+    await requireWithinLimit(tx, 'staffMembers', async () => (await activeStaff(tx)) + 1, 'active staff members');
+    return tx.em.create(StaffMember, { id: newId(), ...fields, active: true });
+  });
 }
+
+const activeStaff = async (tx: RequestContext) =>
+  Number(
+    (
+      await tx.query
+        .selectFrom('booking.staff_member')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('active', '=', true)
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 export async function listStaff(ctx: RequestContext, args: { page?: number | null; limit?: number | null; search?: string | null }) {
   const req = pageRequest(args);

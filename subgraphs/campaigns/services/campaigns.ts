@@ -5,6 +5,7 @@ import { AppError, badInput, conflict, notFound } from '../../kernel/errors.ts';
 import { newId } from '../../kernel/ids.ts';
 import { applyChanges } from '../../kernel/inputs.ts';
 import { pageRequest, type Page } from '../../kernel/pagination.ts';
+import { requireFeature } from '../../kernel/plans.ts';
 import { anyOf } from '../../kernel/query.ts';
 import type { RowOf } from '../../kernel/tables.ts';
 import { email, parse, phone } from '../../kernel/schemas.ts';
@@ -254,6 +255,7 @@ async function deliveryCounts(ctx: RequestContext, campaignIds: readonly string[
  */
 export async function sendTest(ctx: RequestContext, campaignId: string, to: readonly string[]): Promise<string[]> {
   const campaign = await findCampaign(ctx, campaignId);
+  if (campaign.channel !== 'email') await requireFeature(ctx, campaign.channel, `Sending ${campaign.channel === 'sms' ? 'SMS' : 'WhatsApp'} messages`);
   // An address is an email or a phone number by the campaign's channel.
   const addresses = to.map((a, i) => (campaign.channel === 'email' ? parse(email(), a, `to[${i}]`) : parse(phone(), a, `to[${i}]`)));
   const transport = transportFor(ctx.runtime, campaign.channel as CampaignChannel);

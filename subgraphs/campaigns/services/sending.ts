@@ -16,8 +16,10 @@
  */
 import { LockMode } from '@mikro-orm/core';
 import type { RequestContext } from '../../kernel/context.ts';
-import { notFound } from '../../kernel/errors.ts';
+import { AppError, notFound } from '../../kernel/errors.ts';
 import { newId } from '../../kernel/ids.ts';
+import type { Meter } from '../../kernel/plan-catalogue.ts';
+import { consumeQuota, requireFeature } from '../../kernel/plans.ts';
 import { Campaign, type CampaignChannel, type ChannelConfig } from '../entities/campaign.ts';
 import { render } from './content.ts';
 import { membersOf } from './segments.ts';
@@ -76,6 +78,7 @@ export async function startSending(tx: RequestContext, campaign: Campaign): Prom
       )
       .onConflict((oc) => oc.columns(['campaignId', 'customerId']).doNothing())
       .execute();
+    await withinPlan(tx, campaign);
     campaign.startedAt = now;
   }
   campaign.status = 'SENDING';
@@ -83,6 +86,31 @@ export async function startSending(tx: RequestContext, campaign: Campaign): Prom
   campaign.consecutiveFailures = 0;
   relay(tx, campaign.id, (campaign.runner = newId()), null);
   campaign.runnerSeenAt = now;
+}
+
+/** The meter each channel's messages count against. */
+const METER_OF: Record<CampaignChannel, Meter> = { email: 'emailMessages', sms: 'smsMessages', whatsapp: 'whatsappMessages' };
+
+/**
+ * The plan's say on a send, once its deliveries are written: SMS and WhatsApp are features of a
+ * plan, and the messages to send count against the channel's monthly quota all at once (402
+ * PLAN_LIMIT_REACHED, the deliveries undone, when they do not fit).
+ */
+async function withinPlan(tx: RequestContext, campaign: Campaign): Promise<void> {
+  const channel = campaign.channel as CampaignChannel;
+  try {
+    if (channel !== 'email') await requireFeature(tx, channel, `Sending ${channel === 'sms' ? 'SMS' : 'WhatsApp'} campaigns`);
+    const { n } = await tx.query
+      .selectFrom('campaigns.delivery')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('campaignId', '=', campaign.id)
+      .where('status', '=', 'PENDING')
+      .executeTakeFirstOrThrow();
+    if (Number(n)) await consumeQuota(tx, METER_OF[channel], Number(n), `${channel} campaign messages`);
+  } catch (error) {
+    await tx.query.deleteFrom('campaigns.delivery').where('campaignId', '=', campaign.id).execute();
+    throw error;
+  }
 }
 
 function relay(tx: RequestContext, campaignId: string, runner: string, at: Date | null) {
@@ -306,7 +334,14 @@ export async function startDue(ctx: RequestContext, campaignId: string): Promise
       campaign.statusReason = `Its scheduled time (${campaign.scheduledAt.toISOString()}) passed more than 24 hours ago; resume it to send now`;
       return true;
     }
-    await startSending(tx, campaign);
+    try {
+      await startSending(tx, campaign);
+    } catch (error) {
+      // Nobody is waiting for an answer: the business finds the campaign paused, with the reason.
+      if (!(error instanceof AppError) || error.extensions.code !== 'PLAN_LIMIT_REACHED') throw error;
+      campaign.status = 'PAUSED';
+      campaign.statusReason = error.message;
+    }
     return true;
   });
 }

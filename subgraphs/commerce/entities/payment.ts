@@ -16,8 +16,8 @@ export const PAYMENT_STATUSES = [
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
 /**
- * One attempt to collect money through a provider: for an order, or for an event registration
- * (content's; commerce keeps only its id). The provider's own id and status are mirrored here;
+ * One attempt to collect money through a provider: for an order, for an event registration
+ * (content's; commerce keeps only its id), or for a month of the platform's paid plan. The provider's own id and status are mirrored here;
  * refunds add up in `refundedMinor`.
  */
 export const Payment = tenantEntity({
@@ -31,6 +31,8 @@ export const Payment = tenantEntity({
       .onCreate(() => newId()),
     orderId: p.manyToOne(Order).mapToPk().nullable().deleteRule('no action').deferMode('deferred'),
     registrationId: p.uuid().nullable(),
+    /** The plan a month of which this payment buys for the company itself (kernel/plans.ts). */
+    planId: p.text().nullable(),
     provider: p.text(),
     providerPaymentId: p.text().nullable(),
     paymentMethodId: p.text(),
@@ -57,8 +59,8 @@ export const Payment = tenantEntity({
     { name: 'payment_status_check', expression: `status in (${PAYMENT_STATUSES.map((s) => `'${s}'`).join(', ')})` },
     { name: 'payment_amount_minor_check', expression: 'amount_minor >= 0' },
     { name: 'payment_refunded_minor_check', expression: 'refunded_minor >= 0 and refunded_minor <= amount_minor' },
-    // A payment pays for exactly one thing: an order or an event registration.
-    { name: 'payment_purpose_check', expression: '(order_id is null) <> (registration_id is null)' },
+    // A payment pays for exactly one thing: an order, an event registration or a month of a plan.
+    { name: 'payment_purpose_check', expression: 'num_nonnulls(order_id, registration_id, plan_id) = 1' },
   ],
 });
 export type Payment = InstanceType<typeof Payment.class>;

@@ -6,6 +6,7 @@
 import { LockMode } from '@mikro-orm/core';
 import type { RequestContext } from '../../kernel/context.ts';
 import { AppError } from '../../kernel/errors.ts';
+import { activatePaidPeriod } from '../../kernel/plans.ts';
 import { anyOf } from '../../kernel/query.ts';
 import { Order } from '../entities/order.ts';
 import { Payment, type PaymentStatus } from '../entities/payment.ts';
@@ -78,6 +79,8 @@ export async function applyState(tx: RequestContext, paymentId: string, state: P
       .where('status', '=', 'PENDING_PAYMENT')
       .execute();
   }
+  // A month of a plan for the company itself starts (or extends) its paid time.
+  if (payment.planId) await activatePaidPeriod(tx, payment.planId);
   if (payment.orderId) {
     const order = await tx.em.findOne(Order, { id: payment.orderId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
     // An order ended meanwhile had its intent canceled first; a payment that still got through is
@@ -144,10 +147,16 @@ export async function syncPayment(
   if (state.status !== payment.status) await ctx.transaction((tx) => applyState(tx, payment.id, state));
 }
 
-/** Cancels the open payments of an order or registration at their provider (one that succeeded meanwhile pays instead). */
-export async function cancelOpenPayments(ctx: RequestContext, of: { orderId: string } | { registrationId: string }): Promise<void> {
+/** Cancels the open payments of an order or registration, or one payment, at their provider (one that succeeded meanwhile pays instead). */
+export async function cancelOpenPayments(ctx: RequestContext, of: { orderId: string } | { registrationId: string } | { paymentId: string }): Promise<void> {
   const select = ctx.query.selectFrom('commerce.payment').selectAll().where('status', 'not in', FINAL);
-  const open = await ctx.all('orderId' in of ? select.where('orderId', '=', of.orderId) : select.where('registrationId', '=', of.registrationId));
+  const open = await ctx.all(
+    'orderId' in of
+      ? select.where('orderId', '=', of.orderId)
+      : 'registrationId' in of
+        ? select.where('registrationId', '=', of.registrationId)
+        : select.where('id', '=', of.paymentId),
+  );
   for (const payment of open) {
     const state = payment.providerPaymentId
       ? await providerFor(ctx.runtime, payment.provider).cancel(payment.providerPaymentId)

@@ -5,6 +5,7 @@ import { kernel0003 } from './0003_idempotency.ts';
 import { kernel0004 } from './0004_audit.ts';
 import { kernel0005 } from './0005_legacy_usage.ts';
 import { kernel0006 } from './0006_idempotency_commit.ts';
+import { kernel0007 } from './0007_plans.ts';
 
-/** The kernel's own tables (outbox, jobs, idempotency, audit, legacy route use), applied before any subgraph's. */
-export const KERNEL_MIGRATIONS: Migration[] = [kernel0001, kernel0002, kernel0003, kernel0004, kernel0005, kernel0006];
+/** The kernel's own tables (outbox, jobs, idempotency, audit, legacy route use, plans and usage), applied before any subgraph's. */
+export const KERNEL_MIGRATIONS: Migration[] = [kernel0001, kernel0002, kernel0003, kernel0004, kernel0005, kernel0006, kernel0007];
