@@ -146,7 +146,7 @@ async function countMerchant(
   const periodSeconds = Math.round((plan.periodEnd.getTime() - plan.periodStart.getTime()) / 1000);
   const periodLeft = Math.max(1, Math.ceil((plan.periodEnd.getTime() - now.getTime()) / 1000));
   const minuteUsed = row.minute === null ? perMinute : Number(row.minute);
-  // Refused by the rate, the period's count was not reached: it is read back as unchanged (unknown here, so not told).
+  // Refused by the rate, the period was not counted and its count is not known here: RateLimit leaves it out.
   const monthUsed = row.month === null ? (row.minute === null ? null : perMonth) : Number(row.month);
   const outcome: Outcome = {
     policy: `"minute";q=${perMinute};w=60, "month";q=${perMonth};w=${periodSeconds}`,

@@ -2,7 +2,6 @@ import { inject, afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { App } from '../../router/app.ts';
 import { systemClock, TestClock } from '../../subgraphs/kernel/clock.ts';
 import { DEFAULT_PLANS } from '../../subgraphs/kernel/plan-catalogue.ts';
 import { http } from '../support/client.ts';
@@ -20,7 +19,7 @@ import { ownServer } from '../support/server.ts';
 
 const LIMITS = { requestsPerMinute: 7, apiCallsPerMonth: 12, staffMembers: 3 };
 const STOREFRONT_PER_MINUTE = 5;
-let own: { url: string; app: App };
+let own: Awaited<ReturnType<typeof ownServer>>;
 let company: Company;
 
 const ACCEPT = 'application/json, text/event-stream';
@@ -53,7 +52,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await own?.app.close();
+  await own?.close();
 });
 
 describe('rate limits and the API-call meter', () => {
@@ -257,8 +256,9 @@ describe.runIf(inject('databaseUrl'))('across processes on PostgreSQL', () => {
   it('the rate limit holds across two routers on one database: 20 concurrent calls against 7 run exactly 7', async () => {
     const port = await freePort();
     const second = startServerProcess(mkdtempSync(join(tmpdir(), 'plans-second-')), port, {
-      DATABASE_URL: inject('databaseUrl')!,
+      DATABASE_URL: own.databaseUrl!,
       JWT_SECRET: 'test-secret-test-secret-test-secret-42',
+      // Stored at its start, these plans are both routers' (one database): the same rate, a quota out of the way.
       PLANS: JSON.stringify({ free: { limits: { ...LIMITS, apiCallsPerMonth: 1000 } } }),
     });
     try {

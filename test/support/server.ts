@@ -10,6 +10,7 @@ import { VIA_HEADER } from '../../subgraphs/kernel/audit.ts';
 import type { Clock } from '../../subgraphs/kernel/clock.ts';
 import { loadConfig, type Config } from '../../subgraphs/kernel/config.ts';
 import { createPglite } from '../../subgraphs/kernel/database.ts';
+import { createDatabase } from './database.ts';
 
 export interface TestServer {
   url: string;
@@ -79,10 +80,15 @@ async function start(): Promise<TestServer> {
 /**
  * A router of its own beside the worker's, with settings of its own (`env`, as the environment
  * gives them) and, given one, a clock: on PGlite a fresh copy of the run's snapshot, on PostgreSQL
- * the run's database (a test clock then needs a job queue schema of its own, `jobsSchema`).
+ * a database of its own (the plans a start stores are the whole database's), dropped by `close`.
  */
-export async function ownServer(env: Record<string, string>, options: { clock?: Clock; jobsSchema?: string } = {}): Promise<{ url: string; app: App }> {
-  const databaseUrl = inject('databaseUrl');
+export async function ownServer(
+  env: Record<string, string>,
+  options: { clock?: Clock } = {},
+): Promise<{ url: string; app: App; databaseUrl?: string; close(): Promise<void> }> {
+  const base = inject('databaseUrl');
+  const database = base ? await createDatabase(base, 'own') : undefined;
+  const databaseUrl = database?.url;
   const snapshot = inject('snapshotFile');
   const probe = (await import('node:http')).createServer();
   await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
@@ -100,5 +106,13 @@ export async function ownServer(env: Record<string, string>, options: { clock?: 
   const pglite = snapshot ? await createPglite(undefined, new Blob([readFileSync(snapshot)])) : undefined;
   const app = await createApp(config, { pglite, ...options });
   await new Promise<void>((r) => app.server.listen(port, '127.0.0.1', r));
-  return { url: config.publicUrl, app };
+  return {
+    url: config.publicUrl,
+    app,
+    databaseUrl,
+    async close() {
+      await app.close();
+      await database?.drop();
+    },
+  };
 }
