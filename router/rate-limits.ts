@@ -1,8 +1,8 @@
 import type { GatewayPlugin } from '@graphql-hive/gateway-runtime';
 import { GraphQLError } from 'graphql';
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import type { AppError } from '../subgraphs/kernel/errors.ts';
-import { companyPlanQuery, planLimitReached, toCurrentPlan } from '../subgraphs/kernel/plans.ts';
+import { companyPlanQuery, planLimitReached, toCurrentPlan, type CompanyPlanRow } from '../subgraphs/kernel/plans.ts';
 import { headerReader, resolvePrincipal, type Principal } from '../subgraphs/kernel/principal.ts';
 import { scopedQuery, systemQuery } from '../subgraphs/kernel/query.ts';
 import type { Runtime } from '../subgraphs/kernel/runtime.ts';
@@ -24,12 +24,13 @@ import { edgeRequest } from './edge.ts';
  * PLAN_LIMIT_REACHED.
  */
 export function useRateLimits(runtime: Runtime): GatewayPlugin {
+  let count: ReturnType<typeof counter> | undefined;
   return {
     async onExecute({ args, setResultAndStopExecution }) {
       const request = (args.contextValue as { request?: Request }).request;
       if (!request) return;
       const edge = edgeRequest.getStore();
-      const outcome = await count(runtime, request.headers, edge?.address ?? 'local');
+      const outcome = await (count ??= counter(runtime))(request.headers, edge?.address ?? 'local');
       if (edge && !edge.res.headersSent) {
         edge.res.setHeader('ratelimit-policy', outcome.policy);
         edge.res.setHeader('ratelimit', outcome.remaining);
@@ -49,102 +50,139 @@ interface Outcome {
 
 const MINUTE_MS = 60_000;
 
-async function count(runtime: Runtime, headers: Headers, address: string): Promise<Outcome> {
-  let principal: Principal | undefined;
-  try {
-    principal = await resolvePrincipal(runtime.db, runtime.config.jwtSecret, headerReader(headers));
-  } catch {
-    // A credential that does not resolve is refused by the subgraph; its caller is counted by address.
-  }
-  const now = runtime.clock.now();
-  const windowStart = new Date(Math.floor(now / MINUTE_MS) * MINUTE_MS);
-  const resetSeconds = Math.ceil((windowStart.getTime() + MINUTE_MS - now) / 1000);
-  return principal?.kind === 'merchant'
-    ? countMerchant(runtime, principal, new Date(now), windowStart, resetSeconds)
-    : countStorefront(runtime, `client:${principal?.companyId ?? '-'}:${address}`, windowStart, resetSeconds);
+/** What the statements are built with, replaced by each call's values when it runs. */
+const SLOTS = { company: '00000000-0000-4000-8000-00000000c0de', key: '\u0000key', window: '\u0000window', now: '\u0000now', max: -987_654_321 };
+type Values = { [K in keyof typeof SLOTS]?: unknown };
+
+/**
+ * A statement built once with the builder (its tables named through it, the tenancy plugin
+ * applied) and run with each call's values in its parameters: building and compiling the
+ * statements on every request cost the router more CPU than the round trip itself.
+ */
+function prepared(compiled: CompiledQuery): (values: Values) => CompiledQuery {
+  const slots = compiled.parameters.map((p) => (Object.keys(SLOTS) as (keyof typeof SLOTS)[]).find((k) => SLOTS[k] === p));
+  return (values) =>
+    CompiledQuery.raw(
+      compiled.sql,
+      compiled.parameters.map((p, i) => (slots[i] ? values[slots[i]] : p)),
+    );
 }
 
-async function countStorefront(runtime: Runtime, key: string, windowStart: Date, resetSeconds: number): Promise<Outcome> {
-  const max = runtime.config.storefrontRequestsPerMinute;
-  const rows = await systemQuery(runtime.db.orm.em)
-    .insertInto('kernel.rate_window')
-    .values({ key, windowStart, count: 1 })
-    .onConflict((oc) =>
-      oc
-        .columns(['key', 'windowStart'])
-        .doUpdateSet((eb) => ({ count: eb('kernel.rate_window.count', '+', 1) }))
-        .where('kernel.rate_window.count', '<', max),
-    )
-    .returning('count')
-    .execute();
-  const used = rows.length ? Number(rows[0].count) : max;
-  return {
-    policy: `"storefront";q=${max};w=60`,
-    remaining: `"storefront";r=${max - used};t=${resetSeconds}`,
-    refusal: rows.length ? undefined : rateLimited(`More than ${max} storefront requests a minute from this address`, resetSeconds),
+/** The storefront's minute: one conditional upsert of its window. */
+function storefrontStatement(runtime: Runtime) {
+  return prepared(
+    systemQuery(runtime.db.orm.em)
+      .insertInto('kernel.rate_window')
+      .values({ key: SLOTS.key, windowStart: sql<Date>`${SLOTS.window}::timestamptz`, count: 1 })
+      .onConflict((oc) =>
+        oc
+          .columns(['key', 'windowStart'])
+          .doUpdateSet((eb) => ({ count: eb('kernel.rate_window.count', '+', 1) }))
+          .where('kernel.rate_window.count', '<', SLOTS.max),
+      )
+      .returning('count')
+      .compile(),
+  );
+}
+
+/**
+ * A merchant operation: the company's plan and period, the credential's minute (only within the
+ * plan's rate) and, only if that counted, the company's API calls for the period (only within
+ * its quota). One statement; the row locks of the upserts make it exact under concurrency.
+ */
+function merchantStatement(runtime: Runtime) {
+  const limit = (name: 'requestsPerMinute' | 'apiCallsPerMonth') => sql<number>`(plan.limits->>${name})::bigint`;
+  return prepared(
+    scopedQuery(runtime.db.orm.em, SLOTS.company)
+      .query.with('plan', (q) => companyPlanQuery(q, SLOTS.now))
+      .with('minute', (q) =>
+        q
+          .insertInto('kernel.rate_window')
+          .columns(['key', 'windowStart', 'count'])
+          .expression((eb) =>
+            eb.selectFrom('plan').select([eb.val(SLOTS.key).as('key'), sql<Date>`${SLOTS.window}::timestamptz`.as('windowStart'), eb.lit(1).as('count')]),
+          )
+          .onConflict((oc) =>
+            oc
+              .columns(['key', 'windowStart'])
+              .doUpdateSet((eb) => ({ count: eb('kernel.rate_window.count', '+', 1) }))
+              .where((eb) => eb('kernel.rate_window.count', '<', eb.selectFrom('plan').select(limit('requestsPerMinute').as('max')))),
+          )
+          .returning('count'),
+      )
+      .with('month', (q) =>
+        q
+          .insertInto('kernel.usage')
+          .columns(['companyId', 'meter', 'periodStart', 'used'])
+          .expression((eb) =>
+            eb
+              .selectFrom('plan')
+              .select([
+                eb.cast<string>(eb.val(SLOTS.company), 'uuid').as('companyId'),
+                eb.val('apiCalls').as('meter'),
+                'plan.periodStart',
+                eb.lit(1).as('used'),
+              ])
+              .where((w) => w.exists(w.selectFrom('minute').select('count')))
+              .where(limit('apiCallsPerMonth'), '>', 0),
+          )
+          .onConflict((oc) =>
+            oc
+              .columns(['companyId', 'meter', 'periodStart'])
+              .doUpdateSet((eb) => ({ used: eb('kernel.usage.used', '+', 1) }))
+              .where((eb) => eb('kernel.usage.used', '<', eb.selectFrom('plan').select(limit('apiCallsPerMonth').as('max')))),
+          )
+          .returning('used'),
+      )
+      .selectFrom('plan')
+      .selectAll('plan')
+      .select((eb) => [eb.selectFrom('minute').select('count').as('minute'), eb.selectFrom('month').select('used').as('month')])
+      .compile(),
+  );
+}
+
+type MerchantRow = CompanyPlanRow & { minute: number | null; month: number | null };
+
+function counter(runtime: Runtime) {
+  const storefront = storefrontStatement(runtime);
+  const merchant = merchantStatement(runtime);
+  const run = <R>(statement: CompiledQuery) => systemQuery(runtime.db.orm.em).executeQuery<R>(statement);
+
+  return async function count(headers: Headers, address: string): Promise<Outcome> {
+    let principal: Principal | undefined;
+    try {
+      principal = await resolvePrincipal(runtime.db, runtime.config.jwtSecret, headerReader(headers));
+    } catch {
+      // A credential that does not resolve is refused by the subgraph; its caller is counted by address.
+    }
+    const now = runtime.clock.now();
+    const windowStart = new Date(Math.floor(now / MINUTE_MS) * MINUTE_MS);
+    const resetSeconds = Math.ceil((windowStart.getTime() + MINUTE_MS - now) / 1000);
+    const window = windowStart.toISOString();
+    if (principal?.kind !== 'merchant') {
+      const max = runtime.config.storefrontRequestsPerMinute;
+      const key = `client:${principal?.companyId ?? '-'}:${address}`;
+      const { rows } = await run<{ count: number }>(storefront({ key, window, max }));
+      const used = rows.length ? Number(rows[0].count) : max;
+      return {
+        policy: `"storefront";q=${max};w=60`,
+        remaining: `"storefront";r=${max - used};t=${resetSeconds}`,
+        refusal: rows.length ? undefined : rateLimited(`More than ${max} storefront requests a minute from this address`, resetSeconds),
+      };
+    }
+    const { rows } = await run<MerchantRow>(
+      merchant({ company: principal.companyId, key: `key:${principal.credentialId}`, window, now: new Date(now).toISOString() }),
+    );
+    return merchantOutcome(runtime, rows[0], now, resetSeconds);
   };
 }
 
-async function countMerchant(
-  runtime: Runtime,
-  principal: Extract<Principal, { kind: 'merchant' }>,
-  now: Date,
-  windowStart: Date,
-  resetSeconds: number,
-): Promise<Outcome> {
-  const { companyId } = principal;
-  const limit = (name: 'requestsPerMinute' | 'apiCallsPerMonth') => sql<number>`(plan.limits->>${name})::bigint`;
-  const row = await scopedQuery(runtime.db.orm.em, companyId)
-    .query.with('plan', (q) => companyPlanQuery(q, now))
-    .with('minute', (q) =>
-      q
-        .insertInto('kernel.rate_window')
-        .columns(['key', 'windowStart', 'count'])
-        .expression((eb) =>
-          eb
-            .selectFrom('plan')
-            .select([
-              eb.val(`key:${principal.credentialId}`).as('key'),
-              eb.cast<Date>(eb.val(windowStart), 'timestamptz').as('windowStart'),
-              eb.lit(1).as('count'),
-            ]),
-        )
-        .onConflict((oc) =>
-          oc
-            .columns(['key', 'windowStart'])
-            .doUpdateSet((eb) => ({ count: eb('kernel.rate_window.count', '+', 1) }))
-            .where((eb) => eb('kernel.rate_window.count', '<', eb.selectFrom('plan').select(limit('requestsPerMinute').as('max')))),
-        )
-        .returning('count'),
-    )
-    .with('month', (q) =>
-      q
-        .insertInto('kernel.usage')
-        .columns(['companyId', 'meter', 'periodStart', 'used'])
-        .expression((eb) =>
-          eb
-            .selectFrom('plan')
-            .select([eb.cast<string>(eb.val(companyId), 'uuid').as('companyId'), eb.val('apiCalls').as('meter'), 'plan.periodStart', eb.lit(1).as('used')])
-            .where((w) => w.exists(w.selectFrom('minute').select('count')))
-            .where(limit('apiCallsPerMonth'), '>', 0),
-        )
-        .onConflict((oc) =>
-          oc
-            .columns(['companyId', 'meter', 'periodStart'])
-            .doUpdateSet((eb) => ({ used: eb('kernel.usage.used', '+', 1) }))
-            .where((eb) => eb('kernel.usage.used', '<', eb.selectFrom('plan').select(limit('apiCallsPerMonth').as('max')))),
-        )
-        .returning('used'),
-    )
-    .selectFrom('plan')
-    .selectAll('plan')
-    .select((eb) => [eb.selectFrom('minute').select('count').as('minute'), eb.selectFrom('month').select('used').as('month')])
-    .executeTakeFirstOrThrow();
+function merchantOutcome(runtime: Runtime, row: MerchantRow, now: number, resetSeconds: number): Outcome {
   const plan = toCurrentPlan(row);
   const perMinute = plan.limits.requestsPerMinute;
   const perMonth = plan.limits.apiCallsPerMonth;
   const periodSeconds = Math.round((plan.periodEnd.getTime() - plan.periodStart.getTime()) / 1000);
-  const periodLeft = Math.max(1, Math.ceil((plan.periodEnd.getTime() - now.getTime()) / 1000));
+  const periodLeft = Math.max(1, Math.ceil((plan.periodEnd.getTime() - now) / 1000));
   const minuteUsed = row.minute === null ? perMinute : Number(row.minute);
   // Refused by the rate, the period was not counted and its count is not known here: RateLimit leaves it out.
   const monthUsed = row.month === null ? (row.minute === null ? null : perMonth) : Number(row.month);

@@ -77,13 +77,13 @@ export async function storePlans(db: Database, plans: readonly PlanDefinition[])
 }
 
 /**
- * One row: the plan the query's company (its tenant scope) is on at `now` (`plan`, `features`,
+ * One row: the plan the query's company (its tenant scope) is on at `now` (ISO 8601; `plan`, `features`,
  * `limits`) and the period `now` falls in (`periodStart`, `periodEnd`: the anchor plus whole
  * months), with what is scheduled (`paidUntil`, `nextPlan`). The router reads it inside its
  * metering statement; services through `planOf`.
  */
-export function companyPlanQuery(q: QueryCreator<Tables>, now: Date) {
-  const at = sql<Date>`${now.toISOString()}::timestamptz`;
+export function companyPlanQuery(q: QueryCreator<Tables>, now: string) {
+  const at = sql<Date>`${now}::timestamptz`;
   const chosen = q.selectNoFrom((eb) => {
     const row = () => eb.selectFrom('kernel.company_plan as c');
     return [
@@ -142,7 +142,7 @@ export function toCurrentPlan(row: CompanyPlanRow): CurrentPlan {
 
 /** The caller's company's plan now. */
 export async function planOf(ctx: RequestContext): Promise<CurrentPlan> {
-  return toCurrentPlan(await companyPlanQuery(ctx.query, ctx.now()).executeTakeFirstOrThrow());
+  return toCurrentPlan(await companyPlanQuery(ctx.query, ctx.now().toISOString()).executeTakeFirstOrThrow());
 }
 
 /**

@@ -3,7 +3,9 @@ import type { Migration } from '../module.ts';
 /**
  * Plans and what they meter (kernel/plans.ts): the plans themselves (rewritten from configuration
  * at every start), the plan a company is on (no row: the free plan, by calendar month), what a
- * company used per meter and period, and the fixed one-minute windows of the rate limits.
+ * company used per meter and period, and the fixed one-minute windows of the rate limits. The
+ * windows are unlogged: written on every request, they need no write-ahead log flush, and what a
+ * database crash loses of them is a minute's counts.
  */
 export const kernel0007: Migration = {
   name: '0007_plans',
@@ -35,7 +37,7 @@ export const kernel0007: Migration = {
       used bigint not null constraint usage_used_check check (used >= 0),
       primary key (company_id, meter, period_start)
     )`,
-    `create table kernel.rate_window (
+    `create unlogged table kernel.rate_window (
       key text not null,
       window_start timestamptz not null,
       count int not null,
