@@ -252,6 +252,53 @@ describe('plans', () => {
   });
 });
 
+describe('campaign messages', () => {
+  it('count against the channel’s monthly quota when sending starts: a send that does not fit is refused whole, one that fits counts its recipients', async () => {
+    const mail = await ownServer({ PLANS: JSON.stringify({ free: { limits: { emailMessagesPerMonth: 2 } } }) });
+    try {
+      const fresh = await signupCompany('Mail Quota Studio', mail.url);
+      const merchant = (path: string, body?: unknown) => http(path, { base: mail.url, body, headers: bearer(fresh.apiKey) });
+      const people: string[] = [];
+      for (const name of ['Ana', 'Ben', 'Cleo']) {
+        const email = `${name.toLowerCase()}.${Date.now()}@quota.example`;
+        const registered = await http('/v6/customer-portal/auth/register', {
+          base: mail.url,
+          body: { name, email },
+          headers: { 'x-company-id': fresh.companyId },
+        });
+        people.push(registered.body.data.member.id);
+      }
+      const campaignOf = async (customerIds: string[]) => {
+        const segment = (await merchant('/v6/merchant/customer-segments', { name: `Of ${customerIds.length}`, customerIds })).body.data;
+        // Campaigns learns the customers from members' events a moment later.
+        await eventually(async () => expect((await merchant(`/v6/merchant/customer-segments/${segment.id}/preview`)).body.data.count).toBe(customerIds.length));
+        const body = {
+          name: `To ${customerIds.length}`,
+          channel: 'email',
+          recipientSource: 'segment',
+          segmentId: segment.id,
+          channelConfig: { subject: 'Hi', html: '<p>Hi</p>' },
+        };
+        return (await merchant('/v6/merchant/campaigns', body)).body.data.id as string;
+      };
+      const three = await campaignOf(people);
+      const refused = await merchant(`/v6/merchant/campaigns/${three}/send`, {});
+      expect(refused.status).toBe(402);
+      expect(refused.body.error).toMatchObject({
+        code: 'PLAN_LIMIT_REACHED',
+        details: { limit: 'emailMessagesPerMonth', max: 2, plan: 'free', upgradeTo: 'starter' },
+      });
+      expect((await merchant(`/v6/merchant/campaigns/${three}`)).body.data).toMatchObject({ status: 'DRAFT', deliveries: { total: 0 } });
+      const two = await campaignOf(people.slice(0, 2));
+      expect((await merchant(`/v6/merchant/campaigns/${two}/send`, {})).status).toBe(202);
+      const plan = (await merchant('/v6/merchant/plan')).body.data;
+      expect(plan.usage.find((u: any) => u.meter === 'emailMessages')).toEqual({ meter: 'emailMessages', used: 2, limit: 2, remaining: 0 });
+    } finally {
+      await mail.close();
+    }
+  });
+});
+
 describe.runIf(inject('databaseUrl'))('across processes on PostgreSQL', () => {
   it('the rate limit holds across two routers on one database: 20 concurrent calls against 7 run exactly 7', async () => {
     const port = await freePort();
