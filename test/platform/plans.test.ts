@@ -180,7 +180,7 @@ describe('plans', () => {
     ]);
   });
 
-  it('buying Starter goes through the checkout: the signed webhook activates it; a downgrade takes effect at the period’s end', async () => {
+  it('buying Starter goes through the checkout: the signed webhook activates it, a second month extends it, a downgrade takes effect at the period’s end', async () => {
     const fresh = await signupCompany('Upgrade Studio', own.url);
     const paidAt = Date.parse('2031-03-15T12:00:00Z');
     at(paidAt);
@@ -216,17 +216,47 @@ describe('plans', () => {
     expect(active.periodEnd).toBe(paidUntil.toISOString());
     // A new period began with the plan: only the reads since count.
     expect(active.usage.find((u: any) => u.meter === 'apiCalls').used).toBeLessThan(10);
+    // A second month, paid at once (sandbox_success): the paid time goes a month further, the period stays.
+    const renewal = await call('/v6/merchant/plan/checkout', { body: { plan: 'starter', paymentMethodId: 'sandbox_success' }, headers: bearer(fresh.apiKey) });
+    expect(renewal.status).toBe(200);
+    const end = new Date(paidUntil);
+    end.setUTCMonth(paidUntil.getUTCMonth() + 1);
+    const renewed = await eventually(async () => {
+      const read = await usage(fresh.apiKey);
+      expect(read.paidUntil).toBe(end.toISOString());
+      return read;
+    });
+    expect(renewed.periodStart).toBe(active.periodStart);
     // Free from the end of the paid time: scheduled, shown, and Starter until then.
     const downgrade = await call('/v6/merchant/plan/change', { body: { plan: 'free' }, headers: bearer(fresh.apiKey) });
     expect(downgrade.status).toBe(200);
-    expect(downgrade.body.data).toMatchObject({ plan: { id: 'starter' }, scheduledChange: { plan: { id: 'free' }, at: paidUntil.toISOString() } });
-    at(paidUntil.getTime() - 60_000);
+    expect(downgrade.body.data).toMatchObject({ plan: { id: 'starter' }, scheduledChange: { plan: { id: 'free' }, at: end.toISOString() } });
+    at(end.getTime() - 60_000);
     expect((await usage(fresh.apiKey)).plan.id).toBe('starter');
-    at(paidUntil.getTime());
+    at(end.getTime());
     const after = await usage(fresh.apiKey);
-    expect(after).toMatchObject({ plan: { id: 'free' }, paidUntil: null, scheduledChange: null, periodStart: paidUntil.toISOString() });
+    expect(after).toMatchObject({ plan: { id: 'free' }, paidUntil: null, scheduledChange: null, periodStart: end.toISOString() });
     expect(after.plan.limits).toMatchObject(LIMITS);
     at(minute);
+  });
+
+  it('refuses what the plan tools cannot do, naming the field', async () => {
+    nextMinute();
+    const post = (path: string, body: unknown) => call(path, { body, headers: bearer(company.apiKey) });
+    const cases: [string, unknown, number, string][] = [
+      ['/v6/merchant/plan/checkout', {}, 400, 'plan'],
+      ['/v6/merchant/plan/checkout', { plan: 'gold' }, 400, 'plan'],
+      ['/v6/merchant/plan/checkout', { plan: 'starter', paymentMethodId: 'manual' }, 400, 'paymentMethodId'],
+      ['/v6/merchant/plan/change', { plan: 'gold' }, 400, 'plan'],
+      // A dearer plan is bought, not scheduled.
+      ['/v6/merchant/plan/change', { plan: 'starter' }, 409, 'plan'],
+    ];
+    for (const [path, body, status, field] of cases) {
+      const answer = await post(path, body);
+      expect({ path, body, status: answer.status, field: answer.body.error?.details?.field }).toEqual({ path, body, status, field });
+    }
+    // Staying on the plan the company is on changes nothing.
+    expect((await post('/v6/merchant/plan/change', { plan: 'free' })).body.data).toMatchObject({ plan: { id: 'free' }, scheduledChange: null });
   });
 
   it('6 concurrent staff members against a plan of 3: exactly 3 are added, the others are 402 naming the limit', async () => {
