@@ -49,6 +49,14 @@ export const NAMESPACES: Record<string, Namespace> = {
       changePlan: 'change_plan',
     },
   },
+  messaging: {
+    description: 'The company’s messaging channels: its WhatsApp Business number and Twilio account.',
+    methods: {
+      getChannels: 'get_messaging_channels',
+      connectWhatsapp: 'connect_whatsapp',
+      connectSms: 'connect_sms',
+    },
+  },
   storefront: {
     description: 'What a storefront needs first (the tenant behind a domain) and its contact form.',
     methods: {

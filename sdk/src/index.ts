@@ -2,6 +2,7 @@
 import { createCore, type ClientOptions } from './core.js';
 import { auth } from './namespaces/auth.js';
 import { organisation } from './namespaces/organisation.js';
+import { messaging } from './namespaces/messaging.js';
 import { storefront } from './namespaces/storefront.js';
 import { services } from './namespaces/services.js';
 import { bookings } from './namespaces/bookings.js';
@@ -21,6 +22,7 @@ export type { ClientOptions, Core, Method, OptionalMethod, Operation, Page, Requ
 export type { operations, components } from './schema.js';
 export { auth } from './namespaces/auth.js';
 export { organisation } from './namespaces/organisation.js';
+export { messaging } from './namespaces/messaging.js';
 export { storefront } from './namespaces/storefront.js';
 export { services } from './namespaces/services.js';
 export { bookings } from './namespaces/bookings.js';
@@ -35,13 +37,14 @@ export { loyalty } from './namespaces/loyalty.js';
 export { customers } from './namespaces/customers.js';
 export { campaigns } from './namespaces/campaigns.js';
 
-/** The whole client: credentials and the 15 namespaces. An app that wants one namespace imports it with createCore instead. */
+/** The whole client: credentials and the 16 namespaces. An app that wants one namespace imports it with createCore instead. */
 export function createClient(options: ClientOptions) {
   const core = createCore(options);
   return {
     ...core,
     auth: auth(core),
     organisation: organisation(core),
+    messaging: messaging(core),
     storefront: storefront(core),
     services: services(core),
     bookings: bookings(core),

@@ -188,6 +188,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v6/merchant/messaging/channels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get messaging channels (MCP tool get_messaging_channels)
+         * @description Returns the company's channels (email, sms, whatsapp), whether each is connected, and the connected accounts' numbers; never a token.
+         */
+        get: operations["get_messaging_channels"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v6/merchant/messaging/channels/whatsapp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Connect whatsapp (MCP tool connect_whatsapp)
+         * @description Connects the company's WhatsApp Business number on Meta's Cloud API (a feature of the Starter plan), or replaces the one connected: its phone number id and a system user access token. The token is stored sealed and never shown again.
+         */
+        put: operations["connect_whatsapp"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v6/merchant/messaging/channels/sms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Connect SMS (MCP tool connect_sms)
+         * @description Connects the company's Twilio account for SMS (a feature of the Starter plan), or replaces the one connected: the account SID, its auth token and the sender number. The token is stored sealed and never shown again.
+         */
+        put: operations["connect_sms"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v6/merchant/service-categories": {
         parameters: {
             query?: never;
@@ -4853,6 +4913,192 @@ export interface operations {
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
             422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+        };
+    };
+    get_messaging_channels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description Every channel, connected or not. */
+                        data: {
+                            items: {
+                                /** @description email, sms or whatsapp. */
+                                channel: string;
+                                /** @description Whether messages can go out on it: email always (the platform’s), SMS and WhatsApp once connected. */
+                                connected: boolean;
+                                /** @description WhatsApp: the Cloud API phone number id. */
+                                phoneNumberId: string | null;
+                                /** @description SMS: the Twilio account SID. */
+                                accountSid: string | null;
+                                /** @description SMS: the sender number. */
+                                fromNumber: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description When it was connected.
+                                 */
+                                connectedAt: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description When its account was last changed.
+                                 */
+                                updatedAt: string | null;
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+        };
+    };
+    connect_whatsapp: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The phone number id Meta gives the number (digits). */
+                    phoneNumberId: string;
+                    /** @description A system user access token with whatsapp_business_messaging; stored sealed, never shown. */
+                    accessToken: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description A channel the company messages its customers on. A token it gave is never shown. */
+                        data: {
+                            /** @description email, sms or whatsapp. */
+                            channel: string;
+                            /** @description Whether messages can go out on it: email always (the platform’s), SMS and WhatsApp once connected. */
+                            connected: boolean;
+                            /** @description WhatsApp: the Cloud API phone number id. */
+                            phoneNumberId: string | null;
+                            /** @description SMS: the Twilio account SID. */
+                            accountSid: string | null;
+                            /** @description SMS: the sender number. */
+                            fromNumber: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When it was connected.
+                             */
+                            connectedAt: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When its account was last changed.
+                             */
+                            updatedAt: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            409: components["responses"]["E409"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+        };
+    };
+    connect_sms: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The account SID (AC…). */
+                    accountSid: string;
+                    /** @description The account’s auth token; stored sealed, never shown. */
+                    authToken: string;
+                    /** @description The sender number, in international form (+4915…). */
+                    fromNumber: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description A channel the company messages its customers on. A token it gave is never shown. */
+                        data: {
+                            /** @description email, sms or whatsapp. */
+                            channel: string;
+                            /** @description Whether messages can go out on it: email always (the platform’s), SMS and WhatsApp once connected. */
+                            connected: boolean;
+                            /** @description WhatsApp: the Cloud API phone number id. */
+                            phoneNumberId: string | null;
+                            /** @description SMS: the Twilio account SID. */
+                            accountSid: string | null;
+                            /** @description SMS: the sender number. */
+                            fromNumber: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When it was connected.
+                             */
+                            connectedAt: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When its account was last changed.
+                             */
+                            updatedAt: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            409: components["responses"]["E409"];
             429: components["responses"]["E429"];
             500: components["responses"]["E500"];
         };

@@ -15,6 +15,7 @@ export const TOOLSETS = {
   promotions: 'Promotion codes and their validation.',
   loyalty: 'Points rules, membership tiers, points, gift offers and redemptions.',
   campaigns: 'Campaigns, customer segments and deliveries.',
+  messaging: 'The company’s messaging channels: connecting its WhatsApp Business number and its Twilio account for SMS.',
 } as const;
 
 export type Toolset = keyof typeof TOOLSETS;

@@ -320,6 +320,15 @@ const WRITES: Record<string, { args: (f: Fixtures, t: string) => Promise<Record<
   // The second face finds the first one's open checkout and answers it again; reading the plan counts an API call.
   start_plan_checkout: { args: async () => ({ plan: 'starter', paymentMethodId: 'sandbox' }), own: ['checkoutUrl'] },
   change_plan: { args: async () => ({ plan: 'free' }), own: ['used', 'remaining'] },
+  // Messaging: each face connects its own number (a number is one company's; the second replaces the first).
+  connect_whatsapp: {
+    args: async (_f, t) => ({ phoneNumberId: t === 'zrestz' ? '2000000001' : '1000000001', accessToken: `token-${t}` }),
+    own: ['phoneNumberId'],
+  },
+  connect_sms: {
+    args: async (_f, t) => ({ accountSid: `AC${'0'.repeat(32)}`, authToken: `token-${t}`, fromNumber: t === 'zrestz' ? '+4915100000002' : '+4915100000001' }),
+    own: ['fromNumber'],
+  },
   // Services and bookings
   create_service_category: { args: async (_f, t) => ({ name: `Colour ${t}` }) },
   create_service: { args: async (f, t) => ({ name: `Trim ${t}`, durationMinutes: 30, price: '20', capacity: 1, staffIds: [f.ids.staffId] }) },

@@ -22,7 +22,7 @@ describe('the TypeScript SDK', () => {
     ({ baseUrl, merchant, companyId, serviceId } = await sdkStudio());
   }, 120_000);
 
-  it('has the contract’s methods in fifteen namespaces', () => {
+  it('has the contract’s methods in sixteen namespaces', () => {
     const namespaces = Object.keys(merchant).filter((k) => typeof (merchant as any)[k] === 'object');
     expect(namespaces.sort()).toEqual([
       'auth',
@@ -33,6 +33,7 @@ describe('the TypeScript SDK', () => {
       'customers',
       'events',
       'loyalty',
+      'messaging',
       'orders',
       'organisation',
       'promotions',

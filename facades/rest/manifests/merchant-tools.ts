@@ -17,6 +17,10 @@ export const TOOL_ROUTES: Record<string, string> = {
   get_plan_and_usage: 'GET /merchant/plan',
   start_plan_checkout: 'POST /merchant/plan/checkout',
   change_plan: 'POST /merchant/plan/change',
+  // Messaging channels
+  get_messaging_channels: 'GET /merchant/messaging/channels',
+  connect_whatsapp: 'PUT /merchant/messaging/channels/whatsapp',
+  connect_sms: 'PUT /merchant/messaging/channels/sms',
   // Services, staff, resources, bookings
   create_service_category: 'POST /merchant/service-categories',
   create_service: 'POST /merchant/services',

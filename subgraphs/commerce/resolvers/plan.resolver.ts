@@ -1,4 +1,4 @@
-import { Arg, Ctx, Field, InputType, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import { Requires } from '../../kernel/access.ts';
 import type { RequestContext } from '../../kernel/context.ts';
 import { toMoney } from '../../kernel/money.ts';
@@ -6,15 +6,7 @@ import type { PlanDefinition } from '../../kernel/plan-catalogue.ts';
 import { parse } from '../../kernel/schemas.ts';
 import { changePlan, planAndUsage, startPlanCheckout } from '../services/plan-checkout.ts';
 import { PlanCheckout, PlanId } from './plan.inputs.ts';
-import { PlanAndUsageNode, PlanCheckoutNode, PlanNode } from './plan.types.ts';
-
-@InputType({ description: 'A month of a paid plan.' })
-export class PlanCheckoutInput {
-  @Field(() => String, { description: 'The plan to buy (starter).' }) plan!: string;
-  @Field(() => String, { nullable: true, description: 'A provider payment method id (GET /shop/payment-methods); default the first one.' })
-  paymentMethodId?: string;
-  @Field(() => String, { nullable: true, description: "Where the provider's payment page returns the merchant." }) returnUrl?: string;
-}
+import { PlanAndUsageNode, PlanCheckoutInput, PlanCheckoutNode, PlanNode } from './plan.types.ts';
 
 const planNode = (plan: PlanDefinition): PlanNode => ({
   id: plan.id,

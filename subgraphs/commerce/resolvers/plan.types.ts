@@ -1,5 +1,5 @@
 /** GraphQL shape of the company's plan, its usage and a plan checkout. */
-import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { Money } from '../../kernel/money.ts';
 import { DateTime } from '../../kernel/scalars.ts';
 import type { PaymentStatus } from '../entities/payment.ts';
@@ -63,4 +63,12 @@ export class PlanCheckoutNode {
   @Field(() => String, { nullable: true, description: 'The provider’s page where the merchant pays; it returns them to returnUrl.' })
   checkoutUrl?: string | null;
   @Field(() => String, { nullable: true, description: 'Why the last attempt failed (e.g. card_declined).' }) failureCode?: string | null;
+}
+
+@InputType({ description: 'A month of a paid plan.' })
+export class PlanCheckoutInput {
+  @Field(() => String, { description: 'The plan to buy (starter).' }) plan!: string;
+  @Field(() => String, { nullable: true, description: 'A provider payment method id (GET /shop/payment-methods); default the first one.' })
+  paymentMethodId?: string;
+  @Field(() => String, { nullable: true, description: "Where the provider's payment page returns the merchant." }) returnUrl?: string;
 }
