@@ -31,7 +31,7 @@ import { assignRequestId, edgeRequest, forwardedHeaders, readBody, refuse, surfa
 import { createGateway, type Gateway } from './gateway.ts';
 import { moduleRoutes } from './module-routes.ts';
 import { MODULES, SUBGRAPH_PORTS } from './modules.ts';
-import { startPlatform, type Platform, type PlatformOptions } from './platform.ts';
+import { startPlatform, type Platform } from './platform.ts';
 import { builtBeside } from './startup.ts';
 
 export interface App {
@@ -66,14 +66,11 @@ export function serveBuilt(entryUrl: string): void {
  */
 export async function createApp(
   config: Config,
-  options: { topology?: 'embedded' | 'distributed'; pglite?: PGlite; subgraphUrls?: Record<string, string>; plugins?: GatewayPlugin[] } & Pick<
-    PlatformOptions,
-    'clock' | 'jobsSchema'
-  > = {},
+  options: { topology?: 'embedded' | 'distributed'; pglite?: PGlite; subgraphUrls?: Record<string, string>; plugins?: GatewayPlugin[] } = {},
 ): Promise<App> {
   const topology = options.topology ?? 'embedded';
   const modules = topology === 'embedded' ? MODULES : [];
-  const platform = await startPlatform(config, modules, { pglite: options.pglite, clock: options.clock, jobsSchema: options.jobsSchema });
+  const platform = await startPlatform(config, modules, { pglite: options.pglite });
   const subgraphs = [];
   for (const m of MODULES) {
     subgraphs.push({

@@ -1,16 +1,15 @@
 import 'reflect-metadata';
 import { mkdtempSync, readFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inject } from 'vitest';
 import type { GatewayPlugin } from '@graphql-hive/gateway-runtime';
 import { createApp, type App } from '../../router/app.ts';
 import { VIA_HEADER } from '../../subgraphs/kernel/audit.ts';
-import type { Clock } from '../../subgraphs/kernel/clock.ts';
 import { loadConfig, type Config } from '../../subgraphs/kernel/config.ts';
 import { createPglite } from '../../subgraphs/kernel/database.ts';
 import { createDatabase } from './database.ts';
+import { freePort } from './local-servers.ts';
 
 export interface TestServer {
   url: string;
@@ -56,56 +55,28 @@ export function testServer(): Promise<TestServer> {
 
 async function start(): Promise<TestServer> {
   const databaseUrl = inject('databaseUrl');
-  const snapshot = inject('snapshotFile');
-  const dataDir = mkdtempSync(join(tmpdir(), 'platform-worker-'));
-  const base = loadConfig({
-    DATA_DIR: dataDir,
-    NODE_ENV: 'test',
-    JWT_SECRET: 'test-secret-test-secret-test-secret-42',
-    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-  });
-  const pglite = snapshot ? await createPglite(undefined, new Blob([readFileSync(snapshot)])) : undefined;
-  // The public URL is known once the port is: the app is created after listening on a free one.
-  const probe = (await import('node:http')).createServer();
-  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
-  const port = (probe.address() as AddressInfo).port;
-  await new Promise<void>((r) => probe.close(() => r()));
-  const config = { ...base, port, publicUrl: `http://127.0.0.1:${port}` };
   const seen: SeenOperation[] = [];
-  const app = await createApp(config, { pglite, plugins: [probePlugin(seen)] });
-  await new Promise<void>((r) => app.server.listen(port, '127.0.0.1', r));
+  const { app, config } = await startRouter(
+    { DATA_DIR: mkdtempSync(join(tmpdir(), 'platform-worker-')), ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) },
+    [probePlugin(seen)],
+  );
   return { url: config.publicUrl, app, config, seen };
 }
 
 /**
  * A router of its own beside the worker's, with settings of its own (`env`, as the environment
- * gives them) and, given one, a clock: on PGlite a fresh copy of the run's snapshot, on PostgreSQL
- * a database of its own (the plans a start stores are the whole database's), dropped by `close`.
+ * gives them): on PGlite a fresh copy of the run's snapshot, on PostgreSQL a database of its own
+ * (the plans a start stores are the whole database's), dropped by `close`.
  */
-export async function ownServer(
-  env: Record<string, string>,
-  options: { clock?: Clock } = {},
-): Promise<{ url: string; app: App; databaseUrl?: string; close(): Promise<void> }> {
+export async function ownServer(env: Record<string, string>): Promise<{ url: string; app: App; databaseUrl?: string; close(): Promise<void> }> {
   const base = inject('databaseUrl');
   const database = base ? await createDatabase(base, 'own') : undefined;
   const databaseUrl = database?.url;
-  const snapshot = inject('snapshotFile');
-  const probe = (await import('node:http')).createServer();
-  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
-  const port = (probe.address() as AddressInfo).port;
-  await new Promise<void>((r) => probe.close(() => r()));
-  const config = loadConfig({
+  const { app, config } = await startRouter({
     DATA_DIR: mkdtempSync(join(tmpdir(), 'platform-own-')),
-    NODE_ENV: 'test',
-    JWT_SECRET: 'test-secret-test-secret-test-secret-42',
-    PORT: String(port),
-    PUBLIC_URL: `http://127.0.0.1:${port}`,
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...env,
   });
-  const pglite = snapshot ? await createPglite(undefined, new Blob([readFileSync(snapshot)])) : undefined;
-  const app = await createApp(config, { pglite, ...options });
-  await new Promise<void>((r) => app.server.listen(port, '127.0.0.1', r));
   return {
     url: config.publicUrl,
     app,
@@ -115,4 +86,24 @@ export async function ownServer(
       await database?.drop();
     },
   };
+}
+
+/**
+ * The real HTTP entry point in the embedded topology on a free loopback port, its public URL that
+ * port's (known before the app is created), on PGlite a copy of the run's snapshot.
+ */
+async function startRouter(env: Record<string, string>, plugins?: GatewayPlugin[]): Promise<{ app: App; config: Config }> {
+  const snapshot = inject('snapshotFile');
+  const port = await freePort();
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    JWT_SECRET: 'test-secret-test-secret-test-secret-42',
+    PORT: String(port),
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    ...env,
+  });
+  const pglite = snapshot ? await createPglite(undefined, new Blob([readFileSync(snapshot)])) : undefined;
+  const app = await createApp(config, { pglite, plugins });
+  await new Promise<void>((r) => app.server.listen(port, '127.0.0.1', r));
+  return { app, config };
 }

@@ -137,6 +137,9 @@ export async function handleWebhookEvent(ctx: RequestContext, provider: string, 
   });
 }
 
+/** A payment as it is now (not a request's loader, which keeps what it read first). */
+export const paymentNow = (ctx: RequestContext, id: string) => ctx.first(ctx.query.selectFrom('commerce.payment').selectAll().where('id', '=', id));
+
 /** Asks the provider for the state of an open payment and applies it (the customer's return). */
 export async function syncPayment(
   ctx: RequestContext,

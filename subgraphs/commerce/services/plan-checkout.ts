@@ -12,7 +12,7 @@ import { METERS, type Meter, type PlanDefinition } from '../../kernel/plan-catal
 import { planOf, scheduleMove, usageIn, type CurrentPlan } from '../../kernel/plans.ts';
 import { Payment } from '../entities/payment.ts';
 import { choosePaymentMethod } from './payment-methods.ts';
-import { cancelOpenPayments, openProviderPayment, syncPayment } from './payments.ts';
+import { cancelOpenPayments, openProviderPayment, paymentNow, syncPayment } from './payments.ts';
 
 export interface PlanAndUsage {
   current: CurrentPlan & { definition: PlanDefinition };
@@ -123,5 +123,3 @@ export async function changePlan(ctx: RequestContext, planId: string): Promise<v
   }
   await ctx.transaction((tx) => scheduleMove(tx, target.id === current.planId ? null : target.id));
 }
-
-const paymentNow = (ctx: RequestContext, id: string) => ctx.first(ctx.query.selectFrom('commerce.payment').selectAll().where('id', '=', id));

@@ -13,7 +13,7 @@ import { newId } from '../../kernel/ids.ts';
 import type { RegistrationCreated } from '../../content/events.ts';
 import { Payment } from '../entities/payment.ts';
 import { choosePaymentMethod } from './payment-methods.ts';
-import { cancelOpenPayments, openProviderPayment, syncPayment } from './payments.ts';
+import { cancelOpenPayments, openProviderPayment, paymentNow, syncPayment } from './payments.ts';
 import { catchUpOnEvent } from '../../kernel/projections.ts';
 import { shopSettings } from './settings.ts';
 
@@ -99,9 +99,6 @@ export async function registrationPaymentIntent(ctx: RequestContext, registratio
   await openProviderPayment(ctx, { paymentId: payment.id }, `Registration: ${registration.eventTitle}`);
   return (await paymentNow(ctx, payment.id))!;
 }
-
-/** A payment as it is now (not a request's loader, which keeps what it read first). */
-const paymentNow = (ctx: RequestContext, id: string) => ctx.first(ctx.query.selectFrom('commerce.payment').selectAll().where('id', '=', id));
 
 const payableRegistrationRow = (ctx: RequestContext, registrationId: string) =>
   ctx.first(ctx.query.selectFrom('commerce.payable_registration').selectAll().where('registrationId', '=', registrationId));
