@@ -84,20 +84,18 @@ export async function storePlans(db: Database, plans: readonly PlanDefinition[])
  */
 export function companyPlanQuery(q: QueryCreator<Tables>, now: string) {
   const at = sql<Date>`${now}::timestamptz`;
-  const chosen = q.selectNoFrom((eb) => {
-    const row = () => eb.selectFrom('kernel.company_plan as c');
-    return [
-      eb.fn
-        .coalesce(
-          row().select(sql<string>`case when c.paid_until <= ${at} then coalesce(c.next_plan_id, ${FREE_PLAN}) else c.plan_id end`.as('plan')),
-          sql<string>`${FREE_PLAN}::text`,
-        )
-        .as('plan'),
-      eb.fn.coalesce(row().select('c.periodAnchor'), sql<Date>`date_trunc('month', ${at}, 'UTC')`).as('anchor'),
-      row().select('c.paidUntil').where('c.paidUntil', '>', at).as('paidUntil'),
-      row().select('c.nextPlanId').where('c.paidUntil', '>', at).as('nextPlan'),
-    ];
-  });
+  // The company's choice, read once: one row whether or not it made one (none: the free plan, by calendar month).
+  const chosen = q
+    .selectFrom(sql<{ one: number }>`(select 1 as one)`.as('one'))
+    .leftJoin('kernel.company_plan as c', (join) => join.onTrue())
+    .select([
+      sql<string>`case when c.plan_id is null then ${FREE_PLAN} when c.paid_until <= ${at} then coalesce(c.next_plan_id, ${FREE_PLAN}) else c.plan_id end`.as(
+        'plan',
+      ),
+      sql<Date>`coalesce(c.period_anchor, date_trunc('month', ${at}, 'UTC'))`.as('anchor'),
+      sql<Date | null>`case when c.paid_until > ${at} then c.paid_until end`.as('paidUntil'),
+      sql<string | null>`case when c.paid_until > ${at} then c.next_plan_id end`.as('nextPlan'),
+    ]);
   const months = sql<number>`(extract(year from age(${at}, chosen.anchor)) * 12 + extract(month from age(${at}, chosen.anchor)))::int`;
   return q
     .selectFrom(chosen.as('chosen'))
