@@ -31,6 +31,7 @@ const ORDER = [
   'commerce.md',
   'loyalty.md',
   'campaigns.md',
+  'messaging.md',
   'safe-writes.md',
   'rest.md',
   'mcp.md',

@@ -61,7 +61,7 @@ export async function startPlatform(config: Config, modules: SubgraphModule[], o
     const consume = options.consume !== false;
     runtime.jobs = await Jobs.start(runtime, {
       consume: consume ? modules : [],
-      deliverMessages: consume && modules.length > 0,
+      purge: consume && modules.length > 0,
       clock,
       schema: options.jobsSchema,
       sessionSettings,

@@ -50,9 +50,10 @@ export const NAMESPACES: Record<string, Namespace> = {
     },
   },
   messaging: {
-    description: 'The company’s messaging channels: its WhatsApp Business number and Twilio account.',
+    description: 'The company’s messaging channels (its WhatsApp Business number and Twilio account) and every outgoing message with its status.',
     methods: {
       getChannels: 'get_messaging_channels',
+      listMessages: 'list_messages',
       connectWhatsapp: 'connect_whatsapp',
       connectSms: 'connect_sms',
     },

@@ -248,6 +248,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v6/merchant/messaging/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List messages (MCP tool list_messages)
+         * @description Lists the company's outgoing messages, newest first — sign-in codes, confirmations, campaign messages, test sends — each with its channel, address, text, status (queued, sending, sent, delivered, read, failed, cancelled), who sent it, the provider's id and error; filter by channel, status, campaignId, customerId or to (an address); limit and offset (or page).
+         */
+        get: operations["list_messages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v6/merchant/service-categories": {
         parameters: {
             query?: never;
@@ -1793,7 +1813,7 @@ export interface paths {
         };
         /**
          * Get campaign (MCP tool get_campaign)
-         * @description One campaign with its deliveries counted by status (total, pending, sending, sent, failed, skipped, cancelled) and, when PAUSED or CANCELLED, statusReason.
+         * @description One campaign with its deliveries counted by status (total, pending, sending, sent — of which delivered and read, by the provider's receipts — failed, skipped, cancelled) and, when PAUSED or CANCELLED, statusReason.
          */
         get: operations["get_campaign"];
         put?: never;
@@ -1901,7 +1921,7 @@ export interface paths {
         };
         /**
          * List campaign deliveries (MCP tool list_campaign_deliveries)
-         * @description Lists a campaign's recipients and where each is: status (PENDING, SENDING, SENT, FAILED, SKIPPED, CANCELLED) to filter, with skipReason (NO_ADDRESS, UNSUBSCRIBED, HARD_BOUNCE, CUSTOMER_DELETED), attempts, lastError; limit and offset (or page).
+         * @description Lists a campaign's recipients and where each is: status (PENDING, SENDING, SENT, FAILED, SKIPPED, CANCELLED) to filter, with skipReason (NO_ADDRESS, UNSUBSCRIBED, HARD_BOUNCE, CUSTOMER_DELETED), attempts, lastError, and the provider's receipts (deliveredAt, readAt); limit and offset (or page).
          */
         get: operations["list_campaign_deliveries"];
         put?: never;
@@ -3900,6 +3920,10 @@ export interface components {
             pending: number;
             sending: number;
             sent: number;
+            /** @description Of the sent: those the provider reported delivered (read ones included). */
+            delivered: number;
+            /** @description Of the sent: those the provider reported read (WhatsApp). */
+            read: number;
             failed: number;
             skipped: number;
             cancelled: number;
@@ -5099,6 +5123,107 @@ export interface operations {
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+        };
+    };
+    list_messages: {
+        parameters: {
+            query?: {
+                /** @description Only messages on this channel. email: Email, through the platform’s SMTP server. sms: SMS, through the company’s Twilio account. whatsapp: WhatsApp, through the company’s number on the Cloud API. */
+                channel?: "email" | "sms" | "whatsapp";
+                /** @description Only messages in this state. queued: Waiting to be sent (again at nextAttemptAt after a failed attempt). sending: Being sent now. sent: Taken by the provider. delivered: The provider reported it delivered. read: The provider reported it read (WhatsApp). failed: Not sent, or not delivered: see error. cancelled: Withdrawn before it was sent (its campaign was cancelled). */
+                status?: "queued" | "sending" | "sent" | "delivered" | "read" | "failed" | "cancelled";
+                /** @description Only the messages of this campaign. */
+                campaignId?: string;
+                /** @description Only the messages to this customer. */
+                customerId?: string;
+                /** @description Only messages to this address (an email or a phone number). */
+                to?: string;
+                /** @description Page number, at least 1 (default 1). */
+                page?: number;
+                /** @description Items per page, between 1 and 100 (default 20). */
+                limit?: number;
+                /** @description Items to skip, at least 0 (instead of page). */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            items: {
+                                id: string;
+                                /** @enum {string} */
+                                channel: "email" | "sms" | "whatsapp";
+                                /** @description The address: an email or a phone number. */
+                                to: string;
+                                subject: string | null;
+                                /** @description The text (a template message: its name and parameters); null for one that carries a secret (a sign-in code, a personal link). */
+                                text: string | null;
+                                /** @enum {string} */
+                                status: "queued" | "sending" | "sent" | "delivered" | "read" | "failed" | "cancelled";
+                                /** @description Who caused a message, and their id: the API key, the session or the campaign. */
+                                sender: {
+                                    /** @enum {string} */
+                                    kind: "system" | "staff" | "agent" | "campaign";
+                                    id: string | null;
+                                };
+                                customerId: string | null;
+                                campaignId: string | null;
+                                /** @description smtp, twilio, whatsapp, or log in development. */
+                                provider: string | null;
+                                /** @description The provider’s id for it (a wamid, a Twilio SM… sid, a Message-ID). */
+                                providerMessageId: string | null;
+                                attempts: number;
+                                /** Format: date-time */
+                                nextAttemptAt: string | null;
+                                /** @description Why the last attempt failed, in the provider’s words. */
+                                error: {
+                                    message: string;
+                                    /** @description The provider’s own code (an SMTP reply, a Cloud API or Twilio error code). */
+                                    code: string | null;
+                                    /** @description The address itself is bad: no further message is sent to it on the channel. */
+                                    hardBounce: boolean;
+                                } | null;
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: date-time */
+                                sentAt: string | null;
+                                /** Format: date-time */
+                                deliveredAt: string | null;
+                                /** Format: date-time */
+                                readAt: string | null;
+                                /** Format: date-time */
+                                failedAt: string | null;
+                            }[];
+                            /** @description Where a page sits in the whole list. */
+                            pagination: {
+                                page: number;
+                                limit: number;
+                                total: number;
+                                totalPages: number;
+                                hasNextPage: boolean;
+                            };
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
             429: components["responses"]["E429"];
             500: components["responses"]["E500"];
         };
@@ -12722,6 +12847,10 @@ export interface operations {
                                     pending: number;
                                     sending: number;
                                     sent: number;
+                                    /** @description Of the sent: those the provider reported delivered (read ones included). */
+                                    delivered: number;
+                                    /** @description Of the sent: those the provider reported read (WhatsApp). */
+                                    read: number;
                                     failed: number;
                                     skipped: number;
                                     cancelled: number;
@@ -12862,6 +12991,10 @@ export interface operations {
                                 pending: number;
                                 sending: number;
                                 sent: number;
+                                /** @description Of the sent: those the provider reported delivered (read ones included). */
+                                delivered: number;
+                                /** @description Of the sent: those the provider reported read (WhatsApp). */
+                                read: number;
                                 failed: number;
                                 skipped: number;
                                 cancelled: number;
@@ -12948,6 +13081,10 @@ export interface operations {
                                 pending: number;
                                 sending: number;
                                 sent: number;
+                                /** @description Of the sent: those the provider reported delivered (read ones included). */
+                                delivered: number;
+                                /** @description Of the sent: those the provider reported read (WhatsApp). */
+                                read: number;
                                 failed: number;
                                 skipped: number;
                                 cancelled: number;
@@ -13118,6 +13255,10 @@ export interface operations {
                                 pending: number;
                                 sending: number;
                                 sent: number;
+                                /** @description Of the sent: those the provider reported delivered (read ones included). */
+                                delivered: number;
+                                /** @description Of the sent: those the provider reported read (WhatsApp). */
+                                read: number;
                                 failed: number;
                                 skipped: number;
                                 cancelled: number;
@@ -13206,6 +13347,10 @@ export interface operations {
                                 pending: number;
                                 sending: number;
                                 sent: number;
+                                /** @description Of the sent: those the provider reported delivered (read ones included). */
+                                delivered: number;
+                                /** @description Of the sent: those the provider reported read (WhatsApp). */
+                                read: number;
                                 failed: number;
                                 skipped: number;
                                 cancelled: number;
@@ -13295,6 +13440,10 @@ export interface operations {
                                 pending: number;
                                 sending: number;
                                 sent: number;
+                                /** @description Of the sent: those the provider reported delivered (read ones included). */
+                                delivered: number;
+                                /** @description Of the sent: those the provider reported read (WhatsApp). */
+                                read: number;
                                 failed: number;
                                 skipped: number;
                                 cancelled: number;
@@ -13384,6 +13533,10 @@ export interface operations {
                                 pending: number;
                                 sending: number;
                                 sent: number;
+                                /** @description Of the sent: those the provider reported delivered (read ones included). */
+                                delivered: number;
+                                /** @description Of the sent: those the provider reported read (WhatsApp). */
+                                read: number;
                                 failed: number;
                                 skipped: number;
                                 cancelled: number;
@@ -13458,7 +13611,7 @@ export interface operations {
     list_campaign_deliveries: {
         parameters: {
             query?: {
-                /** @description Only deliveries in this state. PENDING: Waiting to be sent (or to be tried again at nextAttemptAt). SENDING: Being sent now. SENT: Accepted by the channel’s provider. FAILED: Not sent after every attempt, or refused for good. SKIPPED: Not sent: no address on the channel, unsubscribed, or a hard bounce (skipReason). CANCELLED: Not sent: the campaign was cancelled or the customer deleted. */
+                /** @description Only deliveries in this state. PENDING: Waiting for its turn at the campaign’s rate. SENDING: Handed to messaging and being sent (tried again at nextAttemptAt after a failed attempt). SENT: Accepted by the channel’s provider. FAILED: Not sent after every attempt, or refused for good. SKIPPED: Not sent: no address on the channel, unsubscribed, or a hard bounce (skipReason). CANCELLED: Not sent: the campaign was cancelled or the customer deleted. */
                 status?: "PENDING" | "SENDING" | "SENT" | "FAILED" | "SKIPPED" | "CANCELLED";
                 /** @description Page number, at least 1 (default 1). */
                 page?: number;
@@ -13497,12 +13650,22 @@ export interface operations {
                                 attempts: number;
                                 /**
                                  * Format: date-time
-                                 * @description When it is tried again (PENDING after a failure).
+                                 * @description When messaging tries again (SENDING after a failed attempt).
                                  */
                                 nextAttemptAt: string | null;
                                 lastError: string | null;
                                 /** Format: date-time */
                                 sentAt: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description The provider's delivery receipt.
+                                 */
+                                deliveredAt: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description The read receipt (WhatsApp).
+                                 */
+                                readAt: string | null;
                             }[];
                             /** @description Where a page sits in the whole list. */
                             pagination: {

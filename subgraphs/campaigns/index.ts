@@ -6,6 +6,7 @@ import { Campaign, Delivery, SendThrottle } from './entities/campaign.ts';
 import { Segment } from './entities/segment.ts';
 import { campaignsJobs } from './jobs.ts';
 import { campaigns0001 } from './migrations/0001_campaigns.ts';
+import { campaigns0002 } from './migrations/0002_delivery_receipts.ts';
 import { campaignsReferences } from './references.ts';
 import { CampaignResolver } from './resolvers/campaign.resolver.ts';
 import { SegmentResolver } from './resolvers/segment.resolver.ts';
@@ -18,7 +19,7 @@ export const campaigns: SubgraphModule = {
   name: 'campaigns',
   schema: 'campaigns',
   entities: [AudienceMember, Suppression, Segment, Campaign, Delivery, SendThrottle],
-  migrations: [campaigns0001],
+  migrations: [campaigns0001, campaigns0002],
   constraints: campaignsConstraints,
   buildSchema: () => buildFederatedSchema({ name: 'campaigns', resolvers: [SegmentResolver, CampaignResolver], references: campaignsReferences }),
   subscriptions: campaignsSubscriptions,

@@ -1,6 +1,7 @@
 import type { Subscriptions } from '../kernel/events.ts';
 import { recordBooking, recordOrderPaid, recordRefund, recordTier } from './services/audience.ts';
 import { customers } from './services/customers.ts';
+import { recordOutcome } from './services/outcomes.ts';
 
 /**
  * Other subgraphs' events campaigns keeps its audience from, each in a transaction scoped to the
@@ -13,4 +14,6 @@ export const campaignsSubscriptions: Subscriptions = {
   'commerce.order.paid': (tx, event) => recordOrderPaid(tx, event.payload),
   'commerce.order.refunded': (tx, event) => recordRefund(tx, event.payload),
   'loyalty.tier.changed': (tx, event) => recordTier(tx, event.payload),
+  // What became of each message of a campaign: its delivery's status, suppressions, the campaign's end.
+  'messaging.message.status': (tx, event) => recordOutcome(tx, event.payload),
 };

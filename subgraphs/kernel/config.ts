@@ -31,8 +31,10 @@ export interface Config {
   corsOrigins: string[];
   /** The largest request body read (bytes); a larger one is refused with 413 before it is read. */
   maxBodyBytes: number;
-  /** Campaign sending (subgraphs/campaigns): providers and rates. */
+  /** Campaign sending (subgraphs/campaigns): rates. */
   campaigns: CampaignSettings;
+  /** The messaging providers' addresses and the platform's own WhatsApp app (subgraphs/messaging). */
+  messaging: MessagingSettings;
   /** The legacy /connect/v1 routes (facades/rest/legacy.ts): when they were deprecated and when they stop answering. */
   legacy: LegacySettings;
   /** The plans, their features and limits (kernel/plan-catalogue.ts; PLANS changes them). */
@@ -48,21 +50,20 @@ export interface LegacySettings {
   sunsetAt: Date;
 }
 
-/** An HTTP messaging provider (SMS or WhatsApp): messages are POSTed to `url` with `token` as Bearer. */
-export interface ProviderSettings {
-  url: string;
-  token: string;
-}
-
 export interface CampaignSettings {
-  /** SMS provider (SMS_PROVIDER_URL, SMS_PROVIDER_TOKEN); the log transport when absent. */
-  sms?: ProviderSettings;
-  /** WhatsApp provider (WHATSAPP_PROVIDER_URL, WHATSAPP_PROVIDER_TOKEN); the log transport when absent. */
-  whatsapp?: ProviderSettings;
   /** Messages per second per company and channel (CAMPAIGN_RATE_EMAIL, _SMS, _WHATSAPP). */
   rates: { email: number; sms: number; whatsapp: number };
-  /** Seconds a worker holds the deliveries it took before another may take them (CAMPAIGN_LEASE_SECONDS). */
-  leaseSeconds: number;
+}
+
+export interface MessagingSettings {
+  /** The Cloud API with its version (WHATSAPP_GRAPH_URL, default `https://graph.facebook.com/v21.0`). */
+  whatsappGraphUrl: string;
+  /** The platform's Meta app secret, which signs WhatsApp webhooks (WHATSAPP_APP_SECRET). */
+  whatsappAppSecret?: string;
+  /** What Meta's webhook handshake must present (WHATSAPP_VERIFY_TOKEN). */
+  whatsappVerifyToken?: string;
+  /** Twilio's API (TWILIO_API_URL, default `https://api.twilio.com`). */
+  twilioApiUrl: string;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -89,25 +90,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     legacy: legacySettings(env),
     plans: loadPlans(env.PLANS),
     storefrontRequestsPerMinute: positiveInt('STOREFRONT_REQUESTS_PER_MINUTE', env.STOREFRONT_REQUESTS_PER_MINUTE, 600, 'requests'),
+    messaging: {
+      whatsappGraphUrl: httpUrl('WHATSAPP_GRAPH_URL', env.WHATSAPP_GRAPH_URL, 'https://graph.facebook.com/v21.0'),
+      whatsappAppSecret: env.WHATSAPP_APP_SECRET || undefined,
+      whatsappVerifyToken: env.WHATSAPP_VERIFY_TOKEN || undefined,
+      twilioApiUrl: httpUrl('TWILIO_API_URL', env.TWILIO_API_URL, 'https://api.twilio.com'),
+    },
     campaigns: {
-      sms: provider('SMS_PROVIDER', env),
-      whatsapp: provider('WHATSAPP_PROVIDER', env),
       rates: {
         email: positiveInt('CAMPAIGN_RATE_EMAIL', env.CAMPAIGN_RATE_EMAIL, 10, 'messages per second'),
         sms: positiveInt('CAMPAIGN_RATE_SMS', env.CAMPAIGN_RATE_SMS, 1, 'messages per second'),
         whatsapp: positiveInt('CAMPAIGN_RATE_WHATSAPP', env.CAMPAIGN_RATE_WHATSAPP, 1, 'messages per second'),
       },
-      leaseSeconds: positiveInt('CAMPAIGN_LEASE_SECONDS', env.CAMPAIGN_LEASE_SECONDS, 120),
     },
   };
 }
 
-/** `<PREFIX>_URL` (http or https) with `<PREFIX>_TOKEN`, or nothing. */
-function provider(prefix: string, env: NodeJS.ProcessEnv): ProviderSettings | undefined {
-  const url = env[`${prefix}_URL`];
-  if (!url) return undefined;
-  if (!/^https?:\/\/[^\s]+$/.test(url)) throw new Error(`${prefix}_URL must be an http(s) URL, got ${url}`);
-  return { url, token: env[`${prefix}_TOKEN`] ?? '' };
+/** An http(s) URL without its trailing slash, or the fallback. */
+function httpUrl(name: string, value: string | undefined, fallback: string): string {
+  if (!value) return fallback;
+  if (!/^https?:\/\/[^\s]+$/.test(value)) throw new Error(`${name} must be an http(s) URL, got ${value}`);
+  return value.replace(/\/+$/, '');
 }
 
 function positiveInt(name: string, value: string | undefined, fallback: number, unit = 'seconds'): number {

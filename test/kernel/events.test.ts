@@ -108,7 +108,7 @@ const queuesOf = (module: SubgraphModule) => [
 
 /** Another Jobs working a module's queues, as another start of the process makes one; it delivers no messages. */
 const jobsFor = (module: SubgraphModule) =>
-  Jobs.start(platform.runtime, { consume: [module], deliverMessages: false, clock, schema, sessionSettings: { [CLOCK_OVERRIDE_SETTING]: 'on' } });
+  Jobs.start(platform.runtime, { consume: [module], purge: false, clock, schema, sessionSettings: { [CLOCK_OVERRIDE_SETTING]: 'on' } });
 
 beforeAll(async () => {
   clock = new TestClock(Date.now());

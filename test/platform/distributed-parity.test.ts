@@ -523,12 +523,23 @@ const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 const VOLATILE =
   /^(createdAt|updatedAt|sentAt|issuedAt|expiresAt|token|accessToken|claimUrl|checkoutUrl|url|redirectUrl|requestId|cancelledAt|paidAt|refundedAt|fulfilledAt|submittedAt|nextAction|memberCount|lastUsedAt|prefix|used|remaining)$/;
 
+const DELIVERY = /^(status|attempts|provider|providerMessageId|sentAt|error)$/;
+
 function normalised(value: unknown, key = ''): unknown {
   if (Array.isArray(value)) return value.map((v) => normalised(v));
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, normalised(v, k)]));
+  if (value && typeof value === 'object') {
+    // A message of the log is delivered by a job: where its delivery is depends on when it is read.
+    const delivery = 'providerMessageId' in value ? DELIVERY : null;
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, delivery?.test(k) ? `<${k}>` : normalised(v, k)]));
+  }
   if (VOLATILE.test(key) && value != null) return `<${key}>`;
-  // Each topology's company is named after it (two at once with one name would race for its slug).
-  if (typeof value === 'string') return value.replace(UUID, '<id>').replace(/\b(embedded|distributed)\b/g, '<topology>');
+  // Each topology's company is named after it (two at once with one name would race for its slug),
+  // and its owner's address is unique to the run (uniqueEmail), as messages to it show.
+  if (typeof value === 'string')
+    return value
+      .replace(UUID, '<id>')
+      .replace(/\b(embedded|distributed)\b/g, '<topology>')
+      .replace(/\.\d+\.\d+\.\d+@example\.test\b/g, '.<unique>@example.test');
   return value;
 }
 

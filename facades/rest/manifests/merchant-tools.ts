@@ -21,6 +21,7 @@ export const TOOL_ROUTES: Record<string, string> = {
   get_messaging_channels: 'GET /merchant/messaging/channels',
   connect_whatsapp: 'PUT /merchant/messaging/channels/whatsapp',
   connect_sms: 'PUT /merchant/messaging/channels/sms',
+  list_messages: 'GET /merchant/messaging/messages',
   // Services, staff, resources, bookings
   create_service_category: 'POST /merchant/service-categories',
   create_service: 'POST /merchant/services',

@@ -2,11 +2,13 @@
 import { bind, type Core, type Method, type OptionalMethod } from '../core.js';
 import type { operations } from '../schema.js';
 
-/** The company’s messaging channels: its WhatsApp Business number and Twilio account. */
+/** The company’s messaging channels (its WhatsApp Business number and Twilio account) and every outgoing message with its status. */
 export function messaging(core: Core) {
   return {
     /** Get messaging channels (MCP tool get_messaging_channels) (`GET /v6/merchant/messaging/channels`) */
     getChannels: bind(core, {"method":"GET","path":"/v6/merchant/messaging/channels","pathParams":[],"queryParams":[],"body":false,"tenant":false}) as OptionalMethod<Record<string, never>, operations['get_messaging_channels']['responses'][200]['content']['application/json']['data']>,
+    /** List messages (MCP tool list_messages) (`GET /v6/merchant/messaging/messages`) */
+    listMessages: bind(core, {"method":"GET","path":"/v6/merchant/messaging/messages","pathParams":[],"queryParams":["channel","status","campaignId","customerId","to","page","limit","offset"],"body":false,"tenant":false}) as OptionalMethod<NonNullable<operations['list_messages']['parameters']['query']>, operations['list_messages']['responses'][200]['content']['application/json']['data']>,
     /** Connect whatsapp (MCP tool connect_whatsapp) (`PUT /v6/merchant/messaging/channels/whatsapp`) */
     connectWhatsapp: bind(core, {"method":"PUT","path":"/v6/merchant/messaging/channels/whatsapp","pathParams":[],"queryParams":[],"body":true,"tenant":false}) as Method<NonNullable<operations['connect_whatsapp']['requestBody']>['content']['application/json'], operations['connect_whatsapp']['responses'][200]['content']['application/json']['data']>,
     /** Connect SMS (MCP tool connect_sms) (`PUT /v6/merchant/messaging/channels/sms`) */

@@ -85,6 +85,9 @@ export const Delivery = tenantEntity({
     lastError: p.text().nullable(),
     providerMessageId: p.text().nullable(),
     sentAt: p.datetime().nullable(),
+    /** The provider's receipts, as messaging's status events tell them. */
+    deliveredAt: p.datetime().nullable(),
+    readAt: p.datetime().nullable(),
     createdAt: p.datetime(),
   },
   indexes: [

@@ -30,7 +30,17 @@ const campaignNode = ({ campaign: c, deliveries: n }: CountedCampaign): Campaign
   statusReason: c.statusReason ?? null,
   startedAt: c.startedAt ?? null,
   finishedAt: c.finishedAt ?? null,
-  deliveries: { total: n.total, pending: n.PENDING, sending: n.SENDING, sent: n.SENT, failed: n.FAILED, skipped: n.SKIPPED, cancelled: n.CANCELLED },
+  deliveries: {
+    total: n.total,
+    pending: n.PENDING,
+    sending: n.SENDING,
+    sent: n.SENT,
+    delivered: n.delivered,
+    read: n.read,
+    failed: n.FAILED,
+    skipped: n.SKIPPED,
+    cancelled: n.CANCELLED,
+  },
   createdAt: c.createdAt,
   updatedAt: c.updatedAt,
 });
@@ -41,9 +51,11 @@ const deliveryNode = (d: DeliveryRow): DeliveryNode => ({
   status: d.status,
   skipReason: d.skipReason ?? null,
   attempts: d.attempts,
-  nextAttemptAt: d.status === 'PENDING' ? d.nextAttemptAt : null,
+  nextAttemptAt: d.status === 'SENDING' && d.lastError ? d.nextAttemptAt : null,
   lastError: d.lastError ?? null,
   sentAt: d.sentAt ?? null,
+  deliveredAt: d.deliveredAt ?? null,
+  readAt: d.readAt ?? null,
 });
 
 const campaignId = () => Arg('campaignId', () => ID, { description: 'The campaign.' });

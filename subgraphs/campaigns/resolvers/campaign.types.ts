@@ -21,8 +21,8 @@ export const CampaignStatusEnum = stateEnum<CampaignStatus>('CampaignStatus', 'W
 });
 
 export const DeliveryStatusEnum = stateEnum<DeliveryStatus>('CampaignDeliveryStatus', 'Where one recipient of a campaign is.', {
-  PENDING: 'Waiting to be sent (or to be tried again at nextAttemptAt).',
-  SENDING: 'Being sent now.',
+  PENDING: 'Waiting for its turn at the campaign’s rate.',
+  SENDING: 'Handed to messaging and being sent (tried again at nextAttemptAt after a failed attempt).',
   SENT: 'Accepted by the channel’s provider.',
   FAILED: 'Not sent after every attempt, or refused for good.',
   SKIPPED: 'Not sent: no address on the channel, unsubscribed, or a hard bounce (skipReason).',
@@ -48,6 +48,8 @@ export class DeliveryCountsNode {
   @Field(() => Int) pending!: number;
   @Field(() => Int) sending!: number;
   @Field(() => Int) sent!: number;
+  @Field(() => Int, { description: 'Of the sent: those the provider reported delivered (read ones included).' }) delivered!: number;
+  @Field(() => Int, { description: 'Of the sent: those the provider reported read (WhatsApp).' }) read!: number;
   @Field(() => Int) failed!: number;
   @Field(() => Int) skipped!: number;
   @Field(() => Int) cancelled!: number;
@@ -81,9 +83,11 @@ export class DeliveryNode {
   @Field(() => String, { nullable: true, description: 'Why it was skipped or cancelled: NO_ADDRESS, UNSUBSCRIBED, HARD_BOUNCE, CUSTOMER_DELETED.' })
   skipReason?: string | null;
   @Field(() => Int) attempts!: number;
-  @Field(() => DateTime, { nullable: true, description: 'When it is tried again (PENDING after a failure).' }) nextAttemptAt?: Date | null;
+  @Field(() => DateTime, { nullable: true, description: 'When messaging tries again (SENDING after a failed attempt).' }) nextAttemptAt?: Date | null;
   @Field(() => String, { nullable: true }) lastError?: string | null;
   @Field(() => DateTime, { nullable: true }) sentAt?: Date | null;
+  @Field(() => DateTime, { nullable: true, description: "The provider's delivery receipt." }) deliveredAt?: Date | null;
+  @Field(() => DateTime, { nullable: true, description: 'The read receipt (WhatsApp).' }) readAt?: Date | null;
 }
 
 export const DeliveryPage = PageOf(DeliveryNode, 'CampaignDeliveryPage');

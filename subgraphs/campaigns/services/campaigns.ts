@@ -4,6 +4,7 @@ import type { RequestContext } from '../../kernel/context.ts';
 import { AppError, badInput, conflict, notFound } from '../../kernel/errors.ts';
 import { newId } from '../../kernel/ids.ts';
 import { applyChanges } from '../../kernel/inputs.ts';
+import { enqueueMessages, senderOf, withdrawMessages } from '../../kernel/outbox/index.ts';
 import { pageRequest, type Page } from '../../kernel/pagination.ts';
 import { requireFeature } from '../../kernel/plans.ts';
 import { anyOf } from '../../kernel/query.ts';
@@ -12,9 +13,8 @@ import { email, parse, phone } from '../../kernel/schemas.ts';
 import { Campaign, DELIVERY_STATUSES, type CampaignChannel, type CampaignStatus, type ChannelConfig, type DeliveryStatus } from '../entities/campaign.ts';
 import { checkChannelConfig, render } from './content.ts';
 import { findSegment } from './segments.ts';
-import { startSending, START_QUEUE } from './sending.ts';
+import { messageParts, startSending, START_QUEUE } from './sending.ts';
 import { campaignStates } from './states.ts';
-import { transportFor } from './transports.ts';
 import { UNSUBSCRIBE_PREFIX } from './unsubscribe.ts';
 
 export type CampaignRow = RowOf<'campaigns.campaign'>;
@@ -192,6 +192,8 @@ export async function cancelCampaign(ctx: RequestContext, campaignId: string): P
         .where('campaignId', '=', campaign.id)
         .where('status', 'in', ['PENDING', 'SENDING'])
         .execute();
+      // Messages handed over but not yet taken by messaging's worker go no further.
+      await withdrawMessages(tx, campaign.id);
       return campaign;
     }),
   );
@@ -227,17 +229,19 @@ async function counted(ctx: RequestContext, campaign: CountedCampaign['campaign'
   return { campaign, deliveries: (await deliveryCounts(ctx, [campaign.id])).get(campaign.id)! };
 }
 
-export type DeliveryCounts = Record<DeliveryStatus, number> & { total: number };
+/** Deliveries by status, and of the sent ones how many the provider reported delivered and read. */
+export type DeliveryCounts = Record<DeliveryStatus, number> & { total: number; delivered: number; read: number };
 
 /** Deliveries by status for each campaign: one statement for a page. */
 async function deliveryCounts(ctx: RequestContext, campaignIds: readonly string[]): Promise<Map<string, DeliveryCounts>> {
   const counts = new Map<string, DeliveryCounts>();
-  for (const id of campaignIds) counts.set(id, { ...(Object.fromEntries(DELIVERY_STATUSES.map((s) => [s, 0])) as Record<DeliveryStatus, number>), total: 0 });
+  for (const id of campaignIds)
+    counts.set(id, { ...(Object.fromEntries(DELIVERY_STATUSES.map((s) => [s, 0])) as Record<DeliveryStatus, number>), total: 0, delivered: 0, read: 0 });
   if (!campaignIds.length) return counts;
   const rows = await ctx.all(
     ctx.query
       .selectFrom('campaigns.delivery')
-      .select((eb) => ['campaignId', 'status', eb.fn.countAll().as('n')])
+      .select((eb) => ['campaignId', 'status', eb.fn.countAll().as('n'), eb.fn.count('deliveredAt').as('delivered'), eb.fn.count('readAt').as('read')])
       .where('campaignId', '=', anyOf(campaignIds))
       .groupBy(['campaignId', 'status']),
   );
@@ -245,46 +249,45 @@ async function deliveryCounts(ctx: RequestContext, campaignIds: readonly string[
     const c = counts.get(r.campaignId)!;
     c[r.status] = Number(r.n);
     c.total += Number(r.n);
+    c.delivered += Number(r.delivered);
+    c.read += Number(r.read);
   }
   return counts;
 }
 
 /**
  * Sends the campaign's message now to up to 5 addresses, marked as a test, with sample merge
- * values and an inert unsubscribe link; nothing is recorded as a delivery.
+ * values and an inert unsubscribe link, through the one message log (list_messages shows how each
+ * went); nothing is recorded as a delivery.
  */
 export async function sendTest(ctx: RequestContext, campaignId: string, to: readonly string[]): Promise<string[]> {
   const campaign = await findCampaign(ctx, campaignId);
   if (campaign.channel !== 'email') await requireFeature(ctx, campaign.channel, `Sending ${campaign.channel === 'sms' ? 'SMS' : 'WhatsApp'} messages`);
   // An address is an email or a phone number by the campaign's channel.
-  const addresses = to.map((a, i) => (campaign.channel === 'email' ? parse(email(), a, `to[${i}]`) : parse(phone(), a, `to[${i}]`)));
-  const transport = transportFor(ctx.runtime, campaign.channel as CampaignChannel);
+  const addresses = [...new Set(to.map((a, i) => (campaign.channel === 'email' ? parse(email(), a, `to[${i}]`) : parse(phone(), a, `to[${i}]`))))];
   const unsubscribeUrl = `${ctx.config.publicUrl}${UNSUBSCRIBE_PREFIX}test`;
-  for (const address of [...new Set(addresses)]) {
-    const message = render(campaign.channel, campaign.channelConfig, {
-      firstName: 'Alex',
-      lastName: 'Sample',
-      fullName: 'Alex Sample',
-      email: address,
-      phone: address,
-      unsubscribeUrl,
-    });
-    try {
-      await transport.send({
-        ...message,
-        subject: message.subject ? `[Test] ${message.subject}` : undefined,
-        channel: campaign.channel,
-        to: address,
-        fromName: campaign.channelConfig.fromName,
-        replyTo: campaign.channelConfig.replyTo,
-        unsubscribeUrl,
-        idempotencyKey: `test:${newId()}`,
-      });
-    } catch (error) {
-      throw badInput('to', `the test message to ${address} was not accepted: ${error instanceof Error ? error.message : String(error)}`);
-    }
-  }
-  return [...new Set(addresses)];
+  const config = campaign.channelConfig;
+  await ctx.transaction(async (tx) => {
+    await enqueueMessages(
+      tx,
+      addresses.map((address) => {
+        const parts = messageParts(
+          render(campaign.channel, config, { firstName: 'Alex', lastName: 'Sample', fullName: 'Alex Sample', email: address, phone: address, unsubscribeUrl }),
+        );
+        return {
+          companyId: tx.companyId,
+          channel: campaign.channel,
+          to: address,
+          ...parts,
+          subject: parts.subject ? `[Test] ${parts.subject}` : undefined,
+          extras: campaign.channel === 'email' ? { fromName: config.fromName, replyTo: config.replyTo, unsubscribeUrl } : undefined,
+          campaignId: undefined,
+          sender: senderOf(tx),
+        };
+      }),
+    );
+  });
+  return addresses;
 }
 
 export async function listDeliveries(

@@ -3,27 +3,26 @@
  *
  * Starting a send writes one delivery per member of the segment, evaluated at that moment, in the
  * transaction that moves the campaign to SENDING ((campaign, customer) is the primary key, so
- * nobody is written twice). Then a chain of batch jobs on the queue does the work: each job, in
- * one transaction, checks that it is the campaign's current `runner`, takes the company's send
- * slot for the channel (the throttle row: the rate limit holds across processes), claims up to a
- * second's worth of ready deliveries with a lease (`for update skip locked`), and queues its
- * successor for the next slot — so the chain survives this process dying mid-batch. Then it sends
- * each claimed delivery and records the outcome at once. A delivery whose lease ran out (its
- * process died) is claimed again; the provider call carries `campaignId:customerId` as its
- * idempotency key, so such a repeat is recognised by the provider. Failures are retried after
- * 1 min, 5 min, 30 min and 2 h (5 attempts); a 4xx-like failure is final at once; 100 failures in
- * a row pause the campaign. The campaign is SENT when no delivery is left open.
+ * nobody is written twice). Then a chain of batch jobs on the queue hands them to messaging: each
+ * job, in one transaction, checks that it is the campaign's current `runner`, takes the company's
+ * send slot for the channel (the throttle row: the rate holds across processes), claims up to a
+ * second's worth of PENDING deliveries (`for update skip locked`), renders each one's message and
+ * queues it in the one message log under the key `campaignId:customerId` (kernel/outbox: a key
+ * already there is not written again), and queues its successor for the next slot — so a crash
+ * loses nothing and repeats nothing. Messaging sends and retries; its `messaging.message.status`
+ * events bring each delivery's outcome back (services/outcomes.ts), which ends the campaign when
+ * none is left open and pauses it after 100 failures in a row.
  */
 import { LockMode } from '@mikro-orm/core';
 import type { RequestContext } from '../../kernel/context.ts';
 import { AppError, notFound } from '../../kernel/errors.ts';
 import { newId } from '../../kernel/ids.ts';
+import { enqueueMessages, type NewMessage } from '../../kernel/outbox/index.ts';
 import type { Meter } from '../../kernel/plan-catalogue.ts';
 import { consumeQuota, requireFeature } from '../../kernel/plans.ts';
 import { Campaign, type CampaignChannel, type ChannelConfig } from '../entities/campaign.ts';
-import { render } from './content.ts';
+import { render, type RenderedMessage } from './content.ts';
 import { membersOf } from './segments.ts';
-import { SendFailure, transportFor } from './transports.ts';
 import { unsubscribeUrl } from './unsubscribe.ts';
 
 export const BATCH_QUEUE = 'campaigns.send-batch';
@@ -32,12 +31,6 @@ export const TICK_QUEUE = 'campaigns.tick';
 
 /** The most deliveries one job claims (at high rates; otherwise a second's worth). */
 const MAX_BATCH = 200;
-/** Sends in flight at once within a batch. */
-const PARALLEL = 8;
-export const MAX_ATTEMPTS = 5;
-/** Waits before attempts 2 to 5. */
-const BACKOFF_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3600_000];
-export const PAUSE_AFTER_FAILURES = 100;
 /** A scheduled campaign found later than this is paused rather than sent. */
 const LATE_MS = 24 * 3600_000;
 
@@ -120,7 +113,6 @@ function relay(tx: RequestContext, campaignId: string, runner: string, at: Date 
 interface Claimed {
   customerId: string;
   address: string | null;
-  attempts: number;
   firstName: string | null;
   lastName: string | null;
   email: string | null;
@@ -133,18 +125,17 @@ interface Running {
   channelConfig: ChannelConfig;
 }
 
-/** One job of the chain (see the top of this file). Answers how many deliveries it handled. */
+/** One job of the chain (see the top of this file). Answers how many deliveries it handed over. */
 export async function runBatch(ctx: RequestContext, data: { campaignId?: unknown; runner?: unknown }): Promise<number> {
   const rates = ctx.config.campaigns.rates;
-  const leaseMs = ctx.config.campaigns.leaseSeconds * 1000;
-  const work = await ctx.transaction(async (tx) => {
+  return ctx.transaction(async (tx) => {
     const campaign = await tx.query
       .selectFrom('campaigns.campaign')
       .select(['id', 'channel', 'channelConfig', 'status', 'runner'])
       .where('id', '=', data.campaignId as string)
       .forUpdate()
       .executeTakeFirst();
-    if (!campaign || campaign.status !== 'SENDING' || campaign.runner !== data.runner) return null;
+    if (!campaign || campaign.status !== 'SENDING' || campaign.runner !== data.runner) return 0;
     const now = tx.now();
     const next = newId();
     const handOver = (at: Date | null) => {
@@ -160,7 +151,7 @@ export async function runBatch(ctx: RequestContext, data: { campaignId?: unknown
     const slot = await tx.query.selectFrom(throttle).select('nextAt').where('channel', '=', campaign.channel).forUpdate().executeTakeFirstOrThrow();
     if (slot.nextAt.getTime() > now.getTime()) {
       await handOver(slot.nextAt);
-      return null;
+      return 0;
     }
     const rate = rates[campaign.channel];
     const claimed: Claimed[] = await tx.query
@@ -169,12 +160,8 @@ export async function runBatch(ctx: RequestContext, data: { campaignId?: unknown
           .selectFrom('campaigns.delivery')
           .select('customerId')
           .where('campaignId', '=', campaign.id)
-          .where((eb) =>
-            eb.or([
-              eb.and([eb('status', '=', 'PENDING'), eb('nextAttemptAt', '<=', now)]),
-              eb.and([eb('status', '=', 'SENDING'), eb('leaseUntil', '<=', now)]),
-            ]),
-          )
+          .where('status', '=', 'PENDING')
+          .where('nextAttemptAt', '<=', now)
           .orderBy('nextAttemptAt')
           .orderBy('customerId')
           .limit(Math.min(rate, MAX_BATCH))
@@ -185,138 +172,91 @@ export async function runBatch(ctx: RequestContext, data: { campaignId?: unknown
         db
           .updateTable('campaigns.delivery as d')
           .from('picked')
-          .set((eb) => ({ status: 'SENDING', leaseUntil: new Date(now.getTime() + leaseMs), attempts: eb('d.attempts', '+', 1) }))
+          .set({ status: 'SENDING' })
           .where('d.campaignId', '=', campaign.id)
           .whereRef('d.customerId', '=', 'picked.customerId')
-          .returning(['d.customerId', 'd.address', 'd.attempts']),
+          .returning(['d.customerId', 'd.address']),
       )
       .selectFrom('claimed as c')
       .leftJoin('campaigns.audience as a', 'a.customerId', 'c.customerId')
-      .select(['c.customerId', 'c.address', 'c.attempts', 'a.firstName', 'a.lastName', 'a.email', 'a.phone'])
+      .select(['c.customerId', 'c.address', 'a.firstName', 'a.lastName', 'a.email', 'a.phone'])
       .execute();
     if (claimed.length) {
+      await enqueueMessages(
+        tx,
+        claimed.map((d) => campaignMessage(tx, campaign, d)),
+      );
       const nextSlot = new Date(now.getTime() + Math.ceil((claimed.length * 1000) / rate));
       await tx.query.updateTable(throttle).set({ nextAt: nextSlot }).where('channel', '=', campaign.channel).execute();
       await handOver(nextSlot);
-      return { campaign, claimed };
+      return claimed.length;
     }
-    const open = await tx.first(
-      tx.query
-        .selectFrom('campaigns.delivery')
-        .select((eb) => [
-          eb.fn.countAll().as('n'),
-          eb.fn.min(eb.case().when('status', '=', 'PENDING').then(eb.ref('nextAttemptAt')).else(eb.ref('leaseUntil')).end()).as('next'),
-        ])
-        .where('campaignId', '=', campaign.id)
-        .where('status', 'in', ['PENDING', 'SENDING']),
-    );
-    if (Number(open?.n ?? 0) === 0) {
-      await tx.query
-        .updateTable('campaigns.campaign')
-        .set({ status: 'SENT', finishedAt: now, runner: null, runnerSeenAt: now, updatedAt: now })
-        .where('id', '=', campaign.id)
-        .execute();
-    } else {
-      await handOver(open?.next ? new Date(open.next) : null);
-    }
-    return null;
+    // Everything is handed over: the chain ends, and the last outcome ends the campaign (outcomes.ts).
+    await finishIfDone(tx, campaign.id);
+    await tx.query.updateTable('campaigns.campaign').set({ runner: null, runnerSeenAt: now }).where('id', '=', campaign.id).execute();
+    return 0;
   });
-  if (!work) return 0;
-  const queue = [...work.claimed];
-  let sent = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(PARALLEL, queue.length) }, async () => {
-      for (let next = queue.shift(); next; next = queue.shift()) if (await deliver(ctx, work.campaign, next)) sent++;
-    }),
-  );
-  // A success ends a run of failures (counted per message in failed(), reset once per batch).
-  if (sent)
-    await ctx.query
-      .updateTable('campaigns.campaign')
-      .set({ consecutiveFailures: 0 })
-      .where('id', '=', work.campaign.id)
-      .where('consecutiveFailures', '>', 0)
-      .execute();
-  return work.claimed.length;
 }
 
-/** Sends one claimed delivery and records what happened, at once (the smaller the window a crash can repeat); answers whether it was sent. */
-async function deliver(ctx: RequestContext, campaign: Running, d: Claimed): Promise<boolean> {
-  const values = {
+/** One recipient's message, as the message log takes it. */
+function campaignMessage(ctx: RequestContext, campaign: Running, d: Claimed): NewMessage {
+  const unsubscribe = unsubscribeUrl(ctx.runtime, { companyId: ctx.companyId, customerId: d.customerId, channel: campaign.channel, campaignId: campaign.id });
+  const config = campaign.channelConfig;
+  const rendered = render(campaign.channel, config, {
     firstName: d.firstName ?? '',
     lastName: d.lastName ?? '',
     fullName: [d.firstName, d.lastName].filter(Boolean).join(' '),
     email: d.email ?? '',
     phone: d.phone ?? '',
-    unsubscribeUrl: unsubscribeUrl(ctx.runtime, { companyId: ctx.companyId, customerId: d.customerId, channel: campaign.channel, campaignId: campaign.id }),
+    unsubscribeUrl: unsubscribe,
+  });
+  return {
+    companyId: ctx.companyId,
+    channel: campaign.channel,
+    to: d.address!,
+    ...messageParts(rendered),
+    extras: campaign.channel === 'email' ? { fromName: config.fromName, replyTo: config.replyTo, unsubscribeUrl: unsubscribe } : undefined,
+    customerId: d.customerId,
+    campaignId: campaign.id,
+    sender: { kind: 'campaign', id: campaign.id },
+    idempotencyKey: `${campaign.id}:${d.customerId}`,
   };
-  const config = campaign.channelConfig;
-  let providerMessageId: string | null;
-  try {
-    ({ providerMessageId } = await transportFor(ctx.runtime, campaign.channel).send({
-      ...render(campaign.channel, config, values),
-      channel: campaign.channel,
-      to: d.address!,
-      fromName: config.fromName,
-      replyTo: config.replyTo,
-      unsubscribeUrl: values.unsubscribeUrl,
-      idempotencyKey: `${campaign.id}:${d.customerId}`,
-    }));
-  } catch (error) {
-    await failed(ctx, campaign, d, error instanceof SendFailure ? error : new SendFailure(String((error as Error)?.message ?? error), false));
-    return false;
-  }
-  const now = ctx.now();
-  await ctx.query
-    .updateTable('campaigns.delivery')
-    .set({ status: 'SENT', sentAt: now, providerMessageId, leaseUntil: null, lastError: null })
-    .where('campaignId', '=', campaign.id)
-    .where('customerId', '=', d.customerId)
-    .where('status', '=', 'SENDING')
-    .execute();
-  return true;
 }
 
-async function failed(ctx: RequestContext, campaign: Running, d: Claimed, failure: SendFailure): Promise<void> {
-  const now = ctx.now();
-  const final = failure.permanent || d.attempts >= MAX_ATTEMPTS;
-  const error = failure.message.slice(0, 500);
-  await ctx.transaction(async (tx) => {
-    await tx.query
-      .updateTable('campaigns.delivery')
-      .set({
-        status: final ? 'FAILED' : 'PENDING',
-        lastError: error,
-        leaseUntil: null,
-        nextAttemptAt: final ? now : new Date(now.getTime() + BACKOFF_MS[Math.min(d.attempts, BACKOFF_MS.length) - 1]),
-      })
-      .where('campaignId', '=', campaign.id)
-      .where('customerId', '=', d.customerId)
-      .where('status', '=', 'SENDING')
-      .execute();
-    if (failure.hardBounce) {
-      await tx.query
-        .insertInto('campaigns.suppression')
-        .values({ customerId: d.customerId, channel: campaign.channel, reason: 'HARD_BOUNCE', detail: error, createdAt: now })
-        .onConflict((oc) => oc.doNothing())
-        .execute();
-    }
-    const run = await tx.query
-      .updateTable('campaigns.campaign')
-      .set((eb) => ({ consecutiveFailures: eb('consecutiveFailures', '+', 1) }))
-      .where('id', '=', campaign.id)
-      .returning('consecutiveFailures')
-      .executeTakeFirstOrThrow();
-    // The row stays locked to the end of this transaction: no other failure counts in between.
-    if (Number(run.consecutiveFailures) >= PAUSE_AFTER_FAILURES) {
-      await tx.query
-        .updateTable('campaigns.campaign')
-        .set({ status: 'PAUSED', runner: null, statusReason: `Paused after ${PAUSE_AFTER_FAILURES} failed deliveries in a row; last: ${error}` })
-        .where('id', '=', campaign.id)
-        .where('status', '=', 'SENDING')
-        .execute();
-    }
-  });
+/**
+ * A rendered message as the log's columns: the text (an email's plain part, or its html without
+ * tags when it has none; a template's name and parameters, for the record), html and template.
+ */
+export function messageParts(m: RenderedMessage): Pick<NewMessage, 'subject' | 'body' | 'html' | 'template'> {
+  const body =
+    m.text ??
+    m.body ??
+    (m.html !== undefined
+      ? m.html
+          .replace(/<[^>]*>/g, ' ')
+          .replace(/\s+/g, ' ')
+          .trim()
+      : `${m.template!.name} (${m.template!.language}): ${m.template!.parameters.join(', ')}`);
+  return { subject: m.subject, body, html: m.html, template: m.template };
+}
+
+/** SENDING → SENT once no delivery of the campaign (locked by `tx`'s caller) is left to send or to hear from. */
+export async function finishIfDone(tx: RequestContext, campaignId: string): Promise<void> {
+  const open = await tx.query
+    .selectFrom('campaigns.delivery')
+    .select('customerId')
+    .where('campaignId', '=', campaignId)
+    .where('status', 'in', ['PENDING', 'SENDING'])
+    .limit(1)
+    .executeTakeFirst();
+  if (open) return;
+  const now = tx.now();
+  await tx.query
+    .updateTable('campaigns.campaign')
+    .set({ status: 'SENT', finishedAt: now, runner: null, runnerSeenAt: now, updatedAt: now })
+    .where('id', '=', campaignId)
+    .where('status', '=', 'SENDING')
+    .execute();
 }
 
 /**

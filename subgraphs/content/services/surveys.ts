@@ -123,6 +123,8 @@ export async function createInvitations(ctx: RequestContext, surveyId: IdOrSlug,
           to: r.email,
           subject: `${companyName}: ${survey.title}`,
           body: `We would value your answers to "${survey.title}": ${ctx.config.publicUrl}/surveys/${r.token}\nYour token: ${r.token}`,
+          customerId: r.customerId ?? undefined,
+          confidential: true,
         });
       }
     }

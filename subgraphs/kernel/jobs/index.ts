@@ -6,16 +6,15 @@ import type { DomainEvent, EventHandler, EventName, JobDefinition, Subscriptions
 import type { SubgraphModule } from '../module.ts';
 import type { Runtime } from '../runtime.ts';
 import type { Tables } from '../tables.ts';
-import { deliverMessage } from '../outbox/index.ts';
 import { connectionDb, transactionDb } from './adapter.ts';
 import { purgeKernelTables } from './purge.ts';
-import { JOBS_SCHEMA, MESSAGE_QUEUE, PURGE_QUEUE, QUEUE_DEFAULTS, subscriberQueue } from './queues.ts';
+import { JOBS_SCHEMA, PURGE_QUEUE, QUEUE_DEFAULTS, subscriberQueue } from './queues.ts';
 
 export interface JobsOptions {
-  /** Run workers for these subgraphs' subscriptions and jobs (and the message queue); none when empty. */
+  /** Run workers for these subgraphs' subscriptions and jobs (messaging's works the message queue); none when empty. */
   consume: SubgraphModule[];
-  /** Deliver outgoing messages here (false in the distributed router, which serves no subgraph). */
-  deliverMessages: boolean;
+  /** Run the kernel's own hourly purge here (false in the distributed router, which serves no subgraph). */
+  purge: boolean;
   schema?: string;
   clock: Clock;
   /** Settings every session was opened with (a test clock's opt-in). */
@@ -94,7 +93,7 @@ export class Jobs {
   static async start(runtime: Runtime, options: JobsOptions): Promise<Jobs> {
     const schema = options.schema ?? JOBS_SCHEMA;
     const db = await connectionDb(runtime.db, options.sessionSettings);
-    const consuming = options.consume.length > 0 || options.deliverMessages;
+    const consuming = options.consume.length > 0 || options.purge;
     const boss = new PgBoss({
       db,
       schema,
@@ -117,9 +116,7 @@ export class Jobs {
     const jobs = new Jobs(boss, schema, { ...QUEUE_DEFAULTS, expireInSeconds: runtime.config.jobExpireSeconds }, setUp, options.clock);
     const poll = { pollingIntervalSeconds: BACKSTOP_SECONDS, batchSize: 1 };
 
-    if (options.deliverMessages) {
-      await jobs.queue(MESSAGE_QUEUE);
-      jobs.work(MESSAGE_QUEUE, poll, (job) => deliverMessage(runtime, job as JobWithMetadata<{ id: string }>));
+    if (options.purge) {
       await jobs.queue(PURGE_QUEUE);
       jobs.work(PURGE_QUEUE, poll, () => purgeKernelTables(runtime));
       await jobs.scheduleAtStart(PURGE_QUEUE, '17 * * * *');

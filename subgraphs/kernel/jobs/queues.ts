@@ -3,7 +3,7 @@ import type { Queue } from 'pg-boss';
 /** The schema pg-boss installs into, unless a test gives its own. */
 export const JOBS_SCHEMA = 'pgboss';
 
-/** Outgoing messages (OTP, confirmations): one job per message, the message row kept for /dev/outbox. */
+/** Outgoing messages of every subgraph, worked by messaging: a job names one company's messages in the log (kernel/outbox). */
 export const MESSAGE_QUEUE = 'kernel.message';
 
 /** Hourly: drops what the kernel keeps only for a while (expired idempotency keys, old event receipts). */

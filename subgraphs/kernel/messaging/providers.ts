@@ -1,16 +1,21 @@
 /**
- * What every SMS and WhatsApp provider adapter offers (send one message, get the provider's id
+ * What every provider adapter (SMTP, WhatsApp, Twilio, the development log) offers (send one message, get the provider's id
  * back) and how it fails: a `ProviderFailure` says whether trying again can help and whether the
  * address itself is bad, which is all a sender needs to decide between retrying, giving up and
  * suppressing the address. The adapters speak each provider's own wire format (whatsapp.ts,
  * twilio.ts); the few steps they share are here.
  */
 import { timingSafeEqual } from 'node:crypto';
+import type { MessageExtras } from '../outbox/entity.ts';
 
 export interface OutgoingProviderMessage {
   to: string;
   text?: string;
   template?: { name: string; language: string; parameters: string[] };
+  /** Email only: the subject, the html part and the sender's name, reply address and unsubscribe link. */
+  subject?: string;
+  html?: string;
+  extras?: MessageExtras;
   /** The sender's, for its own records: neither the Cloud API nor Twilio's Messages API takes an idempotency key, so a repeat must be stopped before `send`. */
   idempotencyKey: string;
 }
@@ -37,7 +42,8 @@ export class ProviderFailure extends Error {
 export type DeliveryStatus = 'sent' | 'delivered' | 'read' | 'failed';
 
 export interface MessageProvider {
-  readonly channel: 'sms' | 'whatsapp';
+  /** `smtp`, `twilio`, `whatsapp` or `log`: recorded on each message it sends. */
+  readonly name: string;
   send(message: OutgoingProviderMessage): Promise<ProviderResult>;
 }
 

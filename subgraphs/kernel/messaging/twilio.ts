@@ -28,7 +28,7 @@ export function twilioProvider(settings: TwilioSettings): MessageProvider {
     'content-type': 'application/x-www-form-urlencoded',
   };
   return {
-    channel: 'sms',
+    name: 'twilio',
     async send(message) {
       // SMS has no templates: a message that has only one has nothing an SMS can carry.
       if (!message.text) throw new ProviderFailure('SMS needs text: a template alone cannot be sent by SMS', true);

@@ -51,7 +51,7 @@ export function whatsappProvider(settings: WhatsappSettings): MessageProvider {
   const url = `${settings.graphUrl.replace(/\/+$/, '')}/${encodeURIComponent(settings.phoneNumberId)}/messages`;
   const headers = { authorization: `Bearer ${settings.accessToken}`, 'content-type': 'application/json' };
   return {
-    channel: 'whatsapp',
+    name: 'whatsapp',
     async send(message) {
       const answer = await postToProvider('WhatsApp', url, headers, JSON.stringify(requestBody(message)));
       if (answer.ok) {

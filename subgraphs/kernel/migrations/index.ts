@@ -6,6 +6,7 @@ import { kernel0004 } from './0004_audit.ts';
 import { kernel0005 } from './0005_legacy_usage.ts';
 import { kernel0006 } from './0006_idempotency_commit.ts';
 import { kernel0007 } from './0007_plans.ts';
+import { kernel0008 } from './0008_message_log.ts';
 
-/** The kernel's own tables (outbox, jobs, idempotency, audit, legacy route use, plans and usage), applied before any subgraph's. */
-export const KERNEL_MIGRATIONS: Migration[] = [kernel0001, kernel0002, kernel0003, kernel0004, kernel0005, kernel0006, kernel0007];
+/** The kernel's own tables (the message log, jobs, idempotency, audit, legacy route use, plans and usage), applied before any subgraph's. */
+export const KERNEL_MIGRATIONS: Migration[] = [kernel0001, kernel0002, kernel0003, kernel0004, kernel0005, kernel0006, kernel0007, kernel0008];

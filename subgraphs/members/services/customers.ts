@@ -87,6 +87,7 @@ export async function requestOtp(ctx: RequestContext, input: SignInAddress) {
       to: target.address,
       subject: `Your ${company.name} sign-in code`,
       body: `Your ${company.name} sign-in code is ${code}. It expires in 10 minutes. If you did not ask for it, ignore this message.`,
+      confidential: true,
     });
   });
   // The same answer whether or not the address belongs to a customer.

@@ -7,6 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { RequestContext } from '../../../kernel/context.ts';
 import { toMoney } from '../../../kernel/money.ts';
+import { readRaw, sendJson, sendText } from '../../../kernel/http.ts';
 import type { HttpRoutes } from '../../../kernel/module.ts';
 import type { Runtime } from '../../../kernel/runtime.ts';
 import { WEBHOOK_QUEUE } from '../payments.ts';
@@ -15,35 +16,14 @@ import { WebhookSignatureError } from './provider.ts';
 import { SANDBOX_PAGE_PATH, SandboxProvider } from './sandbox.ts';
 
 const WEBHOOK_PREFIX = '/webhooks/payments/';
-const MAX_BODY = 64 * 1024;
 
 export const paymentRoutes: HttpRoutes = { prefixes: [WEBHOOK_PREFIX, `${SANDBOX_PAGE_PATH}/`], handle };
 
 async function handle(runtime: Runtime, req: IncomingMessage, res: ServerResponse, path: string): Promise<unknown> {
   if (path.startsWith(WEBHOOK_PREFIX)) return webhook(runtime, req, res, path.slice(WEBHOOK_PREFIX.length));
-  if (runtime.config.production) return text(res, 404, 'Not found');
+  if (runtime.config.production) return sendText(res, 404, 'Not found');
   return sandboxPage(runtime, req, res, decodeURIComponent(path.slice(SANDBOX_PAGE_PATH.length + 1)));
 }
-
-async function readRaw(req: IncomingMessage): Promise<string | null> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_BODY) return null;
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks, size).toString('utf8');
-}
-
-const json = (res: ServerResponse, status: number, body: unknown) => {
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
-  res.end(JSON.stringify(body));
-};
-const text = (res: ServerResponse, status: number, body: string) => {
-  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' });
-  res.end(body);
-};
 
 /**
  * A provider's callback: the signature is verified against the raw body here (a bad one is 400 and
@@ -51,27 +31,27 @@ const text = (res: ServerResponse, status: number, body: string) => {
  * deduplicated by its event id and applied (services/payments.ts).
  */
 async function webhook(runtime: Runtime, req: IncomingMessage, res: ServerResponse, providerName: string): Promise<unknown> {
-  if (req.method !== 'POST') return json(res, 405, { error: 'POST only' });
+  if (req.method !== 'POST') return sendJson(res, 405, { error: 'POST only' });
   let provider;
   try {
     provider = providerFor(runtime, providerName);
   } catch {
-    return json(res, 404, { error: 'No such provider' });
+    return sendJson(res, 404, { error: 'No such provider' });
   }
   const raw = await readRaw(req);
-  if (raw === null) return json(res, 413, { error: 'Body too large' });
+  if (raw === null) return sendJson(res, 413, { error: 'Body too large' });
   const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k.toLowerCase(), Array.isArray(v) ? v[0] : v]));
   let event;
   try {
     event = provider.parseWebhook(raw, headers);
   } catch (error) {
-    if (error instanceof WebhookSignatureError) return json(res, 400, { error: error.message });
+    if (error instanceof WebhookSignatureError) return sendJson(res, 400, { error: error.message });
     throw error;
   }
   await RequestContext.system(runtime, null).transaction(async (tx) =>
     tx.runAt(WEBHOOK_QUEUE, null, { companyId: event.companyId, provider: provider.name, event }),
   );
-  return json(res, 200, { received: true });
+  return sendJson(res, 200, { received: true });
 }
 
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -80,11 +60,11 @@ const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)}
 async function sandboxPage(runtime: Runtime, req: IncomingMessage, res: ServerResponse, intentId: string): Promise<unknown> {
   const sandbox = new SandboxProvider(runtime);
   const intent = await sandbox.intent(intentId);
-  if (!intent) return text(res, 404, 'No such sandbox payment');
+  if (!intent) return sendText(res, 404, 'No such sandbox payment');
   if (req.method === 'POST') {
     const raw = (await readRaw(req)) ?? '';
     const action = new URLSearchParams(raw).get('action');
-    if (action !== 'pay' && action !== 'decline' && action !== 'cancel') return text(res, 400, 'action must be pay, decline or cancel');
+    if (action !== 'pay' && action !== 'decline' && action !== 'cancel') return sendText(res, 400, 'action must be pay, decline or cancel');
     const { status, returnUrl } = await sandbox.decide(intent.id, action);
     if (returnUrl) {
       const back = new URL(returnUrl);
@@ -95,7 +75,7 @@ async function sandboxPage(runtime: Runtime, req: IncomingMessage, res: ServerRe
     }
     return page(res, `Sandbox payment ${escape(status)}`, `<p>The payment is ${escape(status)}. You can close this page.</p>`);
   }
-  if (req.method !== 'GET') return text(res, 405, 'GET or POST');
+  if (req.method !== 'GET') return sendText(res, 405, 'GET or POST');
   const money = toMoney(intent.amountMinor, intent.currency);
   const open = intent.status === 'requires_action' || intent.status === 'requires_payment_method';
   const buttons = open
