@@ -35,6 +35,8 @@ export interface Server {
   pid: number;
   /** Resolves when the whole process group has gone. */
   stop(): Promise<void>;
+  /** SIGKILL to the whole group, as a crash would: nothing runs its shutdown. */
+  kill(): Promise<void>;
   exited(): boolean;
   /** The last lines it printed (for a failure report). */
   output(): string;
@@ -66,6 +68,11 @@ export function launch(name: string, entry: Entry, args: string[], env: Record<s
       signalGroup(pid, 'SIGTERM');
       for (let i = 0; i < 300 && groupAlive(pid); i++) await sleep(50);
       if (groupAlive(pid)) signalGroup(pid, 'SIGKILL');
+      for (let i = 0; i < 100 && groupAlive(pid); i++) await sleep(50);
+    },
+    async kill() {
+      running.delete(server);
+      signalGroup(pid, 'SIGKILL');
       for (let i = 0; i < 100 && groupAlive(pid); i++) await sleep(50);
     },
   };

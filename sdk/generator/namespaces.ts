@@ -50,10 +50,22 @@ export const NAMESPACES: Record<string, Namespace> = {
     },
   },
   messaging: {
-    description: 'The company’s messaging channels (its WhatsApp Business number and Twilio account) and every outgoing message with its status.',
+    description:
+      'Messaging: the company’s channels (its WhatsApp Business number and Twilio account), every outgoing message with its status, the inbox of conversations and WhatsApp templates.',
     methods: {
       getChannels: 'get_messaging_channels',
       listMessages: 'list_messages',
+      sendMessage: 'send_message',
+      listConversations: 'list_conversations',
+      getConversation: 'get_conversation',
+      replyToConversation: 'reply_to_conversation',
+      addConversationNote: 'add_conversation_note',
+      assignConversation: 'assign_conversation',
+      setConversationStatus: 'set_conversation_status',
+      listTemplates: 'list_message_templates',
+      createTemplate: 'create_message_template',
+      updateTemplate: 'update_message_template',
+      deleteTemplate: 'delete_message_template',
       connectWhatsapp: 'connect_whatsapp',
       connectSms: 'connect_sms',
     },

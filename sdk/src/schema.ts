@@ -261,11 +261,183 @@ export interface paths {
          */
         get: operations["list_messages"];
         put?: never;
+        /**
+         * Send message (MCP tool send_message)
+         * @description Writes to a customer on a channel (email, sms, whatsapp) at their address, in their conversation there (started if none): text, or on WhatsApp an approved template, which is what starts a conversation there. 409 TEMPLATE_REQUIRED outside the 24-hour window, 409 CONSENT_REQUIRED after a STOP. Returns the message with its delivery status.
+         */
+        post: operations["send_message"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v6/merchant/messaging/conversations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List conversations (MCP tool list_conversations)
+         * @description Lists the company's conversations with customers (SMS, WhatsApp, email), the latest message first: each with the contact's address, status (open, pending, snoozed, resolved), assignee, priority, waiting since, the last message and unread count; filter by status, channel, assigneeId, customerId or unread; limit and offset (or page).
+         */
+        get: operations["list_conversations"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/v6/merchant/messaging/conversations/{conversationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get conversation (MCP tool get_conversation)
+         * @description Returns one conversation with a page of its messages and internal notes, newest first (each with who wrote it and, for ours, the delivery status); opening it marks it read. replyWindowEndsAt says until when WhatsApp takes free-form text.
+         */
+        get: operations["get_conversation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v6/merchant/messaging/conversations/{conversationId}/replies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reply to conversation (MCP tool reply_to_conversation)
+         * @description Answers the customer in a conversation with text or, on WhatsApp, an approved template (templateName, language, parameters). On WhatsApp free-form text goes only within 24 hours of the customer's last message (409 TEMPLATE_REQUIRED with windowEndedAt otherwise); a customer who replied STOP gets nothing (409 CONSENT_REQUIRED). Returns the message with its delivery status.
+         */
+        post: operations["reply_to_conversation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v6/merchant/messaging/conversations/{conversationId}/notes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add conversation note (MCP tool add_conversation_note)
+         * @description Adds an internal note to a conversation: the merchant's and agents' only, never sent to the customer.
+         */
+        post: operations["add_conversation_note"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v6/merchant/messaging/conversations/{conversationId}/assignee": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Assign conversation (MCP tool assign_conversation)
+         * @description Gives a conversation to a staff member (assigneeId; null unassigns it) and optionally sets its priority (none, low, medium, high, urgent).
+         */
+        put: operations["assign_conversation"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v6/merchant/messaging/conversations/{conversationId}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set conversation status (MCP tool set_conversation_status)
+         * @description Sets a conversation's status: resolved, open (reopen), pending, or snoozed until snoozedUntil (it opens again then, or at the customer's next message, which also reopens a resolved one).
+         */
+        put: operations["set_conversation_status"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v6/merchant/messaging/templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List message templates (MCP tool list_message_templates)
+         * @description Lists the company's WhatsApp templates (approved by Meta for its number) by name: name, language, category, body with {{1}}, {{2}} … and how many parameters each takes; search by name; limit and offset (or page).
+         */
+        get: operations["list_message_templates"];
+        put?: never;
+        /**
+         * Create message template (MCP tool create_message_template)
+         * @description Records a WhatsApp template Meta approved for the company's number: name (lower case, digits, _), language (en, en_US …), category (marketing, utility, authentication) and body with {{1}}, {{2}} … for its parameters. 409 when that name and language are recorded already.
+         */
+        post: operations["create_message_template"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v6/merchant/messaging/templates/{templateId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete message template (MCP tool delete_message_template)
+         * @description Deletes a recorded WhatsApp template; messages already sent with it keep their text.
+         */
+        delete: operations["delete_message_template"];
+        options?: never;
+        head?: never;
+        /**
+         * Update message template (MCP tool update_message_template)
+         * @description Changes a recorded WhatsApp template (name, language, category, body); what is left out stays.
+         */
+        patch: operations["update_message_template"];
         trace?: never;
     };
     "/v6/merchant/service-categories": {
@@ -1795,7 +1967,7 @@ export interface paths {
         put?: never;
         /**
          * Create campaign (MCP tool create_campaign)
-         * @description Stages a campaign to a segment: name, channel (email, sms or whatsapp), recipientSource ("segment"), segmentId, channelConfig (email: subject and html, optional text, fromName, replyTo; sms: body; whatsapp: templateName, language and parameters, or body; merge tags {{firstName}}, {{lastName}}, {{fullName}}, {{email}}, {{phone}}, {{unsubscribeUrl}}), scheduledAt, status. Without status it is DRAFT; with SCHEDULED, scheduledAt must be in the future. Sending is only through the REST route POST /v6/merchant/campaigns/{id}/send.
+         * @description Stages a campaign to a segment: name, channel (email, sms or whatsapp), recipientSource ("segment"), segmentId, channelConfig (email: subject and html, optional text, fromName, replyTo; sms: body; whatsapp: an approved template: templateName, language and parameters; merge tags {{firstName}}, {{lastName}}, {{fullName}}, {{email}}, {{phone}}, {{unsubscribeUrl}}), scheduledAt, status. Without status it is DRAFT; with SCHEDULED, scheduledAt must be in the future. Sending is only through the REST route POST /v6/merchant/campaigns/{id}/send.
          */
         post: operations["create_campaign"];
         delete?: never;
@@ -3869,7 +4041,7 @@ export interface components {
             id: string;
             name: string;
             /**
-             * @description How a campaign reaches customers. email: Email (subject and html). sms: Text message (body). whatsapp: WhatsApp (an approved template, or a body).
+             * @description How a campaign reaches customers. email: Email (subject and html). sms: Text message (body). whatsapp: WhatsApp (an approved template).
              * @enum {string}
              */
             channel: "email" | "sms" | "whatsapp";
@@ -3965,13 +4137,15 @@ export interface components {
                  *     - `INVALID_STATE_TRANSITION` (409): The resource cannot move from its current state to the requested one; `details` has `from`, `to` and `allowed` (the states reachable from `from`).
                  *     - `IDEMPOTENCY_KEY_IN_USE` (409): A request with this Idempotency-Key is still running; retry later.
                  *     - `IDEMPOTENCY_KEY_REUSED` (422): This Idempotency-Key was used for a different request.
+                 *     - `TEMPLATE_REQUIRED` (409): WhatsApp takes a free-form message only within 24 hours of the customer’s last message; `details.windowEndedAt` says when that window ended (null: the customer never wrote). Send an approved template instead (`templateName`, `language`, `parameters`).
+                 *     - `CONSENT_REQUIRED` (409): The customer opted out of this channel (they replied STOP); `details.optedOutAt` says when. Nothing is sent on it until they opt in again (START).
                  *     - `RATE_LIMITED` (429): Too many requests or attempts; `details.retryAfterSeconds` (and the `Retry-After` header) when known.
                  *     - `PLAN_LIMIT_REACHED` (402): The company’s plan does not include this, or a limit of the plan is reached (a monthly quota, staff members); `details.limit` names the limit or feature, `details.plan` the plan the company is on and `details.upgradeTo` the plan that lifts it (get_plan_and_usage shows the limits and what is used).
                  *     - `PAYMENT_FAILED` (402): The payment was declined or failed.
                  *     - `INTERNAL` (500): An unexpected error on our side (no details are given).
                  * @enum {string}
                  */
-                code: "BAD_USER_INPUT" | "QUERY_TOO_COMPLEX" | "UNAUTHENTICATED" | "FORBIDDEN" | "INSUFFICIENT_SCOPE" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "GONE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "CONFLICT" | "SLOT_TAKEN" | "CANCELLATION_NOT_ALLOWED" | "INSUFFICIENT_STOCK" | "PROMOTION_INVALID" | "INVALID_STATE_TRANSITION" | "IDEMPOTENCY_KEY_IN_USE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "PLAN_LIMIT_REACHED" | "PAYMENT_FAILED" | "INTERNAL";
+                code: "BAD_USER_INPUT" | "QUERY_TOO_COMPLEX" | "UNAUTHENTICATED" | "FORBIDDEN" | "INSUFFICIENT_SCOPE" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "GONE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "CONFLICT" | "SLOT_TAKEN" | "CANCELLATION_NOT_ALLOWED" | "INSUFFICIENT_STOCK" | "PROMOTION_INVALID" | "INVALID_STATE_TRANSITION" | "IDEMPOTENCY_KEY_IN_USE" | "IDEMPOTENCY_KEY_REUSED" | "TEMPLATE_REQUIRED" | "CONSENT_REQUIRED" | "RATE_LIMITED" | "PLAN_LIMIT_REACHED" | "PAYMENT_FAILED" | "INTERNAL";
                 /** @description For people; for BAD_USER_INPUT it starts with the field name. */
                 message: string;
                 /** @description What the code needs said, e.g. `field` (BAD_USER_INPUT), `reason`, `cancellationPolicy` (CANCELLATION_NOT_ALLOWED), `from`/`to`/`allowed` (INVALID_STATE_TRANSITION). */
@@ -4047,7 +4221,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Error (CONFLICT, SLOT_TAKEN, CANCELLATION_NOT_ALLOWED, INSUFFICIENT_STOCK, INVALID_STATE_TRANSITION, IDEMPOTENCY_KEY_IN_USE; reasons EVENT_CANCELLED, EVENT_UNAVAILABLE, EVENT_ENDED, INSUFFICIENT_POINTS, OFFER_NOT_ACTIVE, OUT_OF_STOCK, LIMIT_REACHED, TIER_REQUIRED, ALREADY_CLAIMED, CLAIM_EXPIRED, SOLD_OUT) */
+        /** @description Error (CONFLICT, SLOT_TAKEN, CANCELLATION_NOT_ALLOWED, INSUFFICIENT_STOCK, INVALID_STATE_TRANSITION, IDEMPOTENCY_KEY_IN_USE, TEMPLATE_REQUIRED, CONSENT_REQUIRED; reasons EVENT_CANCELLED, EVENT_UNAVAILABLE, EVENT_ENDED, INSUFFICIENT_POINTS, OFFER_NOT_ACTIVE, OUT_OF_STOCK, LIMIT_REACHED, TIER_REQUIRED, ALREADY_CLAIMED, CLAIM_EXPIRED, SOLD_OUT) */
         E409: {
             headers: {
                 [name: string]: unknown;
@@ -5224,6 +5398,948 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+        };
+    };
+    send_message: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The customer. */
+                    customerId: string;
+                    /**
+                     * @description email, sms or whatsapp. email: Email, through the platform’s SMTP server. sms: SMS, through the company’s Twilio account. whatsapp: WhatsApp, through the company’s number on the Cloud API.
+                     * @enum {string}
+                     */
+                    channel: "email" | "sms" | "whatsapp";
+                    /** @description The text (WhatsApp: within 24 hours of the customer’s last message). */
+                    text?: string;
+                    /** @description Email: the subject. */
+                    subject?: string;
+                    /** @description WhatsApp: an approved template’s name (list_message_templates). */
+                    templateName?: string;
+                    /** @description The template’s language (en, en_US …). */
+                    language?: string;
+                    /** @description The template’s parameters, {{1}} first. */
+                    parameters?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description A message of a conversation, in or out, or an internal note. */
+                        data: {
+                            id: string;
+                            conversationId: string;
+                            /** @enum {string} */
+                            kind: "incoming" | "outgoing" | "note";
+                            /** @description What it says (a template: its body with the parameters filled in). */
+                            text: string | null;
+                            /** @description The WhatsApp template it was sent as. */
+                            templateName: string | null;
+                            /** @description Who wrote it, and their id (the customer, the API key, the session). */
+                            author: {
+                                /** @enum {string} */
+                                kind: "customer" | "system" | "staff" | "agent" | "campaign";
+                                id: string | null;
+                            };
+                            /**
+                             * @description Outgoing: where its delivery is (list_messages has the whole record).
+                             * @enum {string|null}
+                             */
+                            status: "queued" | "sending" | "sent" | "delivered" | "read" | "failed" | "cancelled" | null;
+                            /** @description Outgoing: its record in the message log. */
+                            messageId: string | null;
+                            /** @description Why the last attempt failed, in the provider’s words. */
+                            error: {
+                                message: string;
+                                /** @description The provider’s own code (an SMTP reply, a Cloud API or Twilio error code). */
+                                code: string | null;
+                                /** @description The address itself is bad: no further message is sent to it on the channel. */
+                                hardBounce: boolean;
+                            } | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            409: components["responses"]["E409"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+        };
+    };
+    list_conversations: {
+        parameters: {
+            query?: {
+                /** @description Only conversations in this state. open: Needs an answer, or is being answered. pending: Waiting on something other than the customer (a bot, another team). snoozed: Set aside until snoozedUntil (or the customer’s next message). resolved: Done; the customer’s next message opens it again. */
+                status?: "open" | "pending" | "snoozed" | "resolved";
+                /** @description Only conversations on this channel. email: Email, through the platform’s SMTP server. sms: SMS, through the company’s Twilio account. whatsapp: WhatsApp, through the company’s number on the Cloud API. */
+                channel?: "email" | "sms" | "whatsapp";
+                /** @description Only conversations assigned to this staff member. */
+                assigneeId?: string;
+                /** @description Only the conversations of this customer. */
+                customerId?: string;
+                /** @description true: only those with unread messages; false: only those without. */
+                unread?: boolean;
+                /** @description Page number, at least 1 (default 1). */
+                page?: number;
+                /** @description Items per page, between 1 and 100 (default 20). */
+                limit?: number;
+                /** @description Items to skip, at least 0 (instead of page). */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            items: {
+                                id: string;
+                                /** @enum {string} */
+                                channel: "email" | "sms" | "whatsapp";
+                                /** @description Members’ customer (null until the sender is known). */
+                                customerId: string | null;
+                                /** @description The customer’s address on the conversation’s channel. */
+                                contact: {
+                                    /** @description A phone number (E.164) or an email. */
+                                    address: string;
+                                    /** @description The name their WhatsApp profile gives. */
+                                    name: string | null;
+                                    /**
+                                     * Format: date-time
+                                     * @description When they opted out of the channel (STOP); null while they may be written to.
+                                     */
+                                    optedOutAt: string | null;
+                                };
+                                /** @enum {string} */
+                                status: "open" | "pending" | "snoozed" | "resolved";
+                                /** Format: date-time */
+                                snoozedUntil: string | null;
+                                /** @description The staff member who answers it. */
+                                assigneeId: string | null;
+                                /** @enum {string} */
+                                priority: "none" | "low" | "medium" | "high" | "urgent";
+                                /**
+                                 * Format: date-time
+                                 * @description Since the customer’s oldest message not yet answered.
+                                 */
+                                waitingSince: string | null;
+                                /** @description The last message’s text. */
+                                lastMessage: string | null;
+                                /** Format: date-time */
+                                lastMessageAt: string;
+                                /**
+                                 * Format: date-time
+                                 * @description WhatsApp: free-form replies until 24 hours after this.
+                                 */
+                                lastIncomingAt: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description WhatsApp: when free-form replies stop being accepted (null: only templates).
+                                 */
+                                replyWindowEndsAt: string | null;
+                                /** @description The customer’s messages since the merchant last opened it. */
+                                unreadCount: number;
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            }[];
+                            /** @description Where a page sits in the whole list. */
+                            pagination: {
+                                page: number;
+                                limit: number;
+                                total: number;
+                                totalPages: number;
+                                hasNextPage: boolean;
+                            };
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+        };
+    };
+    get_conversation: {
+        parameters: {
+            query?: {
+                /** @description Page number, at least 1 (default 1). */
+                page?: number;
+                /** @description Messages per page, between 1 and 100 (default 20). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The conversation. */
+                conversationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description A conversation with a customer on one channel. */
+                        data: {
+                            id: string;
+                            /** @enum {string} */
+                            channel: "email" | "sms" | "whatsapp";
+                            /** @description Members’ customer (null until the sender is known). */
+                            customerId: string | null;
+                            /** @description The customer’s address on the conversation’s channel. */
+                            contact: {
+                                /** @description A phone number (E.164) or an email. */
+                                address: string;
+                                /** @description The name their WhatsApp profile gives. */
+                                name: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description When they opted out of the channel (STOP); null while they may be written to.
+                                 */
+                                optedOutAt: string | null;
+                            };
+                            /** @enum {string} */
+                            status: "open" | "pending" | "snoozed" | "resolved";
+                            /** Format: date-time */
+                            snoozedUntil: string | null;
+                            /** @description The staff member who answers it. */
+                            assigneeId: string | null;
+                            /** @enum {string} */
+                            priority: "none" | "low" | "medium" | "high" | "urgent";
+                            /**
+                             * Format: date-time
+                             * @description Since the customer’s oldest message not yet answered.
+                             */
+                            waitingSince: string | null;
+                            /** @description The last message’s text. */
+                            lastMessage: string | null;
+                            /** Format: date-time */
+                            lastMessageAt: string;
+                            /**
+                             * Format: date-time
+                             * @description WhatsApp: free-form replies until 24 hours after this.
+                             */
+                            lastIncomingAt: string | null;
+                            /**
+                             * Format: date-time
+                             * @description WhatsApp: when free-form replies stop being accepted (null: only templates).
+                             */
+                            replyWindowEndsAt: string | null;
+                            /** @description The customer’s messages since the merchant last opened it. */
+                            unreadCount: number;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            /** @description Its messages and internal notes, newest first. */
+                            messages: {
+                                items: {
+                                    id: string;
+                                    conversationId: string;
+                                    /** @enum {string} */
+                                    kind: "incoming" | "outgoing" | "note";
+                                    /** @description What it says (a template: its body with the parameters filled in). */
+                                    text: string | null;
+                                    /** @description The WhatsApp template it was sent as. */
+                                    templateName: string | null;
+                                    /** @description Who wrote it, and their id (the customer, the API key, the session). */
+                                    author: {
+                                        /** @enum {string} */
+                                        kind: "customer" | "system" | "staff" | "agent" | "campaign";
+                                        id: string | null;
+                                    };
+                                    /**
+                                     * @description Outgoing: where its delivery is (list_messages has the whole record).
+                                     * @enum {string|null}
+                                     */
+                                    status: "queued" | "sending" | "sent" | "delivered" | "read" | "failed" | "cancelled" | null;
+                                    /** @description Outgoing: its record in the message log. */
+                                    messageId: string | null;
+                                    /** @description Why the last attempt failed, in the provider’s words. */
+                                    error: {
+                                        message: string;
+                                        /** @description The provider’s own code (an SMTP reply, a Cloud API or Twilio error code). */
+                                        code: string | null;
+                                        /** @description The address itself is bad: no further message is sent to it on the channel. */
+                                        hardBounce: boolean;
+                                    } | null;
+                                    /** Format: date-time */
+                                    createdAt: string;
+                                }[];
+                                /** @description Where a page sits in the whole list. */
+                                pagination: {
+                                    page: number;
+                                    limit: number;
+                                    total: number;
+                                    totalPages: number;
+                                    hasNextPage: boolean;
+                                };
+                            };
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+        };
+    };
+    reply_to_conversation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The conversation. */
+                conversationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The text (WhatsApp: within 24 hours of the customer’s last message). */
+                    text?: string;
+                    /** @description Email: the subject. */
+                    subject?: string;
+                    /** @description WhatsApp: an approved template’s name (list_message_templates). */
+                    templateName?: string;
+                    /** @description The template’s language (en, en_US …). */
+                    language?: string;
+                    /** @description The template’s parameters, {{1}} first. */
+                    parameters?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description A message of a conversation, in or out, or an internal note. */
+                        data: {
+                            id: string;
+                            conversationId: string;
+                            /** @enum {string} */
+                            kind: "incoming" | "outgoing" | "note";
+                            /** @description What it says (a template: its body with the parameters filled in). */
+                            text: string | null;
+                            /** @description The WhatsApp template it was sent as. */
+                            templateName: string | null;
+                            /** @description Who wrote it, and their id (the customer, the API key, the session). */
+                            author: {
+                                /** @enum {string} */
+                                kind: "customer" | "system" | "staff" | "agent" | "campaign";
+                                id: string | null;
+                            };
+                            /**
+                             * @description Outgoing: where its delivery is (list_messages has the whole record).
+                             * @enum {string|null}
+                             */
+                            status: "queued" | "sending" | "sent" | "delivered" | "read" | "failed" | "cancelled" | null;
+                            /** @description Outgoing: its record in the message log. */
+                            messageId: string | null;
+                            /** @description Why the last attempt failed, in the provider’s words. */
+                            error: {
+                                message: string;
+                                /** @description The provider’s own code (an SMTP reply, a Cloud API or Twilio error code). */
+                                code: string | null;
+                                /** @description The address itself is bad: no further message is sent to it on the channel. */
+                                hardBounce: boolean;
+                            } | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            409: components["responses"]["E409"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+        };
+    };
+    add_conversation_note: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The conversation. */
+                conversationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The note. */
+                    text: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description A message of a conversation, in or out, or an internal note. */
+                        data: {
+                            id: string;
+                            conversationId: string;
+                            /** @enum {string} */
+                            kind: "incoming" | "outgoing" | "note";
+                            /** @description What it says (a template: its body with the parameters filled in). */
+                            text: string | null;
+                            /** @description The WhatsApp template it was sent as. */
+                            templateName: string | null;
+                            /** @description Who wrote it, and their id (the customer, the API key, the session). */
+                            author: {
+                                /** @enum {string} */
+                                kind: "customer" | "system" | "staff" | "agent" | "campaign";
+                                id: string | null;
+                            };
+                            /**
+                             * @description Outgoing: where its delivery is (list_messages has the whole record).
+                             * @enum {string|null}
+                             */
+                            status: "queued" | "sending" | "sent" | "delivered" | "read" | "failed" | "cancelled" | null;
+                            /** @description Outgoing: its record in the message log. */
+                            messageId: string | null;
+                            /** @description Why the last attempt failed, in the provider’s words. */
+                            error: {
+                                message: string;
+                                /** @description The provider’s own code (an SMTP reply, a Cloud API or Twilio error code). */
+                                code: string | null;
+                                /** @description The address itself is bad: no further message is sent to it on the channel. */
+                                hardBounce: boolean;
+                            } | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            409: components["responses"]["E409"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+        };
+    };
+    assign_conversation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The conversation. */
+                conversationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The staff member; null to unassign. */
+                    assigneeId?: string;
+                    /**
+                     * @description none, low, medium, high or urgent. none: No priority set. low: Low. medium: Medium. high: High. urgent: Urgent.
+                     * @enum {string}
+                     */
+                    priority?: "none" | "low" | "medium" | "high" | "urgent";
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description A conversation with a customer on one channel. */
+                        data: {
+                            id: string;
+                            /** @enum {string} */
+                            channel: "email" | "sms" | "whatsapp";
+                            /** @description Members’ customer (null until the sender is known). */
+                            customerId: string | null;
+                            /** @description The customer’s address on the conversation’s channel. */
+                            contact: {
+                                /** @description A phone number (E.164) or an email. */
+                                address: string;
+                                /** @description The name their WhatsApp profile gives. */
+                                name: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description When they opted out of the channel (STOP); null while they may be written to.
+                                 */
+                                optedOutAt: string | null;
+                            };
+                            /** @enum {string} */
+                            status: "open" | "pending" | "snoozed" | "resolved";
+                            /** Format: date-time */
+                            snoozedUntil: string | null;
+                            /** @description The staff member who answers it. */
+                            assigneeId: string | null;
+                            /** @enum {string} */
+                            priority: "none" | "low" | "medium" | "high" | "urgent";
+                            /**
+                             * Format: date-time
+                             * @description Since the customer’s oldest message not yet answered.
+                             */
+                            waitingSince: string | null;
+                            /** @description The last message’s text. */
+                            lastMessage: string | null;
+                            /** Format: date-time */
+                            lastMessageAt: string;
+                            /**
+                             * Format: date-time
+                             * @description WhatsApp: free-form replies until 24 hours after this.
+                             */
+                            lastIncomingAt: string | null;
+                            /**
+                             * Format: date-time
+                             * @description WhatsApp: when free-form replies stop being accepted (null: only templates).
+                             */
+                            replyWindowEndsAt: string | null;
+                            /** @description The customer’s messages since the merchant last opened it. */
+                            unreadCount: number;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            409: components["responses"]["E409"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+        };
+    };
+    set_conversation_status: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The conversation. */
+                conversationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description open, pending, snoozed or resolved. open: Needs an answer, or is being answered. pending: Waiting on something other than the customer (a bot, another team). snoozed: Set aside until snoozedUntil (or the customer’s next message). resolved: Done; the customer’s next message opens it again.
+                     * @enum {string}
+                     */
+                    status: "open" | "pending" | "snoozed" | "resolved";
+                    /**
+                     * Format: date-time
+                     * @description With snoozed: when it opens again.
+                     */
+                    snoozedUntil?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description A conversation with a customer on one channel. */
+                        data: {
+                            id: string;
+                            /** @enum {string} */
+                            channel: "email" | "sms" | "whatsapp";
+                            /** @description Members’ customer (null until the sender is known). */
+                            customerId: string | null;
+                            /** @description The customer’s address on the conversation’s channel. */
+                            contact: {
+                                /** @description A phone number (E.164) or an email. */
+                                address: string;
+                                /** @description The name their WhatsApp profile gives. */
+                                name: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description When they opted out of the channel (STOP); null while they may be written to.
+                                 */
+                                optedOutAt: string | null;
+                            };
+                            /** @enum {string} */
+                            status: "open" | "pending" | "snoozed" | "resolved";
+                            /** Format: date-time */
+                            snoozedUntil: string | null;
+                            /** @description The staff member who answers it. */
+                            assigneeId: string | null;
+                            /** @enum {string} */
+                            priority: "none" | "low" | "medium" | "high" | "urgent";
+                            /**
+                             * Format: date-time
+                             * @description Since the customer’s oldest message not yet answered.
+                             */
+                            waitingSince: string | null;
+                            /** @description The last message’s text. */
+                            lastMessage: string | null;
+                            /** Format: date-time */
+                            lastMessageAt: string;
+                            /**
+                             * Format: date-time
+                             * @description WhatsApp: free-form replies until 24 hours after this.
+                             */
+                            lastIncomingAt: string | null;
+                            /**
+                             * Format: date-time
+                             * @description WhatsApp: when free-form replies stop being accepted (null: only templates).
+                             */
+                            replyWindowEndsAt: string | null;
+                            /** @description The customer’s messages since the merchant last opened it. */
+                            unreadCount: number;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            409: components["responses"]["E409"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+        };
+    };
+    list_message_templates: {
+        parameters: {
+            query?: {
+                /** @description Only templates whose name contains this. */
+                search?: string;
+                /** @description Page number, at least 1 (default 1). */
+                page?: number;
+                /** @description Items per page, between 1 and 100 (default 20). */
+                limit?: number;
+                /** @description Items to skip, at least 0 (instead of page). */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            items: {
+                                id: string;
+                                /** @description Its name at Meta (lower case, digits, _). */
+                                name: string;
+                                /** @description Its language code (en, en_US …). */
+                                language: string;
+                                /** @enum {string} */
+                                category: "marketing" | "utility" | "authentication";
+                                /** @description Its body, with {{1}}, {{2}} … for the parameters. */
+                                body: string;
+                                /** @description How many parameters a message of it fills in. */
+                                parameterCount: number;
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            }[];
+                            /** @description Where a page sits in the whole list. */
+                            pagination: {
+                                page: number;
+                                limit: number;
+                                total: number;
+                                totalPages: number;
+                                hasNextPage: boolean;
+                            };
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+        };
+    };
+    create_message_template: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Its name at Meta: lower-case letters, digits and _. */
+                    name: string;
+                    /** @description Its language code (en, en_US …). */
+                    language: string;
+                    /**
+                     * @description marketing, utility or authentication. marketing: Offers, news, invitations. utility: About something the customer did: a booking, an order. authentication: One-time codes.
+                     * @enum {string}
+                     */
+                    category: "marketing" | "utility" | "authentication";
+                    /** @description The body, with {{1}}, {{2}} … for the parameters. */
+                    body: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description A WhatsApp template Meta approved for the company’s number: what can be sent outside the 24-hour window. */
+                        data: {
+                            id: string;
+                            /** @description Its name at Meta (lower case, digits, _). */
+                            name: string;
+                            /** @description Its language code (en, en_US …). */
+                            language: string;
+                            /** @enum {string} */
+                            category: "marketing" | "utility" | "authentication";
+                            /** @description Its body, with {{1}}, {{2}} … for the parameters. */
+                            body: string;
+                            /** @description How many parameters a message of it fills in. */
+                            parameterCount: number;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            409: components["responses"]["E409"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+        };
+    };
+    delete_message_template: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The template. */
+                templateId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description A template that was deleted. */
+                        data: {
+                            id: string;
+                            deleted: boolean;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            409: components["responses"]["E409"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+        };
+    };
+    update_message_template: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key (e.g. a UUID) that makes a retry safe: for 24 hours the same key with the same request answers the first answer again (status and body, with `Idempotent-Replayed: true`) without running it twice. The same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE. 429 and 5xx answers are not kept, but a write already made is never run again: its retry is 409 CONFLICT with `details.resultId`. Keys belong to the credential and company. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The template. */
+                templateId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description Its name at Meta: lower-case letters, digits and _. */
+                    name?: string;
+                    /** @description Its language code (en, en_US …). */
+                    language?: string;
+                    /**
+                     * @description marketing, utility or authentication. marketing: Offers, news, invitations. utility: About something the customer did: a booking, an order. authentication: One-time codes.
+                     * @enum {string}
+                     */
+                    category?: "marketing" | "utility" | "authentication";
+                    /** @description The body, with {{1}}, {{2}} … for the parameters. */
+                    body?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description A WhatsApp template Meta approved for the company’s number: what can be sent outside the 24-hour window. */
+                        data: {
+                            id: string;
+                            /** @description Its name at Meta (lower case, digits, _). */
+                            name: string;
+                            /** @description Its language code (en, en_US …). */
+                            language: string;
+                            /** @enum {string} */
+                            category: "marketing" | "utility" | "authentication";
+                            /** @description Its body, with {{1}}, {{2}} … for the parameters. */
+                            body: string;
+                            /** @description How many parameters a message of it fills in. */
+                            parameterCount: number;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            409: components["responses"]["E409"];
             429: components["responses"]["E429"];
             500: components["responses"]["E500"];
         };
@@ -12443,7 +13559,7 @@ export interface operations {
                          */
                         createdSince?: string;
                         /**
-                         * @description Has an address on this channel (email, sms, whatsapp) and has not unsubscribed or bounced. email: Email (subject and html). sms: Text message (body). whatsapp: WhatsApp (an approved template, or a body).
+                         * @description Has an address on this channel (email, sms, whatsapp) and has not unsubscribed or bounced. email: Email (subject and html). sms: Text message (body). whatsapp: WhatsApp (an approved template).
                          * @enum {string}
                          */
                         reachableBy?: "email" | "sms" | "whatsapp";
@@ -12566,7 +13682,7 @@ export interface operations {
                          */
                         createdSince?: string;
                         /**
-                         * @description Has an address on this channel (email, sms, whatsapp) and has not unsubscribed or bounced. email: Email (subject and html). sms: Text message (body). whatsapp: WhatsApp (an approved template, or a body).
+                         * @description Has an address on this channel (email, sms, whatsapp) and has not unsubscribed or bounced. email: Email (subject and html). sms: Text message (body). whatsapp: WhatsApp (an approved template).
                          * @enum {string}
                          */
                         reachableBy?: "email" | "sms" | "whatsapp";
@@ -12896,7 +14012,7 @@ export interface operations {
                     /** @description Name for the business, at most 200 characters (required to create). */
                     name: string;
                     /**
-                     * @description email, sms or whatsapp (required to create). email: Email (subject and html). sms: Text message (body). whatsapp: WhatsApp (an approved template, or a body).
+                     * @description email, sms or whatsapp (required to create). email: Email (subject and html). sms: Text message (body). whatsapp: WhatsApp (an approved template).
                      * @enum {string}
                      */
                     channel: "email" | "sms" | "whatsapp";
@@ -13162,7 +14278,7 @@ export interface operations {
                     /** @description Name for the business, at most 200 characters (required to create). */
                     name?: string;
                     /**
-                     * @description email, sms or whatsapp (required to create). email: Email (subject and html). sms: Text message (body). whatsapp: WhatsApp (an approved template, or a body).
+                     * @description email, sms or whatsapp (required to create). email: Email (subject and html). sms: Text message (body). whatsapp: WhatsApp (an approved template).
                      * @enum {string}
                      */
                     channel?: "email" | "sms" | "whatsapp";

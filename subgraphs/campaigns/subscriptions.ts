@@ -1,7 +1,7 @@
 import type { Subscriptions } from '../kernel/events.ts';
 import { recordBooking, recordOrderPaid, recordRefund, recordTier } from './services/audience.ts';
 import { customers } from './services/customers.ts';
-import { recordOutcome } from './services/outcomes.ts';
+import { recordConsent, recordOutcome } from './services/outcomes.ts';
 
 /**
  * Other subgraphs' events campaigns keeps its audience from, each in a transaction scoped to the
@@ -16,4 +16,6 @@ export const campaignsSubscriptions: Subscriptions = {
   'loyalty.tier.changed': (tx, event) => recordTier(tx, event.payload),
   // What became of each message of a campaign: its delivery's status, suppressions, the campaign's end.
   'messaging.message.status': (tx, event) => recordOutcome(tx, event.payload),
+  // STOP and START on SMS or WhatsApp: the customer unsubscribed from the channel, or came back.
+  'messaging.consent.changed': (tx, event) => recordConsent(tx, event.payload),
 };

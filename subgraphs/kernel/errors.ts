@@ -31,6 +31,10 @@ export const ERROR_STATUS = {
   IDEMPOTENCY_KEY_IN_USE: 409,
   /** The Idempotency-Key was already used for a different request. */
   IDEMPOTENCY_KEY_REUSED: 422,
+  /** WhatsApp outside the 24 hours after the customer's last message: only an approved template goes (`details: { field, windowEndedAt }`). */
+  TEMPLATE_REQUIRED: 409,
+  /** The customer opted out of the channel (STOP): nothing goes until they opt in again (`details: { channel, optedOutAt }`). */
+  CONSENT_REQUIRED: 409,
   RATE_LIMITED: 429,
   /** The company's plan does not include this, or its monthly quota is used up (`details: { limit, plan, upgradeTo }`). */
   PLAN_LIMIT_REACHED: 402,
@@ -65,6 +69,10 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
     'The resource cannot move from its current state to the requested one; `details` has `from`, `to` and `allowed` (the states reachable from `from`).',
   IDEMPOTENCY_KEY_IN_USE: 'A request with this Idempotency-Key is still running; retry later.',
   IDEMPOTENCY_KEY_REUSED: 'This Idempotency-Key was used for a different request.',
+  TEMPLATE_REQUIRED:
+    'WhatsApp takes a free-form message only within 24 hours of the customer’s last message; `details.windowEndedAt` says when that window ended (null: the customer never wrote). Send an approved template instead (`templateName`, `language`, `parameters`).',
+  CONSENT_REQUIRED:
+    'The customer opted out of this channel (they replied STOP); `details.optedOutAt` says when. Nothing is sent on it until they opt in again (START).',
   RATE_LIMITED: 'Too many requests or attempts; `details.retryAfterSeconds` (and the `Retry-After` header) when known.',
   PLAN_LIMIT_REACHED:
     'The company’s plan does not include this, or a limit of the plan is reached (a monthly quota, staff members); `details.limit` names the limit or feature, `details.plan` the plan the company is on and `details.upgradeTo` the plan that lifts it (get_plan_and_usage shows the limits and what is used).',

@@ -153,6 +153,7 @@ export const TABLES_OF_NO_COMPANY: ReadonlySet<string> = new Set([
   'commerce.sandbox_intent',
   'commerce.backfill',
   'content.backfill',
+  'messaging.backfill',
   'loyalty.backfill',
   'campaigns.backfill',
 ]);

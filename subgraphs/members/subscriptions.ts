@@ -1,4 +1,8 @@
 import type { Subscriptions } from '../kernel/events.ts';
+import { customerFromMessage } from './services/message-senders.ts';
 
-/** Other subgraphs' events members handles: none yet (add handlers here, as content's subscriptions.ts does). */
-export const membersSubscriptions: Subscriptions = {};
+/** Other subgraphs' events members handles. */
+export const membersSubscriptions: Subscriptions = {
+  // Someone unknown wrote on WhatsApp or SMS: they become a customer.
+  'messaging.message.received': (tx, event) => customerFromMessage(tx, event.payload),
+};

@@ -20,8 +20,35 @@ export interface MessageStatusChanged {
   retryAt: string | null;
 }
 
+/** A customer's message came in (WhatsApp or SMS); `customerId` is null while the sender is unknown (members then makes them a customer). */
+export interface MessageReceived {
+  messageId: string;
+  conversationId: string;
+  contactId: string;
+  customerId: string | null;
+  channel: 'sms' | 'whatsapp';
+  /** The sender's number, E.164. */
+  from: string;
+  /** The name their WhatsApp profile gives, if any. */
+  name: string | null;
+  text: string;
+  at: string;
+}
+
+/** A customer opted out of a channel (STOP) or back in (START). */
+export interface ConsentChanged {
+  contactId: string;
+  customerId: string | null;
+  channel: 'sms' | 'whatsapp';
+  address: string;
+  consent: 'granted' | 'revoked';
+  at: string;
+}
+
 declare module '../kernel/events.ts' {
   interface DomainEvents {
     'messaging.message.status': MessageStatusChanged;
+    'messaging.message.received': MessageReceived;
+    'messaging.consent.changed': ConsentChanged;
   }
 }

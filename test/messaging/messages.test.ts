@@ -68,6 +68,9 @@ describe('list_messages', () => {
     expect(sent.campaignId).toBeNull();
     const rest = await list(company.apiKey, `?to=${encodeURIComponent(to)}`);
     expect(rest.body.data.items).toEqual([sent]);
+    // Whatever sent it, development's outbox shows it.
+    const outbox = await http(`/dev/outbox?to=${encodeURIComponent(to)}`);
+    expect(outbox.body.data.items).toEqual([expect.objectContaining({ channel: 'email', subject: '[Test] Hello Alex', status: 'sent' })]);
 
     expect((await list(company.apiKey, `?to=${encodeURIComponent(to)}&channel=sms`)).body.data.items).toEqual([]);
     expect((await list(company.apiKey, `?to=${encodeURIComponent(to)}&status=failed`)).body.data.items).toEqual([]);

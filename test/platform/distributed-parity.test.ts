@@ -435,6 +435,20 @@ async function sweep(t: Topology, answers: Answer[], call: Call, companyId: stri
   });
   await leftAlone('update_campaign', 'campaignId', campaign);
 
+  // The inbox: a message by email opens a conversation; the merchant's actions on it with their optional inputs left out.
+  const written = await step('send_message (text only)', 'send_message', { customerId, channel: 'email', text: 'Welcome' });
+  const conversationId = written?.conversationId as string;
+  await step('reply_to_conversation (text only)', 'reply_to_conversation', { conversationId, text: 'And hello again' });
+  await step('assign_conversation (only conversationId)', 'assign_conversation', { conversationId });
+  await step('set_conversation_status (no snoozedUntil)', 'set_conversation_status', { conversationId, status: 'pending' });
+  const template = await created('create_message_template', 'create_message_template', {
+    name: 'welcome',
+    language: 'en',
+    category: 'utility',
+    body: 'Hi {{1}}',
+  });
+  await leftAlone('update_message_template', 'templateId', template);
+
   // Content: categories, posts and their blocks, pages, post types, events, surveys.
   const category = await created('create_category', 'create_category', { name: 'News' });
   const post = await created('create_post', 'create_post', { title: 'Hello', excerpt: 'A first post', categoryId: category.id });
@@ -483,6 +497,7 @@ async function sweep(t: Topology, answers: Answer[], call: Call, companyId: stri
     startDate: day,
     endDate: day,
     campaignId: campaign.id,
+    conversationId,
     customerId,
     orderId: paid.id,
     slug: post.slug,
@@ -521,7 +536,7 @@ const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
  * compared by presence only.
  */
 const VOLATILE =
-  /^(createdAt|updatedAt|sentAt|issuedAt|expiresAt|token|accessToken|claimUrl|checkoutUrl|url|redirectUrl|requestId|cancelledAt|paidAt|refundedAt|fulfilledAt|submittedAt|nextAction|memberCount|lastUsedAt|prefix|used|remaining)$/;
+  /^(createdAt|updatedAt|sentAt|lastMessageAt|waitingSince|lastIncomingAt|replyWindowEndsAt|issuedAt|expiresAt|token|accessToken|claimUrl|checkoutUrl|url|redirectUrl|requestId|cancelledAt|paidAt|refundedAt|fulfilledAt|submittedAt|nextAction|memberCount|lastUsedAt|prefix|used|remaining)$/;
 
 const DELIVERY = /^(status|attempts|provider|providerMessageId|sentAt|error)$/;
 

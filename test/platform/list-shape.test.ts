@@ -31,6 +31,7 @@ const ONCE_BARE = [
 const EMBEDDED_PAGE: Record<string, string> = {
   'GET /v6/merchant/surveys/{surveyId}/responses': 'responses',
   'GET /v6/merchant/loyalty/customers/{customerId}': 'ledger',
+  'GET /v6/merchant/messaging/conversations/{conversationId}': 'messages',
 };
 
 const PAGINATION = ['page', 'limit', 'total', 'totalPages', 'hasNextPage'];
@@ -89,6 +90,7 @@ describe('every list operation of the OpenAPI document', () => {
           channelConfig: { subject: 'Hi', html: '<p>Hi</p>' },
         })
       ).id,
+      conversationId: (await callTool(m, 'send_message', { customerId: customer.customerId, channel: 'email', text: 'Hello' })).conversationId,
       date: dayFromNow(3),
       startDate: dayFromNow(3),
       endDate: dayFromNow(4),

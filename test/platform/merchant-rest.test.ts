@@ -80,6 +80,7 @@ describe('merchant REST, one route per MCP tool', () => {
       })
     ).id;
     ids.orderId = (await callTool(merchant, 'create_shop_order', { accountId: ids.customerId, items: [{ productId: ids.productId, quantity: 1 }] })).id;
+    ids.conversationId = (await callTool(merchant, 'send_message', { customerId: ids.customerId, channel: 'email', text: 'Hello Pat' })).conversationId;
     const post = await callTool(merchant, 'create_post', { title: 'Hello world', blocks: [{ type: 'paragraph', data: { text: 'Hi' } }] });
     ids.slug = post.slug;
     ids.eventId = (
@@ -305,6 +306,11 @@ const redemption = async (f: Fixtures, t: string) => {
   });
   return res.body.data;
 };
+/** A conversation of the face's own: a message to a customer of its own, by email. */
+const conversation = async (f: Fixtures, t: string) =>
+  (await f.tool('send_message', { customerId: (await customer(f, t)).id, channel: 'email', text: `Hello ${t}` })).conversationId as string;
+const template = (f: Fixtures, t: string, name: string) =>
+  f.tool('create_message_template', { name: `${name}_${t}`, language: 'en', category: 'utility', body: 'Hi {{1}}' });
 const future = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
 
 /**
@@ -329,6 +335,15 @@ const WRITES: Record<string, { args: (f: Fixtures, t: string) => Promise<Record<
     args: async (_f, t) => ({ accountSid: `AC${'0'.repeat(32)}`, authToken: `token-${t}`, fromNumber: t === 'zrestz' ? '+4915100000002' : '+4915100000001' }),
     own: ['fromNumber'],
   },
+  // The inbox and templates
+  send_message: { args: async (f, t) => ({ customerId: (await customer(f, t)).id, channel: 'email', text: `Hello ${t}` }) },
+  reply_to_conversation: { args: async (f, t) => ({ conversationId: await conversation(f, t), text: `Reply ${t}` }) },
+  add_conversation_note: { args: async (f, t) => ({ conversationId: await conversation(f, t), text: `Note ${t}` }) },
+  assign_conversation: { args: async (f, t) => ({ conversationId: await conversation(f, t), assigneeId: f.ids.staffId, priority: 'high' }) },
+  set_conversation_status: { args: async (f, t) => ({ conversationId: await conversation(f, t), status: 'resolved' }) },
+  create_message_template: { args: async (_f, t) => ({ name: `hello_${t}`, language: 'en', category: 'utility', body: 'Hi {{1}}' }) },
+  update_message_template: { args: async (f, t) => ({ templateId: (await template(f, t, 'old')).id, body: 'Hello {{1}}' }) },
+  delete_message_template: { args: async (f, t) => ({ templateId: (await template(f, t, 'gone')).id }) },
   // Services and bookings
   create_service_category: { args: async (_f, t) => ({ name: `Colour ${t}` }) },
   create_service: { args: async (f, t) => ({ name: `Trim ${t}`, durationMinutes: 30, price: '20', capacity: 1, staffIds: [f.ids.staffId] }) },

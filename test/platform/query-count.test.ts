@@ -47,6 +47,7 @@ interface Shop {
   productSlug: string;
   orderId: string;
   campaignId: string;
+  conversationId: string;
 }
 
 /** The date slots and bookings are on: a fixed weekday a few days ahead. */
@@ -223,6 +224,13 @@ async function shop(n: number): Promise<Shop> {
     tries: 600,
     intervalMs: 100,
   });
+  // n conversations (one with each reader), one of n messages, and n WhatsApp templates.
+  let conversationId = '';
+  for (let i = 0; i < n; i++) {
+    await callTool(merchant, 'send_message', { customerId: audience[i], channel: 'email', text: `Hello ${i}` });
+    conversationId = (await callTool(merchant, 'send_message', { customerId: customer.customerId, channel: 'email', text: `Note ${i}` })).conversationId;
+    await callTool(merchant, 'create_message_template', { name: `template_${i}`, language: 'en', category: 'utility', body: 'Hi {{1}}' });
+  }
 
   let orderId = '';
   for (let i = 0; i < n; i++) {
@@ -263,6 +271,7 @@ async function shop(n: number): Promise<Shop> {
     promotionId: promotions[0].id,
     giftId: gifts[0].id,
     campaignId: campaign.id,
+    conversationId,
   };
 }
 
@@ -296,6 +305,7 @@ const TOOL_ARGS: Record<string, (s: Shop) => unknown> = {
   orderId: (s) => s.orderId,
   promotionId: (s) => s.promotionId,
   campaignId: (s) => s.campaignId,
+  conversationId: (s) => s.conversationId,
   customerId: (s) => s.customerId,
   surveyId: (s) => s.surveyId,
   slug: (s) => s.postSlug,

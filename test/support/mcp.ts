@@ -6,8 +6,8 @@ import { testServer } from './server.ts';
  * A real MCP client over Streamable HTTP, optionally with a Bearer credential, at `/mcp` or one of
  * its views (`path`: `/mcp/readonly`, `/mcp/x/booking`), with any other headers (X-MCP-Toolsets).
  */
-export async function mcpClient(token?: string, options: { path?: string; headers?: Record<string, string> } = {}): Promise<Client> {
-  const { url } = await testServer();
+export async function mcpClient(token?: string, options: { path?: string; headers?: Record<string, string>; base?: string } = {}): Promise<Client> {
+  const url = options.base ?? (await testServer()).url;
   const client = new Client({ name: 'platform-tests', version: '1.0.0' });
   const headers = { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...options.headers };
   await client.connect(new StreamableHTTPClientTransport(new URL(`${url}${options.path ?? '/mcp'}`), { requestInit: { headers } }));

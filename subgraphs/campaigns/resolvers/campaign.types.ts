@@ -8,7 +8,7 @@ import type { CampaignChannel, CampaignStatus, DeliveryStatus } from '../entitie
 export const CampaignChannelEnum = stateEnum<CampaignChannel>('CampaignChannel', 'How a campaign reaches customers.', {
   email: 'Email (subject and html).',
   sms: 'Text message (body).',
-  whatsapp: 'WhatsApp (an approved template, or a body).',
+  whatsapp: 'WhatsApp (an approved template).',
 });
 
 export const CampaignStatusEnum = stateEnum<CampaignStatus>('CampaignStatus', 'Where a campaign is.', {
@@ -106,7 +106,7 @@ export class TestSendNode {
 
 @InputType({
   description:
-    'The message, by channel: email needs subject and html; sms a body; whatsapp templateName and language (with parameters), or a body. Merge tags: {{firstName}}, {{lastName}}, {{fullName}}, {{email}}, {{phone}}, {{unsubscribeUrl}}.',
+    'The message, by channel: email needs subject and html; sms a body; whatsapp an approved template: templateName and language (with parameters). Merge tags: {{firstName}}, {{lastName}}, {{fullName}}, {{email}}, {{phone}}, {{unsubscribeUrl}}.',
 })
 export class ChannelConfigInput {
   @Field(() => String, { nullable: true, description: 'Email subject, at most 200 characters.' }) subject?: string;

@@ -42,19 +42,18 @@ export function checkChannelConfig(channel: CampaignChannel, input: ChannelConfi
     return config;
   }
   if (channel === 'sms') return { body: text(f('body'), input.body, 1600, true) };
-  // WhatsApp: an approved template (name, language, parameters) or, inside the 24-hour window, a body.
-  if (input.templateName) {
-    const templateName = parse(optionalText(512), input.templateName, f('templateName'))!;
-    if (!/^[a-z0-9_]+$/.test(templateName)) throw badInput(f('templateName'), 'must be a template name: lower-case letters, digits and _');
-    const language = parse(optionalText(15), input.language, f('language'));
-    if (!language || !/^[a-z]{2,3}(_[A-Z]{2})?$/.test(language)) throw badInput(f('language'), 'must be a template language code such as "en" or "en_US"');
-    const parameters = input.parameters ?? [];
-    if (!Array.isArray(parameters) || parameters.length > 20) throw badInput(f('parameters'), 'must be at most 20 values');
-    parameters.forEach((p, i) => text(f(`parameters[${i}]`), p, 1024, true));
-    return { templateName, language, parameters: parameters.map(String) };
-  }
-  if (!input.body) throw badInput(f('templateName'), 'give a template (templateName, language, parameters) or a body');
-  return { body: text(f('body'), input.body, 4096, true) };
+  // WhatsApp: an approved template (name, language, parameters). Free-form text reaches only those
+  // who wrote in the last 24 hours, so a campaign sends a template.
+  if (!input.templateName)
+    throw badInput(f('templateName'), 'is required: a WhatsApp campaign sends an approved template (templateName, language, parameters)');
+  const templateName = parse(optionalText(512), input.templateName, f('templateName'))!;
+  if (!/^[a-z0-9_]+$/.test(templateName)) throw badInput(f('templateName'), 'must be a template name: lower-case letters, digits and _');
+  const language = parse(optionalText(15), input.language, f('language'));
+  if (!language || !/^[a-z]{2,3}(_[A-Z]{2})?$/.test(language)) throw badInput(f('language'), 'must be a template language code such as "en" or "en_US"');
+  const parameters = input.parameters ?? [];
+  if (!Array.isArray(parameters) || parameters.length > 20) throw badInput(f('parameters'), 'must be at most 20 values');
+  parameters.forEach((p, i) => text(f(`parameters[${i}]`), p, 1024, true));
+  return { templateName, language, parameters: parameters.map(String) };
 }
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

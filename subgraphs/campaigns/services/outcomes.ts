@@ -5,7 +5,7 @@
  * last outcome of a campaign whose deliveries are all handed over makes it SENT.
  */
 import type { RequestContext } from '../../kernel/context.ts';
-import type { MessageStatusChanged } from '../../messaging/events.ts';
+import type { ConsentChanged, MessageStatusChanged } from '../../messaging/events.ts';
 import { finishIfDone } from './sending.ts';
 
 export const PAUSE_AFTER_FAILURES = 100;
@@ -73,4 +73,23 @@ export async function recordOutcome(tx: RequestContext, event: MessageStatusChan
       return;
   }
   await finishIfDone(tx, campaignId);
+}
+
+/** STOP suppresses the customer on the channel as an unsubscribe does; START lifts that (a hard bounce stays). */
+export async function recordConsent(tx: RequestContext, event: ConsentChanged): Promise<void> {
+  if (!event.customerId) return;
+  if (event.consent === 'revoked') {
+    await tx.query
+      .insertInto('campaigns.suppression')
+      .values({ customerId: event.customerId, channel: event.channel, reason: 'UNSUBSCRIBED', detail: 'Replied STOP', createdAt: new Date(event.at) })
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+  } else {
+    await tx.query
+      .deleteFrom('campaigns.suppression')
+      .where('customerId', '=', event.customerId)
+      .where('channel', '=', event.channel)
+      .where('reason', '=', 'UNSUBSCRIBED')
+      .execute();
+  }
 }

@@ -12,6 +12,8 @@ interface TwilioSettings {
   authToken: string;
   /** The sending number (E.164) or alphanumeric sender id. */
   from: string;
+  /** Where Twilio posts the message's status changes (our webhook); none: no receipts. */
+  statusCallback?: string;
 }
 
 /**
@@ -19,7 +21,7 @@ interface TwilioSettings {
  * cannot take an SMS); 21610: the recipient replied STOP, and Twilio refuses every message until
  * they send START. None of them clears up by trying again.
  */
-const HARD_BOUNCE_CODES = new Set([21211, 21614, 21610]);
+export const HARD_BOUNCE_CODES: ReadonlySet<number> = new Set([21211, 21614, 21610]);
 
 export function twilioProvider(settings: TwilioSettings): MessageProvider {
   const url = `${settings.apiUrl.replace(/\/+$/, '')}/2010-04-01/Accounts/${encodeURIComponent(settings.accountSid)}/Messages.json`;
@@ -33,6 +35,7 @@ export function twilioProvider(settings: TwilioSettings): MessageProvider {
       // SMS has no templates: a message that has only one has nothing an SMS can carry.
       if (!message.text) throw new ProviderFailure('SMS needs text: a template alone cannot be sent by SMS', true);
       const form = new URLSearchParams({ To: message.to, From: settings.from, Body: message.text });
+      if (settings.statusCallback) form.set('StatusCallback', settings.statusCallback);
       const answer = await postToProvider('Twilio', url, headers, form.toString());
       if (answer.ok) {
         if (typeof answer.json.sid === 'string' && answer.json.sid) return { providerMessageId: answer.json.sid };

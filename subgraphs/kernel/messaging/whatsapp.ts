@@ -28,7 +28,7 @@ interface WhatsappSettings {
  * 131030 (not on a test number's allowed list) and 131009 (a parameter not valid) say nothing about
  * the address, so they stay plain permanent failures.
  */
-const HARD_BOUNCE_CODES = new Set([131026]);
+export const HARD_BOUNCE_CODES: ReadonlySet<number> = new Set([131026]);
 
 /** Throttling comes as HTTP 400 with these codes (app calls, account, a number's throughput, one sender–recipient pair); later succeeds. */
 const THROTTLED_CODES = new Set([4, 80007, 130429, 131056]);

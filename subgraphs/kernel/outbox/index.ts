@@ -61,11 +61,12 @@ export function senderOf(ctx: RequestContext): NonNullable<NewMessage['sender']>
 /** A JSON column's value as the drivers take it from a builder's insert: text (an array would otherwise become a PostgreSQL array). */
 const asJson = <T>(value: T | undefined): T | null => (value === undefined ? null : (JSON.stringify(value) as unknown as T));
 
-/** Queues one message with the transaction `tx` is in. */
-export function enqueueMessage(tx: RequestContext, message: NewMessage): void {
+/** Queues one message with the transaction `tx` is in; answers its id in the log. */
+export function enqueueMessage(tx: RequestContext, message: NewMessage): string {
   const values = row(message);
   tx.em.create(OutboxMessage, { ...values, status: 'queued', attempts: 0 });
   tx.runAt(MESSAGE_QUEUE, null, { companyId: message.companyId, ids: [values.id] });
+  return values.id;
 }
 
 /**

@@ -13,6 +13,9 @@ import type { Channel } from '../../kernel/outbox/index.ts';
 import type { Runtime } from '../../kernel/runtime.ts';
 import { openSecret } from '../../kernel/secrets.ts';
 
+/** Where Twilio posts incoming messages and status callbacks (services/webhooks.ts). */
+export const TWILIO_WEBHOOK_PATH = '/webhooks/twilio/sms';
+
 /** One SMTP pool per runtime, kept open between messages. */
 const smtpOf = new WeakMap<Runtime, MessageProvider>();
 
@@ -52,7 +55,13 @@ export async function providersOf(ctx: RequestContext): Promise<(channel: Channe
     const secret = openSecret(config, connection.sealedSecret);
     provider =
       channel === 'sms'
-        ? twilioProvider({ apiUrl: config.messaging.twilioApiUrl, accountSid: connection.accountSid!, authToken: secret, from: connection.fromNumber! })
+        ? twilioProvider({
+            apiUrl: config.messaging.twilioApiUrl,
+            accountSid: connection.accountSid!,
+            authToken: secret,
+            from: connection.fromNumber!,
+            statusCallback: `${config.publicUrl}${TWILIO_WEBHOOK_PATH}`,
+          })
         : whatsappProvider({ graphUrl: config.messaging.whatsappGraphUrl, phoneNumberId: connection.phoneNumberId!, accessToken: secret });
     built.set(channel, provider);
     return provider;
