@@ -1,8 +1,8 @@
 /**
  * Delivering the messages of the one log (kernel.outbox_message), exactly once as far as a crash
- * allows. A delivery job names the messages of one company it hands over. The worker takes them
- * in one statement (`queued` and due, or `sending` whose holder's lease ran out: it died), sends
- * each through the company's provider for the channel, and records the outcome at once, each in
+ * allows. A delivery job names the messages of one company it hands over. The worker takes each
+ * just before sending it (`queued` and due, or `sending` whose holder's lease ran out: it died),
+ * sends it through the company's provider for the channel, and records the outcome at once, in
  * its own transaction with the `messaging.message.status` event. A message a crash interrupted
  * between the provider's answer and the record is sent again under the same idempotency key (the
  * email's Message-ID). A failure the provider calls permanent, or the fifth, is final; another is
@@ -23,31 +23,26 @@ const PARALLEL = 8;
 
 type Message = RowOf<'kernel.outbox_message'>;
 
-/** Works one delivery job: `{ companyId, ids }`. */
+/** How long a worker holds a message it is sending: longer than a provider call may take (15 s). */
+const LEASE_MS = 20_000;
+
+/**
+ * Works one delivery job: `{ companyId, ids }`. Each message is taken just before it is sent, so a
+ * job run twice at once (the queue thought the first run dead) never sends one message twice.
+ */
 export async function deliverQueued(ctx: RequestContext, ids: string[]): Promise<void> {
   if (!ids.length) return;
-  const now = ctx.now();
-  const leaseUntil = new Date(now.getTime() + ctx.config.jobExpireSeconds * 1000);
-  const messages = 'kernel.outbox_message';
-  const claimed = await ctx.query
-    .updateTable(messages)
-    .set((eb) => ({ status: 'sending', leaseUntil, attempts: eb('attempts', '+', 1), updatedAt: now }))
-    .where('id', 'in', ids)
-    .where((eb) =>
-      eb.or([
-        eb.and([eb('status', '=', 'queued'), eb.or([eb('nextAttemptAt', 'is', null), eb('nextAttemptAt', '<=', now)])]),
-        eb.and([eb('status', '=', 'sending'), eb('leaseUntil', '<=', now)]),
-      ]),
-    )
-    .returningAll()
-    .execute();
-  if (claimed.length < ids.length) await followHeld(ctx, ids, now);
-  if (!claimed.length) return;
   const providerFor = await providersOf(ctx);
-  const queue = [...claimed];
+  const queue = [...ids];
+  let skipped = false;
   await Promise.all(
     Array.from({ length: Math.min(PARALLEL, queue.length) }, async () => {
-      for (let m = queue.shift(); m; m = queue.shift()) {
+      for (let id = queue.shift(); id; id = queue.shift()) {
+        const m = await claim(ctx, id);
+        if (!m) {
+          skipped = true;
+          continue;
+        }
         try {
           const provider = providerFor(m.channel);
           const { providerMessageId } = await provider.send({
@@ -66,6 +61,24 @@ export async function deliverQueued(ctx: RequestContext, ids: string[]): Promise
       }
     }),
   );
+  if (skipped) await followHeld(ctx, ids, ctx.now());
+}
+
+/** Takes one message for sending: queued and due, or held by a worker whose lease ran out (it died). */
+function claim(ctx: RequestContext, id: string): Promise<Message | undefined> {
+  const now = ctx.now();
+  return ctx.query
+    .updateTable('kernel.outbox_message')
+    .set((eb) => ({ status: 'sending', leaseUntil: new Date(now.getTime() + LEASE_MS), attempts: eb('attempts', '+', 1), updatedAt: now }))
+    .where('id', '=', id)
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('status', '=', 'queued'), eb.or([eb('nextAttemptAt', 'is', null), eb('nextAttemptAt', '<=', now)])]),
+        eb.and([eb('status', '=', 'sending'), eb('leaseUntil', '<=', now)]),
+      ]),
+    )
+    .returningAll()
+    .executeTakeFirst();
 }
 
 /**
