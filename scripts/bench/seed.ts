@@ -17,13 +17,22 @@ export interface GraphqlAnswer<T> {
   errors?: unknown[];
 }
 
-/** A JSON call to a bench server, answering with `T`; anything but a 2xx throws. */
+/**
+ * A JSON call to a bench server, answering with `T`; anything but a 2xx throws. A call refused with
+ * ECONNRESET is made once more: after a long pause (a large seed) the pooled connection it took may
+ * be the very one the server was closing as idle (keepAliveTimeout), before the request reached it.
+ */
 export function caller(base: string) {
   return async <T>(path: string, init: { body?: unknown; headers?: Record<string, string> } = {}): Promise<T> => {
-    const res = await fetch(base + path, {
-      method: init.body ? 'POST' : 'GET',
-      headers: { 'content-type': 'application/json', ...init.headers },
-      body: init.body ? JSON.stringify(init.body) : undefined,
+    const request = () =>
+      fetch(base + path, {
+        method: init.body ? 'POST' : 'GET',
+        headers: { 'content-type': 'application/json', ...init.headers },
+        body: init.body ? JSON.stringify(init.body) : undefined,
+      });
+    const res = await request().catch((error: { cause?: { code?: string } }) => {
+      if (error?.cause?.code !== 'ECONNRESET') throw error;
+      return request();
     });
     const json = (await res.json()) as T;
     if (!res.ok) throw new Error(`seed ${path}: ${res.status} ${JSON.stringify(json)}`);
