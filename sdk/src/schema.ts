@@ -5605,7 +5605,7 @@ export interface operations {
             query?: {
                 /** @description Page number, at least 1 (default 1). */
                 page?: number;
-                /** @description Messages per page, between 1 and 100 (default 20). */
+                /** @description Items per page, between 1 and 100 (default 20). */
                 limit?: number;
             };
             header?: never;

@@ -1,4 +1,4 @@
-import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { Requires } from '../../kernel/access.ts';
 import type { RequestContext } from '../../kernel/context.ts';
 import { DateTime } from '../../kernel/scalars.ts';
@@ -13,6 +13,7 @@ import {
   ConversationPage,
   ConversationStatusEnum,
   EntryNode,
+  EntryListArgs,
   EntryPage,
   MessageContentInput,
   PriorityEnum,
@@ -74,13 +75,8 @@ export class ConversationResolver {
   }
 
   @FieldResolver(() => EntryPage, { description: 'Its messages and internal notes, newest first.' })
-  async messages(
-    @Ctx() ctx: RequestContext,
-    @Root() conversation: ConversationNode,
-    @Arg('page', () => Int, { nullable: true, description: 'Page number, at least 1 (default 1).' }) page?: number,
-    @Arg('limit', () => Int, { nullable: true, description: 'Messages per page, between 1 and 100 (default 20).' }) limit?: number,
-  ) {
-    const found = await inbox.conversationEntries(ctx, conversation.id, { page, limit });
+  async messages(@Ctx() ctx: RequestContext, @Root() conversation: ConversationNode, @Args(() => EntryListArgs) args: EntryListArgs) {
+    const found = await inbox.conversationEntries(ctx, conversation.id, args);
     return { ...found, items: found.items.map(entryNode) };
   }
 

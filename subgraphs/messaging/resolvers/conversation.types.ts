@@ -91,6 +91,9 @@ export class ConversationNode {
 export const ConversationPage = PageOf(ConversationNode, 'ConversationPage');
 
 @ArgsType()
+export class EntryListArgs extends PageArgs {}
+
+@ArgsType()
 export class ConversationListArgs extends PageArgs {
   @Field(() => ConversationStatusEnum, { nullable: true, description: 'Only conversations in this state.' }) status?: ConversationStatus;
   @Field(() => MessageChannelEnum, { nullable: true, description: 'Only conversations on this channel.' }) channel?: Channel;
