@@ -105,7 +105,7 @@ export async function markRead(ctx: RequestContext, conversationId: string): Pro
   await ctx.query.updateTable('messaging.conversation').set({ unreadCount: 0 }).where('id', '=', conversationId).where('unreadCount', '>', 0).execute();
 }
 
-/** Locks the conversation (with its contact) for a change. */
+/** Locks the conversation for a change (and reads its contact). */
 async function lockConversation(tx: RequestContext, conversationId: string) {
   const row = await tx.first(
     tx.query
@@ -113,7 +113,8 @@ async function lockConversation(tx: RequestContext, conversationId: string) {
       .innerJoin('messaging.contact as k', 'k.id', 'c.contactId')
       .select(['c.id', 'c.channel', 'c.customerId', 'c.status', 'c.lastIncomingAt', 'k.address', 'k.optedOutAt', 'k.id as contactId'])
       .where('c.id', '=', conversationId)
-      .forUpdate(),
+      // The conversation's row only: the inbound job locks the contact first, then the conversation.
+      .forUpdate('c'),
   );
   if (!row) throw notFound('Conversation');
   return row;
