@@ -59,7 +59,7 @@ export function senderOf(ctx: RequestContext): NonNullable<NewMessage['sender']>
 }
 
 /** A JSON column's value as the drivers take it from a builder's insert: text (an array would otherwise become a PostgreSQL array). */
-const asJson = <T>(value: T | undefined): T | null => (value === undefined ? null : (JSON.stringify(value) as unknown as T));
+export const asJson = <T>(value: T | undefined): T | null => (value === undefined ? null : (JSON.stringify(value) as unknown as T));
 
 /** Queues one message with the transaction `tx` is in; answers its id in the log. */
 export function enqueueMessage(tx: RequestContext, message: NewMessage): string {

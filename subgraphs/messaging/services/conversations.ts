@@ -9,11 +9,12 @@
 import type { RequestContext } from '../../kernel/context.ts';
 import { AppError, badInput, notFound } from '../../kernel/errors.ts';
 import { newId } from '../../kernel/ids.ts';
-import { enqueueMessage, senderOf, type Channel } from '../../kernel/outbox/index.ts';
+import { asJson, enqueueMessage, senderOf, type Channel } from '../../kernel/outbox/index.ts';
 import { pageRequest, type Page } from '../../kernel/pagination.ts';
 import type { Meter } from '../../kernel/plan-catalogue.ts';
 import { consumeQuota, requireFeature } from '../../kernel/plans.ts';
 import type { ConversationStatus, Priority } from '../entities/conversation.ts';
+import { openConversation } from './contacts.ts';
 import { customers } from './customers.ts';
 import { fillTemplate, templateFor } from './templates.ts';
 
@@ -93,11 +94,7 @@ export async function conversationEntries(
   conversationId: string,
   request: { page?: number | null; limit?: number | null; offset?: number | null },
 ): Promise<Page<EntryRow>> {
-  const page = await ctx.page(
-    entries(ctx).where('m.conversationId', '=', conversationId).orderBy('m.createdAt', 'desc').orderBy('m.id', 'desc'),
-    pageRequest(request),
-  );
-  return page;
+  return ctx.page(entries(ctx).where('m.conversationId', '=', conversationId).orderBy('m.createdAt', 'desc').orderBy('m.id', 'desc'), pageRequest(request));
 }
 
 /** A merchant opened the conversation: its unread count goes to zero. */
@@ -177,7 +174,7 @@ async function sendIn(tx: RequestContext, conversation: Locked, content: Content
       conversationId: conversation.id,
       kind: 'outgoing',
       text,
-      template: content.template ? (JSON.stringify(content.template) as unknown as Content['template']) : null,
+      template: asJson(content.template ?? undefined),
       outboxMessageId,
       senderKind: sender.kind,
       senderId: sender.id ?? null,
@@ -203,35 +200,8 @@ export async function sendMessage(ctx: RequestContext, customerId: string, chann
   const address = channel === 'email' ? customer.email : customer.phone;
   if (!address) throw badInput('channel', `the customer has no ${channel === 'email' ? 'email address' : 'phone number'}`);
   return ctx.transaction(async (tx) => {
-    const now = tx.now();
-    const contact = await tx.query
-      .insertInto('messaging.contact')
-      .values({ id: newId(), channel, address, customerId: customer.customerId, name: null, createdAt: now, updatedAt: now })
-      .onConflict((oc) =>
-        oc
-          .columns(['companyId', 'channel', 'address'])
-          .doUpdateSet((eb) => ({ customerId: eb.fn.coalesce('messaging.contact.customerId', eb.ref('excluded.customerId')) })),
-      )
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const conversation = await tx.query
-      .insertInto('messaging.conversation')
-      .values({
-        id: newId(),
-        contactId: contact.id,
-        channel,
-        customerId: customer.customerId,
-        status: 'open',
-        priority: 'none',
-        lastMessageAt: now,
-        unreadCount: 0,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .onConflict((oc) => oc.column('contactId').doUpdateSet((eb) => ({ customerId: eb.ref('excluded.customerId') })))
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return sendIn(tx, await lockConversation(tx, conversation.id), content);
+    const { conversationId } = await openConversation(tx, { channel, address, customerId: customer.customerId, name: null, at: tx.now() });
+    return sendIn(tx, await lockConversation(tx, conversationId), content);
   });
 }
 

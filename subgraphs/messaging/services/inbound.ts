@@ -15,6 +15,7 @@ import { HARD_BOUNCE_CODES as WHATSAPP_BOUNCES } from '../../kernel/messaging/wh
 import type { DeliveryStatus } from '../../kernel/messaging/providers.ts';
 import type { MessageStatus } from '../../kernel/outbox/index.ts';
 import type { ConversationStatus } from '../entities/conversation.ts';
+import { openConversation } from './contacts.ts';
 import { announce } from './delivery.ts';
 
 export const INBOUND_QUEUE = 'messaging.inbound';
@@ -80,40 +81,18 @@ async function applyReceipt(tx: RequestContext, event: Extract<InboundEvent, { k
 async function receive(tx: RequestContext, event: Extract<InboundEvent, { kind: 'message' }>) {
   const at = new Date(event.at);
   const known = await tx.query.selectFrom('messaging.customer_projection').select('customerId').where('phone', '=', event.from).limit(1).executeTakeFirst();
-  const contact = await tx.query
-    .insertInto('messaging.contact')
-    .values({ id: newId(), channel: event.channel, address: event.from, customerId: known?.customerId ?? null, name: event.name, createdAt: at, updatedAt: at })
-    .onConflict((oc) =>
-      oc.columns(['companyId', 'channel', 'address']).doUpdateSet((eb) => ({
-        customerId: eb.fn.coalesce('messaging.contact.customerId', eb.ref('excluded.customerId')),
-        name: eb.fn.coalesce('excluded.name', eb.ref('messaging.contact.name')),
-        updatedAt: eb.ref('excluded.updatedAt'),
-      })),
-    )
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  const conversation = await tx.query
-    .insertInto('messaging.conversation')
-    .values({
-      id: newId(),
-      contactId: contact.id,
-      channel: event.channel,
-      customerId: contact.customerId,
-      status: 'open',
-      priority: 'none',
-      lastMessageAt: at,
-      unreadCount: 0,
-      createdAt: at,
-      updatedAt: at,
-    })
-    .onConflict((oc) => oc.column('contactId').doUpdateSet((eb) => ({ customerId: eb.ref('excluded.customerId') })))
-    .returning(['id'])
-    .executeTakeFirstOrThrow();
+  const { contact, conversationId } = await openConversation(tx, {
+    channel: event.channel,
+    address: event.from,
+    customerId: known?.customerId ?? null,
+    name: event.name,
+    at,
+  });
   const added = await tx.query
     .insertInto('messaging.conversation_message')
     .values({
       id: newId(),
-      conversationId: conversation.id,
+      conversationId,
       kind: 'incoming',
       text: event.text,
       providerMessageId: event.providerMessageId,
@@ -137,7 +116,7 @@ async function receive(tx: RequestContext, event: Extract<InboundEvent, { kind: 
       unreadCount: eb('unreadCount', '+', 1),
       updatedAt: at,
     }))
-    .where('id', '=', conversation.id)
+    .where('id', '=', conversationId)
     .execute();
   const word = event.text.trim().toUpperCase();
   const consent = STOP_WORDS.has(word) ? 'revoked' : START_WORDS.has(word) ? 'granted' : null;
@@ -158,7 +137,7 @@ async function receive(tx: RequestContext, event: Extract<InboundEvent, { kind: 
   }
   tx.publish('messaging.message.received', {
     messageId: added.id,
-    conversationId: conversation.id,
+    conversationId,
     contactId: contact.id,
     customerId: contact.customerId,
     channel: event.channel,
